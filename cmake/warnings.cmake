@@ -1,0 +1,17 @@
+# Every levelforge target links levelforge::warnings and levelforge::standard.
+add_library(levelforge_warnings INTERFACE)
+add_library(levelforge::warnings ALIAS levelforge_warnings)
+target_compile_options(levelforge_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wnon-virtual-dtor)
+
+add_library(levelforge_standard INTERFACE)
+add_library(levelforge::standard ALIAS levelforge_standard)
+target_compile_features(levelforge_standard INTERFACE cxx_std_20)
+target_include_directories(levelforge_standard INTERFACE ${PROJECT_SOURCE_DIR})
+# The deprecated MPI C++ bindings are not used and would need their own library.
+target_compile_definitions(levelforge_standard INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+if(LEVELFORGE_SANITIZE)
+  target_compile_options(levelforge_standard INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(levelforge_standard INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,15 @@
+#pragma once
+// The registered kernels. Adding a kernel: write it under kernels/NAME/ and list it here.
+
+#include "kernels/testing/collatz.hpp"
+#include "kernels/testing/faulty.hpp"
+#include "kernels/testing/onemax.hpp"
+
+namespace levelforge::kernels {
+
+template <class... Ks>
+struct KernelList {};
+
+using Registered = KernelList<OneMax, Collatz, Faulty>;
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,70 @@
+#pragma once
+// What makes a type a kernel, and which drivers it can serve. A kernel is a plain type:
+// the runner type-erases it and checks these concepts at compile time, so adding a
+// kernel never touches MPI or HDF5 code.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/params.hpp"
+#include "kernels/api/record.hpp"
+#include "kernels/api/reductions.hpp"
+#include "kernels/api/rng.hpp"
+
+namespace levelforge {
+
+// Every kernel: a name, a one-line summary, its declared parameters, and a constructor
+// from validated parameter values (defaults filled in).
+template <class K>
+concept Kernel = requires {
+  { K::name } -> std::convertible_to<std::string_view>;
+  { K::summary } -> std::convertible_to<std::string_view>;
+  { K::parameters() } -> std::same_as<std::vector<ParamSpec>>;
+} && std::constructible_from<K, const ParamSet&>;
+
+struct Evaluation {
+  double fitness;  // larger is better
+  Record record;   // the kernel's evaluation_fields(), in order
+};
+
+// `ga` driver: genomes with variation operators, a fitness, and a fixed-length integer
+// encoding (stored in HDF5 and used to restart from checkpoints).
+template <class K>
+concept GaKernel = Kernel<K> && std::copyable<typename K::Genome> &&
+    requires(const K& kernel, const typename K::Genome& genome, typename K::Genome& mutable_genome,
+             Rng& rng, double rate, std::span<std::int64_t> encoded,
+             std::span<const std::int64_t> stored) {
+  { K::evaluation_fields() } -> std::same_as<std::vector<FieldSpec>>;
+  { kernel.genome_length() } -> std::same_as<std::size_t>;
+  { kernel.random_genome(rng) } -> std::same_as<typename K::Genome>;
+  { kernel.crossover(genome, genome, rng) }
+      -> std::same_as<std::pair<typename K::Genome, typename K::Genome>>;
+  { kernel.mutate(mutable_genome, rate, rng) } -> std::same_as<void>;
+  { kernel.evaluate(genome, rng) } -> std::same_as<Evaluation>;
+  { kernel.encode(genome, encoded) } -> std::same_as<void>;
+  { kernel.decode(stored) } -> std::same_as<typename K::Genome>;
+};
+
+// `sweep` driver: one independent run per task.
+template <class K>
+concept SweepKernel = Kernel<K> && requires(const K& kernel, Rng& rng) {
+  { K::record_fields() } -> std::same_as<std::vector<FieldSpec>>;
+  { kernel.run(rng) } -> std::same_as<Record>;
+};
+
+// `exhaustive` driver: a deterministic visit of every index of a finite space.
+template <class K>
+concept ExhaustiveKernel = Kernel<K> && requires(const K& kernel, std::uint64_t index,
+                                                 Reductions& out) {
+  { K::reductions() } -> std::same_as<std::vector<ReductionSpec>>;
+  { K::solution_fields() } -> std::same_as<std::vector<FieldSpec>>;
+  { kernel.index_count() } -> std::same_as<std::uint64_t>;
+  { kernel.visit(index, out) } -> std::same_as<void>;
+};
+
+}  // namespace levelforge

@@ -1,0 +1,72 @@
+#include "kernels/api/params.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace levelforge {
+
+std::string_view to_string(ParamType type) {
+  switch (type) {
+    case ParamType::integer: return "int";
+    case ParamType::real: return "real";
+    case ParamType::boolean: return "bool";
+    case ParamType::choice: return "choice";
+  }
+  return "?";
+}
+
+std::string format_value(const ParamValue& value) {
+  struct Formatter {
+    std::string operator()(std::int64_t v) const { return std::to_string(v); }
+    std::string operator()(double v) const {
+      // YAML spellings, so that every formatted value parses back to itself.
+      if (std::isnan(v)) return ".nan";
+      if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
+      std::ostringstream out;
+      out << std::setprecision(17) << v;
+      std::string text = out.str();
+      // A real must still read back as a real, never as an int.
+      if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+      return text;
+    }
+    std::string operator()(bool v) const { return v ? "true" : "false"; }
+    std::string operator()(const std::string& v) const { return v; }
+  };
+  return std::visit(Formatter{}, value);
+}
+
+const ParamValue& ParamSet::at(std::string_view name) const {
+  auto found = values_.find(name);
+  if (found == values_.end()) {
+    throw KernelError("parameter '" + std::string(name) + "' is not declared by the kernel");
+  }
+  return found->second;
+}
+
+namespace {
+template <class T>
+const T& typed(const ParamSet& set, std::string_view name, std::string_view type_name) {
+  const auto& value = set.at(name);
+  if (const auto* typed_value = std::get_if<T>(&value)) return *typed_value;
+  throw KernelError("parameter '" + std::string(name) + "' is not of type " +
+                    std::string(type_name) + " (value " + format_value(value) + ")");
+}
+}  // namespace
+
+std::int64_t ParamSet::integer(std::string_view name) const {
+  return typed<std::int64_t>(*this, name, "int");
+}
+double ParamSet::real(std::string_view name) const { return typed<double>(*this, name, "real"); }
+bool ParamSet::boolean(std::string_view name) const { return typed<bool>(*this, name, "bool"); }
+const std::string& ParamSet::choice(std::string_view name) const {
+  return typed<std::string>(*this, name, "choice");
+}
+
+ParamSet ParamSet::defaults(const std::vector<ParamSpec>& specs) {
+  ParamSet set;
+  for (const auto& spec : specs) set.set(spec.name, spec.default_value);
+  return set;
+}
+
+}  // namespace levelforge

@@ -1,0 +1,87 @@
+#pragma once
+// Kernel and driver parameters: declared once with type, default, range and doc, so that
+// the config validator, `levelforge kernels` and the docs are generated from one source.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace levelforge {
+
+// Thrown by kernels (and by the runner on their behalf) for violated kernel contracts.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamType { integer, real, boolean, choice };
+
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+
+struct ParamSpec {
+  std::string name;
+  ParamType type;
+  ParamValue default_value;
+  std::string doc;
+  std::optional<ParamValue> min;  // inclusive; integer and real only
+  std::optional<ParamValue> max;  // inclusive; integer and real only
+  std::vector<std::string> choices;  // choice only
+};
+
+inline ParamSpec int_param(std::string name, std::int64_t default_value, std::int64_t min,
+                           std::int64_t max, std::string doc) {
+  return {std::move(name), ParamType::integer, default_value, std::move(doc), ParamValue{min},
+          ParamValue{max}, {}};
+}
+
+inline ParamSpec real_param(std::string name, double default_value, double min, double max,
+                            std::string doc) {
+  return {std::move(name), ParamType::real, default_value, std::move(doc), ParamValue{min},
+          ParamValue{max}, {}};
+}
+
+inline ParamSpec bool_param(std::string name, bool default_value, std::string doc) {
+  return {std::move(name), ParamType::boolean, default_value, std::move(doc), std::nullopt,
+          std::nullopt, {}};
+}
+
+// The first choice is the default.
+inline ParamSpec choice_param(std::string name, std::vector<std::string> choices,
+                              std::string doc) {
+  ParamValue first = choices.at(0);
+  return {std::move(name), ParamType::choice, std::move(first), std::move(doc), std::nullopt,
+          std::nullopt, std::move(choices)};
+}
+
+std::string_view to_string(ParamType type);
+std::string format_value(const ParamValue& value);
+
+// Validated values by name. Every declared parameter is present (defaults filled in).
+class ParamSet {
+ public:
+  ParamSet() = default;
+  explicit ParamSet(std::map<std::string, ParamValue, std::less<>> values)
+      : values_(std::move(values)) {}
+
+  [[nodiscard]] std::int64_t integer(std::string_view name) const;
+  [[nodiscard]] double real(std::string_view name) const;
+  [[nodiscard]] bool boolean(std::string_view name) const;
+  [[nodiscard]] const std::string& choice(std::string_view name) const;
+
+  [[nodiscard]] const ParamValue& at(std::string_view name) const;
+  void set(const std::string& name, ParamValue value) { values_[name] = std::move(value); }
+  [[nodiscard]] const auto& values() const { return values_; }
+
+  // Defaults of every spec; used by tests and benchmarks that build kernels directly.
+  static ParamSet defaults(const std::vector<ParamSpec>& specs);
+
+ private:
+  std::map<std::string, ParamValue, std::less<>> values_;
+};
+
+}  // namespace levelforge

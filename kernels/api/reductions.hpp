@@ -1,0 +1,132 @@
+#pragma once
+// What an exhaustive kernel's visit(index) contributes to: counters, histograms, top-K
+// tables and solution records. Plain C++: the runner merges one of these per rank with
+// MPI collectives, so every operation here is associative and order-independent.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/params.hpp"
+#include "kernels/api/record.hpp"
+
+namespace levelforge {
+
+enum class ReductionKind { count, histogram, top_k };
+
+struct ReductionSpec {
+  std::string name;
+  ReductionKind kind;
+  std::string doc;
+  // histogram: `bins` equal bins over [low, high); values outside land in the first or
+  // last of two extra bins (underflow, overflow).
+  double low = 0;
+  double high = 0;
+  std::size_t bins = 0;
+  // top_k: the k largest scores, ties broken by the smaller index.
+  std::size_t k = 0;
+  std::vector<FieldSpec> fields;  // the record kept with each top-k entry
+};
+
+inline ReductionSpec count_reduction(std::string name, std::string doc) {
+  return {std::move(name), ReductionKind::count, std::move(doc), 0, 0, 0, 0, {}};
+}
+inline ReductionSpec histogram_reduction(std::string name, double low, double high,
+                                         std::size_t bins, std::string doc) {
+  return {std::move(name), ReductionKind::histogram, std::move(doc), low, high, bins, 0, {}};
+}
+inline ReductionSpec top_k_reduction(std::string name, std::size_t k,
+                                     std::vector<FieldSpec> fields, std::string doc) {
+  return {std::move(name), ReductionKind::top_k, std::move(doc), 0, 0, 0, k, std::move(fields)};
+}
+
+struct TopEntry {
+  double score;
+  std::uint64_t index;
+  Record record;
+};
+
+// Higher score first; equal scores by smaller index: a total order, so merges are exact.
+inline bool ranks_before(const TopEntry& a, const TopEntry& b) {
+  if (a.score != b.score) return a.score > b.score;
+  return a.index < b.index;
+}
+
+struct Solution {
+  std::uint64_t index;
+  Record record;
+};
+
+class Reductions {
+ public:
+  explicit Reductions(const std::vector<ReductionSpec>& specs) : specs_(&specs) {
+    counts_.assign(specs.size(), 0);
+    histograms_.resize(specs.size());
+    tops_.resize(specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      if (specs[i].kind == ReductionKind::histogram) histograms_[i].assign(specs[i].bins + 2, 0);
+    }
+  }
+
+  // The runner sets the index being visited so that top-k entries and solutions carry it.
+  void begin_index(std::uint64_t index) { index_ = index; }
+
+  void count(std::size_t id, std::int64_t amount = 1) { counts_[id] += amount; }
+
+  void histogram(std::size_t id, double value) {
+    const auto& spec = (*specs_)[id];
+    auto& bins = histograms_[id];
+    std::size_t bin = 0;
+    if (value >= spec.high || std::isnan(value)) {
+      bin = spec.bins + 1;
+    } else if (value >= spec.low) {
+      const double width = (spec.high - spec.low) / static_cast<double>(spec.bins);
+      bin = 1 + std::min(spec.bins - 1,
+                         static_cast<std::size_t>((value - spec.low) / width));
+    }
+    ++bins[bin];
+  }
+
+  // make_record is called only when the entry enters the table.
+  template <class MakeRecord>
+  void offer_top(std::size_t id, double score, MakeRecord&& make_record) {
+    auto& table = tops_[id];
+    const std::size_t k = (*specs_)[id].k;
+    if (table.size() == k && !ranks_before({score, index_, {}}, table.front())) return;
+    table.push_back({score, index_, std::forward<MakeRecord>(make_record)()});
+    std::push_heap(table.begin(), table.end(), ranks_before);
+    if (table.size() > k) {
+      std::pop_heap(table.begin(), table.end(), ranks_before);
+      table.pop_back();
+    }
+  }
+
+  void solution(Record record) { solutions_.push_back({index_, std::move(record)}); }
+
+  [[nodiscard]] const std::vector<ReductionSpec>& specs() const { return *specs_; }
+  [[nodiscard]] std::vector<std::int64_t>& counts() { return counts_; }
+  [[nodiscard]] std::vector<std::vector<std::int64_t>>& histograms() { return histograms_; }
+  // Heap-ordered (worst first) until sorted_top() is called.
+  [[nodiscard]] std::vector<std::vector<TopEntry>>& tops() { return tops_; }
+  [[nodiscard]] std::vector<Solution>& solutions() { return solutions_; }
+
+  std::vector<TopEntry> sorted_top(std::size_t id) const {
+    auto table = tops_[id];
+    std::sort(table.begin(), table.end(), ranks_before);
+    return table;
+  }
+
+ private:
+  const std::vector<ReductionSpec>* specs_;
+  std::uint64_t index_ = 0;
+  std::vector<std::int64_t> counts_;
+  std::vector<std::vector<std::int64_t>> histograms_;
+  std::vector<std::vector<TopEntry>> tops_;
+  std::vector<Solution> solutions_;
+};
+
+}  // namespace levelforge

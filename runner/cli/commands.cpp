@@ -1,0 +1,107 @@
+#include "runner/cli/commands.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "runner/config/experiment.hpp"
+#include "runner/drivers/run.hpp"
+#include "runner/engine/kernel_registry.hpp"
+
+namespace levelforge::cli {
+
+namespace {
+
+// Rank 0 reads the config and shares its text, so every rank parses the same bytes.
+config::Experiment load_experiment(const std::string& path,
+                                   const std::vector<std::string>& overrides,
+                                   const mpi::Comm& comm) {
+  std::string text;
+  std::string problem;
+  if (comm.rank() == 0) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      problem = std::filesystem::exists(path) ? "cannot read config file '" + path + "'"
+                                              : "config file '" + path + "' does not exist";
+    } else {
+      std::ostringstream content;
+      content << in.rdbuf();
+      text = content.str();
+    }
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw config::ConfigError(problem);
+  comm.broadcast(text, 0);
+  auto experiment = config::parse_experiment(text, path, overrides, config_schema());
+  check_runnable(experiment);
+  return experiment;
+}
+
+// Refuses to replace an existing result unless forced; decided by rank 0 for all.
+void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
+  std::string problem;
+  if (comm.rank() == 0 && !force && std::filesystem::exists(output)) {
+    problem = "output file '" + output + "' already exists; pass --force to replace it";
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw config::ConfigError(problem);
+}
+
+std::string point_line(const config::Experiment& experiment, std::size_t point) {
+  std::string line = fmt::format("  {:>4}:", point);
+  for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
+    line += fmt::format(" {}={}", experiment.swept_keys[k],
+                        format_value(experiment.points[point].swept_values[k]));
+  }
+  return line;
+}
+
+}  // namespace
+
+int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
+  auto experiment = load_experiment(arguments.config_path, arguments.overrides, comm);
+  if (!arguments.output.empty()) experiment.output = arguments.output;
+  if (!arguments.no_output) check_output_free(experiment.output, arguments.force, comm);
+  if (comm.rank() == 0 && !arguments.quiet) {
+    fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}\n",
+               experiment.name, experiment.kernel, experiment.driver, experiment.task_count(),
+               comm.size(), comm.size() == 1 ? "" : "s");
+  }
+  RunOptions options;
+  options.write_output = !arguments.no_output;
+  options.progress_interval_seconds = arguments.progress_interval;
+  options.show_progress = !arguments.quiet;
+  const auto summary = run_experiment(experiment, options, comm);
+  if (comm.rank() == 0) {
+    fmt::print("levelforge: {} tasks, {} kernel calls in {:.2f} s on {} rank{} (max idle {:.1f}%)\n",
+               summary.tasks, summary.work_units, summary.wall_seconds, comm.size(),
+               comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
+    if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
+  }
+  return exit_ok;
+}
+
+int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
+                     const mpi::Comm& comm) {
+  const auto experiment = load_experiment(config_path, overrides, comm);
+  if (comm.rank() != 0) return exit_ok;
+  fmt::print("{}: valid\n", config_path);
+  fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
+             experiment.kernel, experiment.driver, experiment.seed, experiment.output);
+  fmt::print("sweep: {} point{} x {} replicate{} = {} task{}\n", experiment.points.size(),
+             experiment.points.size() == 1 ? "" : "s", experiment.replicates,
+             experiment.replicates == 1 ? "" : "s", experiment.task_count(),
+             experiment.task_count() == 1 ? "" : "s");
+  if (!experiment.swept_keys.empty()) {
+    fmt::print("points:\n");
+    for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+      fmt::print("{}\n", point_line(experiment, p));
+    }
+  }
+  fmt::print("effective config:\n{}\n", config::effective_yaml(experiment, config_schema()));
+  return exit_ok;
+}
+
+}  // namespace levelforge::cli

@@ -1,0 +1,34 @@
+#pragma once
+// The `levelforge` subcommands. Each returns the process exit code; errors that are the
+// same on every rank (usage, config) are reported by rank 0 and returned, anything else
+// is thrown for main() to abort the job with.
+
+#include <string>
+#include <vector>
+
+#include "runner/mpi/mpi.hpp"
+
+namespace levelforge::cli {
+
+// Exit codes, documented in docs/cli.md.
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failure = 1;     // a rank failed while running
+inline constexpr int exit_usage = 2;       // bad command line, config or input file
+
+struct RunArguments {
+  std::string config_path;
+  std::string output;  // empty: the config's
+  std::vector<std::string> overrides;
+  bool force = false;
+  bool no_output = false;
+  double progress_interval = 10;
+  bool quiet = false;
+};
+
+int run_command(const RunArguments& arguments, const mpi::Comm& comm);
+int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
+                     const mpi::Comm& comm);
+int kernels_command(const std::string& name, const mpi::Comm& comm);
+int inspect_command(const std::string& path, bool all_tasks, const mpi::Comm& comm);
+
+}  // namespace levelforge::cli

@@ -1,0 +1,82 @@
+// `levelforge kernels [NAME]`: generated from the kernels' own declarations.
+
+#include <fmt/format.h>
+
+#include "runner/cli/commands.hpp"
+#include "runner/config/experiment.hpp"
+#include "runner/config/suggest.hpp"
+#include "runner/engine/kernel_registry.hpp"
+
+namespace levelforge::cli {
+
+namespace {
+
+using config::join;
+
+std::string allowed(const ParamSpec& spec) {
+  if (spec.type == ParamType::choice) return "one of " + join(spec.choices);
+  if (spec.min && spec.max) return fmt::format("[{}, {}]", format_value(*spec.min), format_value(*spec.max));
+  return spec.type == ParamType::boolean ? "true or false" : "any";
+}
+
+std::string_view field_type(FieldType type) {
+  switch (type) {
+    case FieldType::int64: return "int";
+    case FieldType::float64: return "real";
+    case FieldType::text: return "text";
+  }
+  return "?";
+}
+
+void print_fields(const std::string& title, const std::vector<FieldSpec>& fields) {
+  fmt::print("  {}:\n", title);
+  for (const auto& field : fields) {
+    fmt::print("    {:<20} {:<5} {}\n", field.name, field_type(field.type), field.doc);
+  }
+}
+
+void describe(const KernelEntry& kernel) {
+  fmt::print("{}: {}\n", kernel.name, kernel.summary);
+  fmt::print("drivers: {}\n", join(kernel.drivers()));
+  fmt::print("parameters (params.NAME):\n");
+  fmt::print("  {:<20} {:<7} {:<12} {:<28} {}\n", "name", "type", "default", "valid", "description");
+  for (const auto& spec : kernel.params) {
+    fmt::print("  {:<20} {:<7} {:<12} {:<28} {}\n", spec.name, to_string(spec.type),
+               format_value(spec.default_value), allowed(spec), spec.doc);
+  }
+  fmt::print("records:\n");
+  if (kernel.ga) print_fields("ga: evaluation fields (in ga/history and ga/best)", kernel.ga->evaluation_fields);
+  if (kernel.sweep) print_fields("sweep: record fields (sweep/records)", kernel.sweep->record_fields);
+  if (kernel.exhaustive) {
+    fmt::print("  exhaustive: reductions\n");
+    for (const auto& reduction : kernel.exhaustive->reductions) {
+      fmt::print("    {:<20} {}\n", reduction.name, reduction.doc);
+    }
+    print_fields("exhaustive: solution fields (exhaustive/solutions)", kernel.exhaustive->solution_fields);
+  }
+}
+
+}  // namespace
+
+int kernels_command(const std::string& name, const mpi::Comm& comm) {
+  if (name.empty()) {
+    if (comm.rank() != 0) return exit_ok;
+    fmt::print("{:<12} {:<22} {}\n", "kernel", "drivers", "summary");
+    for (const auto& kernel : registered_kernels()) {
+      fmt::print("{:<12} {:<22} {}\n", kernel.name, join(kernel.drivers()), kernel.summary);
+    }
+    fmt::print("\n`levelforge kernels NAME` lists a kernel's parameters.\n");
+    return exit_ok;
+  }
+  const auto* kernel = find_kernel(name);
+  if (kernel == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& entry : registered_kernels()) names.push_back(entry.name);
+    throw config::ConfigError("unknown kernel '" + name + "'" +
+                              config::closest_hint(name, names, "the kernels are"));
+  }
+  if (comm.rank() == 0) describe(*kernel);
+  return exit_ok;
+}
+
+}  // namespace levelforge::cli

@@ -1,0 +1,84 @@
+// levelforge: run procedural-level experiments over MPI into one HDF5 file.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "runner/cli/commands.hpp"
+#include "runner/config/experiment.hpp"
+#include "runner/output/provenance.hpp"
+
+namespace {
+
+using namespace levelforge;
+
+int dispatch(int argc, char** argv, const mpi::Comm& world) {
+  CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
+                                         std::string(build_commit()) + ")");
+
+  cli::RunArguments run;
+  auto* run_app = app.add_subcommand("run", "run an experiment (under mpirun -n N, or alone)");
+  run_app->add_option("config", run.config_path, "experiment config (YAML)")->required();
+  run_app->add_option("-o,--output", run.output, "HDF5 result file (default: the config's output)");
+  run_app->add_option("--set", run.overrides, "override a config value: key.path=value")
+      ->allow_extra_args(false);
+  run_app->add_flag("--force", run.force, "replace an existing result file");
+  run_app->add_flag("--no-output", run.no_output, "run without writing a result file (benchmarks)");
+  run_app->add_option("--progress-interval", run.progress_interval,
+                      "seconds between progress lines when stderr is not a terminal")
+      ->check(CLI::PositiveNumber);
+  run_app->add_flag("-q,--quiet", run.quiet, "no progress reports");
+
+  std::string validate_path;
+  std::vector<std::string> validate_overrides;
+  auto* validate_app = app.add_subcommand("validate", "check a config and print the expanded sweep");
+  validate_app->add_option("config", validate_path, "experiment config (YAML)")->required();
+  validate_app->add_option("--set", validate_overrides, "override a config value: key.path=value")
+      ->allow_extra_args(false);
+
+  std::string kernel_name;
+  auto* kernels_app = app.add_subcommand("kernels", "list the kernels, or describe one");
+  kernels_app->add_option("name", kernel_name, "a kernel's name");
+
+  std::string inspect_path;
+  bool all_tasks = false;
+  auto* inspect_app = app.add_subcommand("inspect", "summarize a result file");
+  inspect_app->add_option("file", inspect_path, "HDF5 result file")->required();
+  inspect_app->add_flag("--all-tasks", all_tasks, "list every task, not only the first 20");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (world.rank() != 0) return error.get_exit_code() == 0 ? cli::exit_ok : cli::exit_usage;
+    const int code = app.exit(error);
+    return code == 0 ? cli::exit_ok : cli::exit_usage;
+  }
+
+  if (run_app->parsed()) return cli::run_command(run, world);
+  if (validate_app->parsed()) return cli::validate_command(validate_path, validate_overrides, world);
+  if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
+  return cli::inspect_command(inspect_path, all_tasks, world);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  levelforge::mpi::Environment environment(argc, argv);
+  const auto world = levelforge::mpi::Comm::world();
+  try {
+    return dispatch(argc, argv, world);
+  } catch (const levelforge::config::ConfigError& error) {
+    // Config errors are found identically on every rank: one report, a clean exit.
+    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    return levelforge::cli::exit_usage;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "levelforge: rank %d: error: %s\n", world.rank(), error.what());
+    std::fflush(stderr);
+    // Other ranks may be inside a collective waiting for this one: end them all.
+    if (world.size() > 1) world.abort(levelforge::cli::exit_failure);
+    return levelforge::cli::exit_failure;
+  }
+}

@@ -1,0 +1,167 @@
+#include "runner/config/document.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "runner/config/experiment.hpp"
+#include "runner/config/values.hpp"
+
+namespace levelforge::config {
+namespace {
+
+// Where parsed text came from: a file, whose marks give the line, or an override.
+struct Source {
+  std::string name;
+  bool is_override = false;
+
+  [[nodiscard]] std::string at(const YAML::Mark& mark) const {
+    if (is_override) return name;
+    if (mark.is_null()) return name + ":1:1";
+    return name + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+};
+
+std::string key_text(const YAML::Node& key) {
+  return key.IsScalar() ? key.Scalar() : describe(key);
+}
+
+// yaml-cpp 0.7 keeps both entries of a repeated key, and lookups silently see the first.
+void check_duplicate_keys(const YAML::Node& node, const Source& source) {
+  if (node.IsSequence()) {
+    for (const auto& element : node) check_duplicate_keys(element, source);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::vector<YAML::Node> keys;
+  for (const auto& entry : node) {
+    const YAML::Node& key = entry.first;
+    const auto same_key = [&](const YAML::Node& seen) {
+      return seen.IsScalar() && key.IsScalar() && seen.Scalar() == key.Scalar();
+    };
+    const auto first = std::find_if(keys.begin(), keys.end(), same_key);
+    if (first != keys.end()) {
+      std::string message = source.at(key.Mark()) + ": duplicate key '" + key_text(key) + "'";
+      if (!source.is_override) message += " (first at " + source.at(first->Mark()) + ")";
+      throw ConfigError(message);
+    }
+    keys.push_back(key);
+    check_duplicate_keys(entry.second, source);
+  }
+}
+
+YAML::Node load_yaml(std::string_view text, const Source& source) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& error) {
+    const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
+    throw ConfigError(source.at(error.mark) + ": " + what);
+  }
+  if (documents.empty()) return YAML::Node();
+  if (documents.size() > 1) {
+    throw ConfigError(source.at(documents[1].Mark()) + ": expected one YAML document, got " +
+                      std::to_string(documents.size()));
+  }
+  check_duplicate_keys(documents[0], source);
+  return documents[0];
+}
+
+bool starts_with(const KeyPath& path, const KeyPath& prefix) {
+  return prefix.size() <= path.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
+}
+
+std::string join_path(const KeyPath& path, std::size_t count) {
+  std::string joined;
+  for (std::size_t i = 0; i < count; ++i) joined += (i > 0 ? "." : "") + path[i];
+  return joined;
+}
+
+}  // namespace
+
+Document::Document(std::string_view yaml_text, std::string_view source_name)
+    : source_name_(source_name) {
+  const Source source{source_name_};
+  root_.reset(load_yaml(yaml_text, source));
+  if (root_.IsNull()) root_.reset(YAML::Node(YAML::NodeType::Map));
+  if (!root_.IsMap()) {
+    throw ConfigError(source.at(root_.Mark()) + ": the config must be a map of keys, got " +
+                      describe(root_));
+  }
+}
+
+void Document::apply_override(const std::string& assignment) {
+  const std::string location = "--set " + assignment;
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos) {
+    throw ConfigError(location + ": malformed override, expected KEY.PATH=VALUE");
+  }
+  const KeyPath path = split_override_key(std::string_view(assignment).substr(0, equals));
+  if (path.empty()) {
+    throw ConfigError(location + ": malformed key path '" + assignment.substr(0, equals) +
+                      "', expected names joined by '.'");
+  }
+  const YAML::Node value = load_yaml(assignment.substr(equals + 1), Source{location, true});
+  assign(path, value, location);
+  overrides_.push_back({path, location});
+}
+
+void Document::assign(const KeyPath& path, const YAML::Node& value, const std::string& location) {
+  // Node handles share what they refer to; reset() rebinds a handle, operator= would copy.
+  YAML::Node map;
+  map.reset(root_);
+  for (std::size_t depth = 0; depth + 1 < path.size(); ++depth) {
+    std::optional<YAML::Node> child = find_value(map, path[depth]);
+    if (!child || child->IsNull()) {
+      map[path[depth]] = YAML::Node(YAML::NodeType::Map);
+      child = find_value(map, path[depth]);
+    } else if (!child->IsMap()) {
+      throw ConfigError(location + ": '" + join_path(path, depth + 1) + "' is not a map but " +
+                        describe(*child));
+    }
+    map.reset(*child);
+  }
+  map[path.back()] = value;
+}
+
+std::string Document::location(const KeyPath& path, const YAML::Node& node) const {
+  for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+    if (starts_with(path, it->path)) return it->location;
+  }
+  // A node without a mark is a map an override created on its way to its key.
+  if (node.Mark().is_null()) {
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+      if (starts_with(it->path, path)) return it->location;
+    }
+  }
+  return Source{source_name_}.at(node.Mark());
+}
+
+std::string Document::start_location() const { return Source{source_name_}.at(root_.Mark()); }
+
+std::string Document::yaml() const {
+  YAML::Emitter out;
+  out << root_;
+  return out.c_str();
+}
+
+std::optional<YAML::Node> find_value(const YAML::Node& map, std::string_view key) {
+  for (const auto& entry : map) {
+    if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
+  }
+  return std::nullopt;
+}
+
+KeyPath split_override_key(std::string_view key) {
+  KeyPath path;
+  while (true) {
+    const bool rest_is_one_key =
+        path.size() == 2 && path[0] == "sweep" && (path[1] == "grid" || path[1] == "zip");
+    const auto dot = rest_is_one_key ? std::string_view::npos : key.find('.');
+    path.emplace_back(key.substr(0, dot));
+    if (path.back().empty()) return {};
+    if (dot == std::string_view::npos) return path;
+    key.remove_prefix(dot + 1);
+  }
+}
+
+}  // namespace levelforge::config

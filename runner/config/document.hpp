@@ -1,0 +1,57 @@
+#pragma once
+// The config's YAML tree after the --set overrides, and where each part of it came from,
+// so that every message can point at a line of the file or at the override at fault.
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace levelforge::config {
+
+// Keys from the root down: {"ga", "population"}, {"sweep", "grid", "params.width"}.
+using KeyPath = std::vector<std::string>;
+
+class Document {
+ public:
+  // Throws ConfigError for YAML syntax errors, duplicate keys and a non-map document.
+  Document(std::string_view yaml_text, std::string_view source_name);
+
+  // Applies one "KEY.PATH=VALUE" assignment (VALUE is YAML); a later one wins.
+  void apply_override(const std::string& assignment);
+
+  [[nodiscard]] const YAML::Node& root() const { return root_; }
+
+  // "FILE:LINE:COL" of `node`, which sits at `path`, or "--set KEY=VALUE" when the last
+  // override that touched `path` put it there.
+  [[nodiscard]] std::string location(const KeyPath& path, const YAML::Node& node) const;
+
+  // Where the file begins, for what is missing from it.
+  [[nodiscard]] std::string start_location() const;
+
+  // The tree as YAML text.
+  [[nodiscard]] std::string yaml() const;
+
+ private:
+  struct Override {
+    KeyPath path;
+    std::string location;
+  };
+
+  void assign(const KeyPath& path, const YAML::Node& value, const std::string& location);
+
+  std::string source_name_;
+  YAML::Node root_;
+  std::vector<Override> overrides_;
+};
+
+// The value of `key` in `map`, a YAML map.
+std::optional<YAML::Node> find_value(const YAML::Node& map, std::string_view key);
+
+// Splits an override's key path on '.', keeping what follows "sweep.grid." or
+// "sweep.zip." as one key. Empty when a segment is empty.
+KeyPath split_override_key(std::string_view key);
+
+}  // namespace levelforge::config

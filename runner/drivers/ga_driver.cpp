@@ -1,0 +1,158 @@
+// The `ga` driver. Ranks form groups; each group pulls whole GA tasks from the work queue
+// and splits every generation's evaluations among its members (see docs/drivers.md for
+// the policy). Every member runs the same GaRun and so holds the same population.
+
+#include <algorithm>
+#include <chrono>
+
+#include "runner/drivers/driver_context.hpp"
+
+namespace levelforge {
+
+namespace {
+
+class MpiEvaluationGroup final : public EvaluationGroup {
+ public:
+  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle)
+      : comm_(std::move(comm)), queue_(queue), idle_(idle) {}
+
+  [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
+  [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
+
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    const auto timer = idle_.measure();
+    comm_.all_gather_into(local, all);
+  }
+
+  void generation_done(std::uint64_t evaluations) override {
+    if (comm_.rank() == 0) queue_.finished(0, evaluations);
+  }
+
+  [[nodiscard]] const mpi::Comm& comm() const { return comm_; }
+
+ private:
+  mpi::Comm comm_;
+  WorkQueue& queue_;
+  IdleClock& idle_;
+};
+
+// Members per group: the configured count, or as many as keep every group busy.
+int group_size(std::int64_t configured, int ranks, std::uint64_t tasks) {
+  if (configured > 0) return static_cast<int>(std::min<std::int64_t>(configured, ranks));
+  return std::max(1, static_cast<int>(static_cast<std::uint64_t>(ranks) / std::max<std::uint64_t>(tasks, 1)));
+}
+
+// What a group leader keeps of each task until the collective write.
+struct GaResults {
+  std::vector<std::uint64_t> tasks;
+  std::vector<std::byte> history;
+  std::vector<std::byte> best;
+  std::vector<std::int64_t> genomes;
+};
+
+void append_padded(std::vector<std::byte>& out, std::span<const std::byte> rows,
+                   const RecordLayout& layout, std::size_t row_count) {
+  const auto size = layout.row_size();
+  const auto start = out.size();
+  out.resize(start + row_count * size);
+  std::copy(rows.begin(), rows.end(), out.begin() + static_cast<std::ptrdiff_t>(start));
+  for (auto offset = start + rows.size(); offset < out.size(); offset += size) {
+    layout.fill_missing(std::span(out).subspan(offset, size));
+  }
+}
+
+}  // namespace
+
+void run_ga_driver(DriverContext& context) {
+  const auto& experiment = context.experiment;
+  const auto& ga = *context.kernel.ga;
+  const auto task_count = experiment.task_count();
+
+  std::vector<std::unique_ptr<GaModel>> models;
+  std::vector<GaSettings> settings;
+  std::size_t max_generations = 0;
+  std::size_t max_kept = 0;
+  std::size_t max_length = 0;
+  std::uint64_t units_total = 0;
+  for (const auto& point : experiment.points) {
+    models.push_back(ga.make(point.params));
+    settings.push_back(GaSettings::from(point.driver));
+    max_generations = std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
+    max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
+    max_length = std::max(max_length, models.back()->genome_length());
+    units_total += static_cast<std::uint64_t>(settings.back().population * settings.back().generations) *
+                   static_cast<std::uint64_t>(experiment.replicates);
+  }
+  const auto configured_group = settings.front().ranks_per_task;
+  for (const auto& point_settings : settings) {
+    if (point_settings.ranks_per_task != configured_group) {
+      throw KernelError("ga.ranks_per_task cannot be swept: one value must hold for the whole run");
+    }
+  }
+
+  const int size = group_size(configured_group, context.comm.size(), task_count);
+  const int groups = std::max(1, context.comm.size() / size);
+  const int color = std::min(context.comm.rank() / size, groups - 1);
+  WorkQueue queue(context.comm, task_count, context.idle);
+  MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle);
+  const bool leader = group.rank() == 0;
+
+  const auto history_layout = ga_history_layout(ga.evaluation_fields);
+  const auto best_layout = ga_best_layout(ga.evaluation_fields);
+  GaResults results;
+  for (;;) {
+    std::uint64_t task = 0;
+    if (leader) task = queue.next();
+    {
+      const auto timer = context.idle.measure();
+      group.comm().broadcast_value(task, 0);
+    }
+    if (task >= task_count) break;
+    const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
+    const auto started = std::chrono::steady_clock::now();
+    auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group);
+    context.work_units += outcome.evaluations / group.size();
+    if (leader) {
+      const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+      results.tasks.push_back(task);
+      append_padded(results.history, outcome.history, history_layout, max_generations);
+      append_padded(results.best, outcome.best, best_layout, max_kept);
+      const auto length = models[point]->genome_length();
+      for (std::size_t k = 0; k < max_kept; ++k) {
+        for (std::size_t i = 0; i < max_length; ++i) {
+          const bool stored = k < static_cast<std::size_t>(settings[point].keep_best) && i < length;
+          results.genomes.push_back(stored ? outcome.best_genomes[k * length + i] : -1);
+        }
+      }
+      context.tasks.add(experiment, task, wall.count(), context.comm.rank());
+      queue.finished(1, 0);
+    }
+    context.poll_progress(queue, units_total);
+  }
+  {
+    const auto timer = context.idle.measure();
+    context.comm.barrier();
+  }
+  context.finish_progress(queue, units_total);
+  if (context.file == nullptr) return;
+
+  auto& file = *context.file;
+  auto history = file.create_table("ga/history", history_layout, {task_count, max_generations});
+  ResultFile::write(history, row_blocks(results.tasks, {task_count, max_generations}),
+                    results.history);
+  auto best = file.create_table("ga/best", best_layout, {task_count, max_kept});
+  ResultFile::write(best, row_blocks(results.tasks, {task_count, max_kept}), results.best);
+  auto genomes = file.create_array("ga/best_genomes", h5::Datatype::int64(),
+                                   {task_count, max_kept, max_length});
+  genomes.write(h5::Datatype::int64(), row_blocks(results.tasks, {task_count, max_kept, max_length}),
+                results.genomes.data());
+  std::vector<std::int64_t> lengths;
+  for (const auto& model : models) lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
+  auto length_set = file.create_array("ga/genome_length", h5::Datatype::int64(), {lengths.size()});
+  length_set.write_all(h5::Datatype::int64(), lengths.data());
+  length_set.write_attribute("doc", std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
+  file.root().open_group("ga").write_attribute("groups", std::int64_t{groups});
+  file.root().open_group("ga").write_attribute("ranks_per_group", std::int64_t{size});
+}
+
+}  // namespace levelforge

@@ -1,0 +1,188 @@
+#include "runner/drivers/run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <set>
+
+#include "runner/drivers/driver_context.hpp"
+#include "runner/engine/driver_specs.hpp"
+#include "runner/output/provenance.hpp"
+
+namespace levelforge {
+
+namespace {
+
+// The swept values as columns named by key path; one row per point.
+void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+  std::vector<FieldSpec> fields{int_field("point", "point id")};
+  const auto& first = experiment.points.front().swept_values;
+  for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
+    const auto& key = experiment.swept_keys[k];
+    if (std::holds_alternative<double>(first[k])) {
+      fields.push_back(real_field(key, "swept value"));
+    } else if (std::holds_alternative<std::string>(first[k])) {
+      std::size_t longest = 1;
+      for (const auto& point : experiment.points) {
+        longest = std::max(longest, std::get<std::string>(point.swept_values[k]).size());
+      }
+      fields.push_back(text_field(key, longest, "swept value"));
+    } else {
+      fields.push_back(int_field(key, "swept value (bool: 0 or 1)"));
+    }
+  }
+  const RecordLayout layout(std::move(fields));
+  std::vector<std::byte> rows(experiment.points.size() * layout.row_size());
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    Record record{static_cast<std::int64_t>(p)};
+    for (const auto& value : experiment.points[p].swept_values) {
+      if (const auto* flag = std::get_if<bool>(&value)) {
+        record.emplace_back(std::int64_t{*flag ? 1 : 0});
+      } else {
+        std::visit([&](const auto& v) { record.emplace_back(v); }, value);
+      }
+    }
+    layout.pack(record, std::span(rows).subspan(p * layout.row_size(), layout.row_size()), "points");
+  }
+  auto table = file.create_table("points", layout, {experiment.points.size()});
+  // Rank 0 writes the whole (small) table; the others take part in the collective call.
+  const std::vector<h5::Block> everything{{{0}, {experiment.points.size()}}};
+  ResultFile::write(table, comm.rank() == 0 ? everything : std::vector<h5::Block>{},
+                    comm.rank() == 0 ? std::span<const std::byte>(rows) : std::span<const std::byte>());
+}
+
+void write_provenance(ResultFile& file, const config::Experiment& experiment,
+                      const mpi::Comm& comm, const std::vector<std::string>& hosts,
+                      const std::string& start_time) {
+  auto root = file.root();
+  root.write_attribute("levelforge_version", std::string(build_version()));
+  root.write_attribute("git_commit", std::string(build_commit()));
+  root.write_attribute("config", experiment.config_text);
+  root.write_attribute("experiment", experiment.name);
+  root.write_attribute("kernel", experiment.kernel);
+  root.write_attribute("driver", experiment.driver);
+  root.write_attribute("seed", static_cast<std::int64_t>(experiment.seed));
+  root.write_attribute("replicates", experiment.replicates);
+  root.write_attribute("ranks", std::int64_t{comm.size()});
+  root.write_attribute("hosts", hosts);
+  root.write_attribute("start_time", start_time);
+}
+
+// Per-rank timing: a row each, written by its own rank.
+void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, double idle,
+                      std::uint64_t work_units) {
+  const RecordLayout layout({int_field("rank", "world rank"),
+                             real_field("wall_time", "seconds in the driver"),
+                             real_field("idle_time", "seconds waiting for work or other ranks"),
+                             int_field("work_units", "kernel calls made by the rank")});
+  std::vector<std::byte> row(layout.row_size());
+  layout.pack({std::int64_t{comm.rank()}, wall, idle, static_cast<std::int64_t>(work_units)}, row,
+              "ranks");
+  const auto ranks = static_cast<hsize_t>(comm.size());
+  auto table = file.create_table("ranks", layout, {ranks});
+  ResultFile::write(table, {{{static_cast<hsize_t>(comm.rank())}, {1}}}, row);
+}
+
+void run_driver(DriverContext& context) {
+  if (context.experiment.driver == "ga") return run_ga_driver(context);
+  if (context.experiment.driver == "sweep") return run_sweep_driver(context);
+  return run_exhaustive_driver(context);
+}
+
+ProgressReporter make_progress(const config::Experiment& experiment, const RunOptions& options,
+                               const mpi::Comm& comm) {
+  const bool enabled = options.show_progress && comm.rank() == 0;
+  if (experiment.driver == "ga") {
+    return {"tasks", "evals", options.progress_interval_seconds, enabled, stderr};
+  }
+  if (experiment.driver == "sweep") {
+    return {"tasks", "runs", options.progress_interval_seconds, enabled, stderr};
+  }
+  return {"chunks", "indices", options.progress_interval_seconds, enabled, stderr};
+}
+
+std::string describe_point(const config::Experiment& experiment, std::size_t point) {
+  std::string text = "point " + std::to_string(point);
+  for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
+    text += (k == 0 ? " (" : ", ") + experiment.swept_keys[k] + "=" +
+            format_value(experiment.points[point].swept_values[k]);
+  }
+  return experiment.swept_keys.empty() ? text : text + ")";
+}
+
+void check_point(const config::Experiment& experiment, const KernelEntry& kernel,
+                 const config::Point& point) {
+  if (experiment.driver == "ga") {
+    (void)GaSettings::from(point.driver);
+    (void)kernel.ga->make(point.params);
+  } else if (experiment.driver == "sweep") {
+    (void)kernel.sweep->make(point.params);
+  } else {
+    (void)exhaustive_range(point.driver, kernel.exhaustive->make(point.params)->index_count());
+  }
+}
+
+}  // namespace
+
+void check_runnable(const config::Experiment& experiment) {
+  const auto* kernel = find_kernel(experiment.kernel);
+  if (kernel == nullptr) {
+    throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
+  }
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    try {
+      check_point(experiment, *kernel, experiment.points[p]);
+    } catch (const KernelError& error) {
+      throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
+    }
+  }
+}
+
+RunSummary run_experiment(const config::Experiment& experiment, const RunOptions& options,
+                          const mpi::Comm& comm) {
+  check_runnable(experiment);
+  const auto* kernel = find_kernel(experiment.kernel);
+  const auto start_time = utc_now();
+  const auto all_hosts = comm.all_gather_strings(mpi::processor_name());
+  const std::set<std::string> distinct_hosts(all_hosts.begin(), all_hosts.end());
+  const std::vector<std::string> hosts(distinct_hosts.begin(), distinct_hosts.end());
+
+  std::optional<ResultFile> file;
+  if (options.write_output) {
+    if (comm.rank() == 0) {
+      const auto parent = std::filesystem::path(experiment.output).parent_path();
+      std::error_code ignored;
+      if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+    }
+    comm.barrier();
+    file.emplace(experiment.output, comm);
+    write_provenance(*file, experiment, comm, hosts, start_time);
+    write_points(*file, experiment, comm);
+  }
+
+  auto progress = make_progress(experiment, options, comm);
+  TaskLog tasks;
+  IdleClock idle;
+  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr, progress, tasks, idle};
+  const auto started = std::chrono::steady_clock::now();
+  run_driver(context);
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+
+  RunSummary summary;
+  summary.tasks = experiment.task_count();
+  summary.wall_seconds = comm.all_reduce_max(wall.count());
+  summary.max_idle_fraction = comm.all_reduce_max(wall.count() > 0 ? idle.seconds() / wall.count() : 0.0);
+  std::vector<std::int64_t> units{static_cast<std::int64_t>(context.work_units)};
+  comm.all_reduce_sum(units);
+  summary.work_units = static_cast<std::uint64_t>(units.front());
+
+  if (file) {
+    tasks.write(*file, experiment.task_count());
+    write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
+    file->root().write_attribute("end_time", utc_now());
+    file->commit(comm);
+  }
+  return summary;
+}
+
+}  // namespace levelforge

@@ -1,0 +1,35 @@
+#pragma once
+// One run of an experiment on all ranks of a communicator: create the result file,
+// record provenance, run the driver, write the tables, and commit the file.
+
+#include <cstdint>
+#include <string>
+
+#include "runner/config/experiment.hpp"
+#include "runner/mpi/mpi.hpp"
+
+namespace levelforge {
+
+struct RunOptions {
+  bool write_output = true;
+  double progress_interval_seconds = 10;
+  bool show_progress = true;
+};
+
+struct RunSummary {
+  std::uint64_t tasks = 0;
+  double wall_seconds = 0;
+  double max_idle_fraction = 0;  // over ranks: time waiting for work or peers / wall time
+  std::uint64_t work_units = 0;  // kernel calls over all ranks
+};
+
+// Builds every point's kernel and driver settings, so that contradictions the schema
+// cannot see (elitism >= population, a range outside the index space, a kernel refusing
+// its parameters) are config errors before anything runs. Throws config::ConfigError.
+void check_runnable(const config::Experiment& experiment);
+
+// Collective. Throws on failure; the caller aborts the job.
+RunSummary run_experiment(const config::Experiment& experiment, const RunOptions& options,
+                          const mpi::Comm& comm);
+
+}  // namespace levelforge

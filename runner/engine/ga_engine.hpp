@@ -1,0 +1,231 @@
+#pragma once
+// The genetic algorithm of the `ga` driver, generic over a GaKernel and free of MPI: the
+// evaluations of each generation go through an EvaluationGroup, which the MPI driver
+// implements by splitting them across the ranks of a task's group. Every rank of the
+// group runs this same code on the same state and so keeps the same population.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "runner/engine/ga_settings.hpp"
+#include "runner/engine/record_layout.hpp"
+
+namespace levelforge {
+
+// The ranks that evaluate one task together. A group of one needs no communication.
+class EvaluationGroup {
+ public:
+  virtual ~EvaluationGroup() = default;
+  [[nodiscard]] virtual std::size_t rank() const = 0;
+  [[nodiscard]] virtual std::size_t size() const = 0;
+  // Concatenates every member's `local` rows in member order into `all`.
+  virtual void all_gather(std::span<const std::byte> local, std::span<std::byte> all) = 0;
+  // Called once per generation by every member with the evaluations the group made.
+  virtual void generation_done(std::uint64_t evaluations) = 0;
+};
+
+struct GaOutcome {
+  std::size_t generations_run = 0;
+  std::vector<std::byte> history;          // generations_run rows of ga_history_layout
+  std::vector<std::byte> best;             // keep_best rows of ga_best_layout
+  std::vector<std::int64_t> best_genomes;  // keep_best x genome_length, -1 where missing
+  std::uint64_t evaluations = 0;
+};
+
+// One evaluation: fitness, then the kernel's evaluation fields.
+RecordLayout ga_evaluation_layout(const std::vector<FieldSpec>& kernel_fields);
+// One generation: statistics of the population, then the best individual's fields.
+RecordLayout ga_history_layout(const std::vector<FieldSpec>& kernel_fields);
+// One of the final best: its position in the final ranking, fitness, fields.
+RecordLayout ga_best_layout(const std::vector<FieldSpec>& kernel_fields);
+
+// Evaluation order: higher fitness first, equal fitness by lower position.
+std::vector<std::size_t> ranking(std::span<const double> fitness);
+
+// [begin, end) of `count` evaluations that member `rank` of `size` performs.
+std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank,
+                                             std::size_t size);
+
+// Fills `history_row` with the statistics of one generation.
+void summarize_generation(std::int64_t generation, std::span<const double> fitness,
+                          std::span<const std::byte> evaluation_rows,
+                          const RecordLayout& evaluation_layout,
+                          const RecordLayout& history_layout, std::span<std::byte> history_row);
+
+template <GaKernel K>
+class GaRun {
+ public:
+  using Genome = typename K::Genome;
+
+  GaRun(const K& kernel, const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
+        EvaluationGroup& group)
+      : kernel_(kernel),
+        settings_(settings),
+        seed_(seed),
+        task_(task),
+        group_(group),
+        evaluation_layout_(ga_evaluation_layout(K::evaluation_fields())),
+        history_layout_(ga_history_layout(K::evaluation_fields())),
+        population_size_(static_cast<std::size_t>(settings.population)) {}
+
+  GaOutcome run() {
+    GaOutcome outcome;
+    genomes_.reserve(population_size_);
+    for (std::size_t i = 0; i < population_size_; ++i) {
+      Rng rng(stream(Stream::init, 0, i));
+      genomes_.push_back(kernel_.random_genome(rng));
+    }
+    fitness_.assign(population_size_, 0.0);
+    rows_.assign(population_size_ * evaluation_layout_.row_size(), std::byte{});
+    evaluate(0, 0, outcome);
+    record_generation(0, outcome);
+
+    for (std::int64_t generation = 1; generation < settings_.generations; ++generation) {
+      if (best_fitness() >= settings_.stop_fitness) break;
+      breed(static_cast<std::uint64_t>(generation));
+      evaluate(static_cast<std::uint64_t>(generation), static_cast<std::size_t>(settings_.elitism),
+               outcome);
+      record_generation(generation, outcome);
+    }
+    keep_best(outcome);
+    return outcome;
+  }
+
+ private:
+  [[nodiscard]] StreamId stream(Stream purpose, std::uint64_t generation,
+                                std::size_t individual) const {
+    return {seed_, purpose, task_, generation, individual};
+  }
+
+  [[nodiscard]] std::span<std::byte> row(std::size_t individual) {
+    const auto size = evaluation_layout_.row_size();
+    return std::span(rows_).subspan(individual * size, size);
+  }
+
+  [[nodiscard]] double best_fitness() const {
+    return *std::max_element(fitness_.begin(), fitness_.end());
+  }
+
+  // Evaluates individuals [first, population) of this generation, split across the group.
+  void evaluate(std::uint64_t generation, std::size_t first, GaOutcome& outcome) {
+    const std::size_t count = population_size_ - first;
+    const auto [begin, end] = share_of(count, group_.rank(), group_.size());
+    const auto row_size = evaluation_layout_.row_size();
+    std::vector<std::byte> local((end - begin) * row_size);
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t individual = first + i;
+      Rng rng(stream(Stream::evaluation, generation, individual));
+      auto evaluation = kernel_.evaluate(genomes_[individual], rng);
+      evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
+      evaluation_layout_.pack(evaluation.record,
+                              std::span(local).subspan((i - begin) * row_size, row_size),
+                              K::name);
+    }
+    auto all = std::span(rows_).subspan(first * row_size, count * row_size);
+    if (group_.size() == 1) {
+      std::copy(local.begin(), local.end(), all.begin());
+    } else {
+      group_.all_gather(local, all);
+    }
+    for (std::size_t i = first; i < population_size_; ++i) {
+      fitness_[i] = evaluation_layout_.get_real(row(i), 0);
+    }
+    outcome.evaluations += count;
+    group_.generation_done(count);
+  }
+
+  [[nodiscard]] std::size_t tournament(Rng& rng) const {
+    std::size_t winner = rng.below(population_size_);
+    for (std::int64_t round = 1; round < settings_.tournament; ++round) {
+      const std::size_t challenger = rng.below(population_size_);
+      if (fitness_[challenger] > fitness_[winner] ||
+          (fitness_[challenger] == fitness_[winner] && challenger < winner)) {
+        winner = challenger;
+      }
+    }
+    return winner;
+  }
+
+  // The next population: elites first (with their evaluations), then offspring in pairs.
+  void breed(std::uint64_t generation) {
+    const auto order = ranking(fitness_);
+    const auto elites = static_cast<std::size_t>(settings_.elitism);
+    const auto row_size = evaluation_layout_.row_size();
+    std::vector<Genome> next;
+    next.reserve(population_size_);
+    std::vector<std::byte> next_rows(rows_.size());
+    for (std::size_t e = 0; e < elites; ++e) {
+      next.push_back(genomes_[order[e]]);
+      std::copy_n(row(order[e]).begin(), row_size, next_rows.begin() + static_cast<std::ptrdiff_t>(e * row_size));
+    }
+    for (std::size_t child = elites; child < population_size_; child += 2) {
+      Rng selection(stream(Stream::selection, generation, child));
+      const auto& mother = genomes_[tournament(selection)];
+      const auto& father = genomes_[tournament(selection)];
+      Rng crossover(stream(Stream::crossover, generation, child));
+      auto offspring = crossover.bernoulli(settings_.crossover_rate)
+                           ? kernel_.crossover(mother, father, crossover)
+                           : std::pair<Genome, Genome>{mother, father};
+      Rng first_mutation(stream(Stream::mutation, generation, child));
+      kernel_.mutate(offspring.first, settings_.mutation_rate, first_mutation);
+      next.push_back(std::move(offspring.first));
+      if (child + 1 < population_size_) {
+        Rng second_mutation(stream(Stream::mutation, generation, child + 1));
+        kernel_.mutate(offspring.second, settings_.mutation_rate, second_mutation);
+        next.push_back(std::move(offspring.second));
+      }
+    }
+    genomes_ = std::move(next);
+    rows_ = std::move(next_rows);
+    for (std::size_t e = 0; e < elites; ++e) fitness_[e] = evaluation_layout_.get_real(row(e), 0);
+  }
+
+  void record_generation(std::int64_t generation, GaOutcome& outcome) {
+    const auto size = history_layout_.row_size();
+    outcome.history.resize(outcome.history.size() + size);
+    summarize_generation(generation, fitness_, rows_, evaluation_layout_, history_layout_,
+                         std::span(outcome.history).last(size));
+    ++outcome.generations_run;
+  }
+
+  void keep_best(GaOutcome& outcome) {
+    const auto best_layout = ga_best_layout(K::evaluation_fields());
+    const auto kept = static_cast<std::size_t>(settings_.keep_best);
+    const auto length = kernel_.genome_length();
+    const auto order = ranking(fitness_);
+    outcome.best.assign(kept * best_layout.row_size(), std::byte{});
+    outcome.best_genomes.assign(kept * length, -1);
+    for (std::size_t k = 0; k < kept; ++k) {
+      auto best_row = std::span(outcome.best).subspan(k * best_layout.row_size(), best_layout.row_size());
+      if (k >= order.size()) {
+        best_layout.fill_missing(best_row);
+        continue;
+      }
+      // The evaluation row is (fitness, fields...); the best row is (position, fitness, fields...).
+      best_layout.set_int(best_row, 0, static_cast<std::int64_t>(k));
+      auto source = row(order[k]);
+      std::copy(source.begin(), source.end(), best_row.begin() + static_cast<std::ptrdiff_t>(best_layout.offset(1)));
+      kernel_.encode(genomes_[order[k]], std::span(outcome.best_genomes).subspan(k * length, length));
+    }
+  }
+
+  const K& kernel_;
+  const GaSettings& settings_;
+  std::uint64_t seed_;
+  std::uint64_t task_;
+  EvaluationGroup& group_;
+  RecordLayout evaluation_layout_;
+  RecordLayout history_layout_;
+  std::size_t population_size_;
+  std::vector<Genome> genomes_;
+  std::vector<double> fitness_;
+  std::vector<std::byte> rows_;
+};
+
+}  // namespace levelforge

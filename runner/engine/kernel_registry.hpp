@@ -1,0 +1,55 @@
+#pragma once
+// What the runner knows of each registered kernel, generated from the kernel types in
+// kernels/all.hpp: their declarations feed `levelforge kernels`, config validation and
+// the factories of the type-erased models.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/api/params.hpp"
+#include "kernels/api/record.hpp"
+#include "kernels/api/reductions.hpp"
+#include "runner/config/experiment.hpp"
+#include "runner/engine/models.hpp"
+
+namespace levelforge {
+
+struct GaCapability {
+  std::vector<FieldSpec> evaluation_fields;
+  std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
+};
+
+struct SweepCapability {
+  std::vector<FieldSpec> record_fields;
+  std::function<std::unique_ptr<SweepModel>(const ParamSet&)> make;
+};
+
+struct ExhaustiveCapability {
+  std::vector<ReductionSpec> reductions;
+  std::vector<FieldSpec> solution_fields;
+  std::function<std::unique_ptr<ExhaustiveModel>(const ParamSet&)> make;
+};
+
+struct KernelEntry {
+  std::string name;
+  std::string summary;
+  std::vector<ParamSpec> params;
+  std::optional<GaCapability> ga;
+  std::optional<SweepCapability> sweep;
+  std::optional<ExhaustiveCapability> exhaustive;
+
+  [[nodiscard]] std::vector<std::string> drivers() const;
+};
+
+const std::vector<KernelEntry>& registered_kernels();
+// nullptr when no kernel has that name.
+const KernelEntry* find_kernel(std::string_view name);
+
+// The config schema: every kernel's parameters and drivers, every driver's section.
+config::Schema config_schema();
+
+}  // namespace levelforge

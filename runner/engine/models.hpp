@@ -1,0 +1,76 @@
+#pragma once
+// Type-erased kernels, one interface per driver, built for one sweep point. The drivers
+// and the output code see only these; the templates below are the one place a kernel
+// type meets them.
+
+#include <cstdint>
+#include <memory>
+
+#include "kernels/api/concepts.hpp"
+#include "runner/engine/ga_engine.hpp"
+
+namespace levelforge {
+
+class GaModel {
+ public:
+  virtual ~GaModel() = default;
+  [[nodiscard]] virtual std::size_t genome_length() const = 0;
+  virtual GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
+                             EvaluationGroup& group) const = 0;
+};
+
+class SweepModel {
+ public:
+  virtual ~SweepModel() = default;
+  virtual Record run(Rng& rng) const = 0;
+};
+
+class ExhaustiveModel {
+ public:
+  virtual ~ExhaustiveModel() = default;
+  [[nodiscard]] virtual std::uint64_t index_count() const = 0;
+  // Visits [begin, end) in increasing order.
+  virtual void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const = 0;
+};
+
+template <GaKernel K>
+class ErasedGa final : public GaModel {
+ public:
+  explicit ErasedGa(const ParamSet& params) : kernel_(params) {}
+  [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
+  GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
+                     EvaluationGroup& group) const override {
+    return GaRun<K>(kernel_, settings, seed, task, group).run();
+  }
+
+ private:
+  K kernel_;
+};
+
+template <SweepKernel K>
+class ErasedSweep final : public SweepModel {
+ public:
+  explicit ErasedSweep(const ParamSet& params) : kernel_(params) {}
+  Record run(Rng& rng) const override { return kernel_.run(rng); }
+
+ private:
+  K kernel_;
+};
+
+template <ExhaustiveKernel K>
+class ErasedExhaustive final : public ExhaustiveModel {
+ public:
+  explicit ErasedExhaustive(const ParamSet& params) : kernel_(params) {}
+  [[nodiscard]] std::uint64_t index_count() const override { return kernel_.index_count(); }
+  void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const override {
+    for (std::uint64_t index = begin; index < end; ++index) {
+      out.begin_index(index);
+      kernel_.visit(index, out);
+    }
+  }
+
+ private:
+  K kernel_;
+};
+
+}  // namespace levelforge

@@ -1,0 +1,243 @@
+// A thin checked C++20 wrapper over the HDF5 C API (in the style of HighFive's h5d_wrapper):
+// RAII handles whose destructors never throw, and one exception type, IoError, whose
+// message names the file and object at fault plus the innermost HDF5 error message.
+//
+// Parallel files (File::create / File::open with a communicator) use MPI-IO with collective
+// metadata reads and writes. On such a file every call that touches metadata (creating or
+// opening groups, datasets and attributes, reading attributes, set_extent, flush, close) is
+// collective: every rank of the communicator must make the same calls, with the same
+// arguments, in the same order. Dataset reads and writes should be made on every rank too
+// (a rank without data passes an empty selection): even an "independent" transfer may need
+// metadata, which is read collectively. Writes default to collective transfers; HDF5 1.10
+// refuses independent writes to filtered (deflate/shuffle) datasets, even on one rank.
+#pragma once
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace levelforge::h5 {
+
+// The one error type of this module. what() reads like
+// "writing dataset '/ga/history' in results/x.h5: <innermost HDF5 message>".
+class IoError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Owns one reference to an HDF5 identifier. Copying takes another reference (H5Iinc_ref),
+// moving steals it, and the destructor drops it (H5Idec_ref) without ever throwing; the
+// object itself closes when its last reference goes.
+class Handle {
+ public:
+  Handle() = default;
+  // Takes over the reference that `id` already carries (as returned by H5Xopen/H5Xcreate).
+  explicit Handle(hid_t id) noexcept;
+  Handle(const Handle& other);
+  Handle(Handle&& other) noexcept;
+  Handle& operator=(const Handle& other);
+  Handle& operator=(Handle&& other) noexcept;
+  ~Handle();
+
+  hid_t id() const noexcept { return id_; }
+  // True while the identifier refers to an open object.
+  bool valid() const noexcept;
+  // Gives up ownership without dropping the reference; the handle becomes invalid.
+  hid_t release() noexcept;
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+};
+
+enum class Access { read_only, read_write };
+enum class Transfer { collective, independent };
+
+// One hyperslab: `count` elements from `start` in each dimension.
+struct Block {
+  std::vector<hsize_t> start;
+  std::vector<hsize_t> count;
+};
+
+struct DatasetOptions {
+  std::vector<hsize_t> chunk;     // non-empty: chunked layout (required by the filters)
+  int deflate_level = 0;          // 1..9 adds the deflate (gzip) filter
+  bool shuffle = false;           // byte shuffle before deflate
+  std::vector<hsize_t> max_dims;  // empty: fixed size; H5S_UNLIMITED allowed (needs chunk)
+};
+
+class Datatype {
+ public:
+  static Datatype int64();
+  static Datatype uint64();
+  static Datatype int32();
+  static Datatype uint8();
+  static Datatype int8();
+  static Datatype float64();
+  // `size` bytes of ASCII, null-padded (a string of exactly `size` bytes has no terminator).
+  static Datatype fixed_string(std::size_t size);
+
+  // Builds a compound type member by member, e.g. with offsetof() of a C++ struct.
+  class CompoundBuilder {
+   public:
+    explicit CompoundBuilder(std::size_t size);
+    CompoundBuilder& add(const std::string& name, std::size_t offset, const Datatype& member);
+    Datatype build();
+
+   private:
+    Handle handle_;
+  };
+
+  explicit Datatype(Handle handle) : handle_(std::move(handle)) {}
+
+  hid_t id() const noexcept { return handle_.id(); }
+  std::size_t size() const;
+  H5T_class_t type_class() const;
+  std::vector<std::string> member_names() const;  // compound types only
+  bool equals(const Datatype& other) const;
+
+ private:
+  Handle handle_;
+};
+
+// What groups and datasets share: identity for error messages, and attributes.
+// Attribute writes replace an attribute of the same name; on a parallel file they are
+// collective and every rank must pass the same value. Readers accept fixed- and
+// variable-length strings, any integer type for the int readers, and any integer or
+// floating type for the double readers.
+class Object {
+ public:
+  hid_t id() const noexcept { return handle_.id(); }
+  const std::string& file_path() const noexcept { return file_path_; }
+  const std::string& path() const noexcept { return path_; }  // e.g. "/ga/history"
+
+  void write_attribute(const std::string& name, const std::string& value);
+  void write_attribute(const std::string& name, std::int64_t value);
+  void write_attribute(const std::string& name, double value);
+  void write_attribute(const std::string& name, const std::vector<std::string>& values);
+  void write_attribute(const std::string& name, const std::vector<std::int64_t>& values);
+  void write_attribute(const std::string& name, const std::vector<double>& values);
+  // Other integer types (a plain `3` would be ambiguous between int64 and double).
+  template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, std::int64_t>)
+  void write_attribute(const std::string& name, T value) {
+    if (!std::in_range<std::int64_t>(value)) {
+      throw IoError("attribute '" + name + "' of " + describe() + ": value does not fit int64");
+    }
+    write_attribute(name, static_cast<std::int64_t>(value));
+  }
+
+  std::string read_string_attribute(const std::string& name) const;
+  std::int64_t read_int_attribute(const std::string& name) const;
+  double read_double_attribute(const std::string& name) const;
+  std::vector<std::string> read_strings_attribute(const std::string& name) const;
+  std::vector<std::int64_t> read_int_attribute_array(const std::string& name) const;
+  std::vector<double> read_double_attribute_array(const std::string& name) const;
+
+  bool has_attribute(const std::string& name) const;
+  std::vector<std::string> attribute_names() const;  // in name order
+
+ protected:
+  Object(Handle handle, std::string file_path, std::string path);
+  // "'/ga/history' in results/x.h5", for error messages.
+  std::string describe() const;
+
+ private:
+  Handle handle_;
+  std::string file_path_;
+  std::string path_;
+};
+
+// Selections are unions of blocks, transferred in one HDF5 call (one collective operation).
+// The data of a selection is packed contiguously in the order the blocks are given, each
+// block in row-major order. HDF5 visits a union of hyperslabs in file (row-major) order
+// instead, so when the two orders differ (blocks out of order, or blocks that interleave
+// row by row, like two column strips) the buffer goes through a temporary copy in file
+// order; blocks already in file order, such as rows in increasing order, are passed
+// through untouched. Blocks must have the dataset's rank, lie inside its extent and not
+// overlap; otherwise IoError is thrown before any I/O (so on every rank, when all ranks
+// pass invalid selections alike). An empty selection means "this rank transfers nothing"
+// and still takes part in collective transfers; `data` may then be nullptr.
+class Dataset : public Object {
+ public:
+  Dataset(Handle handle, std::string file_path, std::string path)
+      : Object(std::move(handle), std::move(file_path), std::move(path)) {}
+
+  std::vector<hsize_t> dims() const;
+  hsize_t element_count() const;
+  Datatype datatype() const;
+  void set_extent(const std::vector<hsize_t>& dims);  // collective on a parallel file
+
+  void write(const Datatype& memory_type, const std::vector<Block>& selection, const void* data,
+             Transfer transfer = Transfer::collective);
+  // Collective: writes the whole dataset from rank 0 of the file's communicator; the other
+  // ranks take part without data and may pass nullptr. On a serial file it simply writes.
+  void write_all(const Datatype& memory_type, const void* data);
+
+  void read(const Datatype& memory_type, const std::vector<Block>& selection, void* out,
+            Transfer transfer = Transfer::independent) const;
+  void read_all(const Datatype& memory_type, void* out,
+                Transfer transfer = Transfer::independent) const;
+
+  template <class T>
+  std::vector<T> read_all_as(const Datatype& memory_type) const {
+    require_element_size(memory_type, sizeof(T));
+    std::vector<T> out(static_cast<std::size_t>(element_count()));
+    read_all(memory_type, out.data());
+    return out;
+  }
+
+ private:
+  void require_element_size(const Datatype& memory_type, std::size_t element_size) const;
+};
+
+class Group : public Object {
+ public:
+  Group(Handle handle, std::string file_path, std::string path)
+      : Object(std::move(handle), std::move(file_path), std::move(path)) {}
+
+  // `name` may be a relative path ("a/b") or absolute ("/a/b").
+  Group create_group(const std::string& name);
+  Group open_group(const std::string& name) const;
+  bool has(const std::string& name) const;             // a link of that name/path exists
+  std::vector<std::string> children() const;           // link names, in name order
+  Dataset create_dataset(const std::string& name, const Datatype& type,
+                         const std::vector<hsize_t>& dims, const DatasetOptions& options = {});
+  Dataset open_dataset(const std::string& name) const;
+};
+
+// An open HDF5 file. Close (or destroy) groups and datasets before their file: a parallel
+// file refuses to close while objects in it are open (HDF5's "semi" close degree), which
+// keeps the collective close at the same point on every rank.
+class File {
+ public:
+  // Collective over `comm`; truncates an existing file.
+  static File create(const std::string& path, MPI_Comm comm);
+  // Collective over `comm`.
+  static File open(const std::string& path, MPI_Comm comm, Access access);
+  // One process, default driver; for `inspect` and tests reading results back.
+  static File open_serial(const std::string& path, Access access);
+
+  hid_t id() const noexcept { return handle_.id(); }
+  const std::string& path() const noexcept { return path_; }
+  Group root() const;
+  void flush();
+  // Drops this File's reference (closing the file when it was the last) and reports errors;
+  // the destructor does the same silently. After a successful close the File is invalid;
+  // after a failed one it still holds its reference.
+  void close();
+
+ private:
+  File(Handle handle, std::string path) : handle_(std::move(handle)), path_(std::move(path)) {}
+
+  Handle handle_;
+  std::string path_;
+};
+
+}  // namespace levelforge::h5

@@ -1,0 +1,225 @@
+#include "runner/mpi/mpi.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <numeric>
+
+namespace levelforge::mpi {
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char description[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(code, description, &length);
+  throw MpiError(std::string(call) + " failed: " + std::string(description, static_cast<std::size_t>(length)));
+}
+
+Environment::Environment(int& argc, char**& argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized == 0) check(MPI_Init(&argc, &argv), "MPI_Init");
+  // Errors come back as codes that check() turns into exceptions, not as silent aborts.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+Environment::~Environment() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized == 0) MPI_Finalize();
+}
+
+Comm Comm::world() { return Comm(MPI_COMM_WORLD); }
+Comm Comm::self() { return Comm(MPI_COMM_SELF); }
+
+bool Comm::owned() const {
+  return comm_ != MPI_COMM_NULL && comm_ != MPI_COMM_WORLD && comm_ != MPI_COMM_SELF;
+}
+
+void Comm::release() noexcept {
+  if (owned()) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
+}
+
+Comm::Comm(const Comm& other) {
+  if (other.comm_ != MPI_COMM_NULL) check(MPI_Comm_dup(other.comm_, &comm_), "MPI_Comm_dup");
+}
+
+Comm& Comm::operator=(const Comm& other) {
+  if (this != &other) {
+    Comm copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+Comm::Comm(Comm&& other) noexcept : comm_(other.comm_) { other.comm_ = MPI_COMM_NULL; }
+
+Comm& Comm::operator=(Comm&& other) noexcept {
+  if (this != &other) {
+    release();
+    comm_ = other.comm_;
+    other.comm_ = MPI_COMM_NULL;
+  }
+  return *this;
+}
+
+Comm::~Comm() { release(); }
+
+int Comm::rank() const {
+  int rank = 0;
+  check(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
+  return rank;
+}
+
+int Comm::size() const {
+  int size = 0;
+  check(MPI_Comm_size(comm_, &size), "MPI_Comm_size");
+  return size;
+}
+
+Comm Comm::split(int color, int key) const {
+  MPI_Comm result = MPI_COMM_NULL;
+  check(MPI_Comm_split(comm_, color, key, &result), "MPI_Comm_split");
+  MPI_Comm_set_errhandler(result, MPI_ERRORS_RETURN);
+  return Comm(result);
+}
+
+void Comm::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+namespace {
+int checked_count(std::size_t count) {
+  if (count > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw MpiError("message of " + std::to_string(count) + " bytes exceeds MPI's int count");
+  }
+  return static_cast<int>(count);
+}
+}  // namespace
+
+void Comm::broadcast(std::string& text, int root) const {
+  auto length = static_cast<std::uint64_t>(text.size());
+  broadcast_value(length, root);
+  text.resize(length);
+  broadcast(std::as_writable_bytes(std::span<char>(text.data(), text.size())), root);
+}
+
+void Comm::broadcast(std::span<std::byte> bytes, int root) const {
+  check(MPI_Bcast(bytes.data(), checked_count(bytes.size()), MPI_BYTE, root, comm_), "MPI_Bcast");
+}
+
+void Comm::all_reduce_sum(std::span<std::int64_t> values) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), checked_count(values.size()), MPI_INT64_T,
+                      MPI_SUM, comm_),
+        "MPI_Allreduce");
+}
+
+double Comm::all_reduce_max(double value) const {
+  double result = 0;
+  check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  return result;
+}
+
+std::int64_t Comm::all_reduce_max(std::int64_t value) const {
+  std::int64_t result = 0;
+  check(MPI_Allreduce(&value, &result, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+  return result;
+}
+
+Comm::Layout Comm::gather_layout(std::size_t local_bytes) const {
+  const int count = checked_count(local_bytes);
+  Layout layout;
+  layout.counts.resize(static_cast<std::size_t>(size()));
+  check(MPI_Allgather(&count, 1, MPI_INT, layout.counts.data(), 1, MPI_INT, comm_),
+        "MPI_Allgather");
+  layout.displacements.resize(layout.counts.size());
+  std::exclusive_scan(layout.counts.begin(), layout.counts.end(), layout.displacements.begin(), 0);
+  layout.total = static_cast<std::size_t>(layout.displacements.back()) +
+                 static_cast<std::size_t>(layout.counts.back());
+  return layout;
+}
+
+void Comm::all_gather_with(const Layout& layout, std::span<const std::byte> local,
+                           std::span<std::byte> out) const {
+  check(MPI_Allgatherv(local.data(), checked_count(local.size()), MPI_BYTE, out.data(),
+                       layout.counts.data(), layout.displacements.data(), MPI_BYTE, comm_),
+        "MPI_Allgatherv");
+}
+
+std::vector<std::byte> Comm::all_gather_bytes(std::span<const std::byte> local,
+                                              std::vector<int>* lengths) const {
+  auto layout = gather_layout(local.size());
+  std::vector<std::byte> gathered(layout.total);
+  all_gather_with(layout, local, gathered);
+  if (lengths != nullptr) *lengths = std::move(layout.counts);
+  return gathered;
+}
+
+void Comm::all_gather_into(std::span<const std::byte> local, std::span<std::byte> out) const {
+  const auto layout = gather_layout(local.size());
+  if (layout.total != out.size()) {
+    throw MpiError("all_gather_into: the ranks' contributions (" + std::to_string(layout.total) +
+                   " bytes) do not match the output size (" + std::to_string(out.size()) + ")");
+  }
+  all_gather_with(layout, local, out);
+}
+
+std::vector<std::string> Comm::all_gather_strings(const std::string& local) const {
+  std::vector<int> lengths;
+  const auto gathered = all_gather_bytes(std::as_bytes(std::span(local.data(), local.size())), &lengths);
+  std::vector<std::string> strings;
+  std::size_t offset = 0;
+  for (int length : lengths) {
+    const auto* begin = reinterpret_cast<const char*>(gathered.data() + offset);
+    strings.emplace_back(begin, static_cast<std::size_t>(length));
+    offset += static_cast<std::size_t>(length);
+  }
+  return strings;
+}
+
+void Comm::abort(int code) const {
+  MPI_Abort(comm_, code);
+  std::exit(code);  // MPI_Abort does not return; this satisfies [[noreturn]] if it ever did
+}
+
+SharedCounters::SharedCounters(const Comm& comm, std::size_t count) {
+  const auto bytes = comm.rank() == 0 ? static_cast<MPI_Aint>(count * sizeof(std::int64_t)) : 0;
+  check(MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, comm.native(), &memory_,
+                         &window_),
+        "MPI_Win_allocate");
+  if (comm.rank() == 0) std::fill_n(memory_, count, 0);
+  comm.barrier();
+  MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
+}
+
+SharedCounters::~SharedCounters() {
+  MPI_Win_unlock_all(window_);
+  MPI_Win_free(&window_);
+}
+
+std::int64_t SharedCounters::fetch_add(std::size_t which, std::int64_t amount) {
+  std::int64_t previous = 0;
+  check(MPI_Fetch_and_op(&amount, &previous, MPI_INT64_T, 0, static_cast<MPI_Aint>(which),
+                         MPI_SUM, window_),
+        "MPI_Fetch_and_op");
+  check(MPI_Win_flush(0, window_), "MPI_Win_flush");
+  return previous;
+}
+
+std::int64_t SharedCounters::read(std::size_t which) {
+  std::int64_t value = 0;
+  check(MPI_Fetch_and_op(nullptr, &value, MPI_INT64_T, 0, static_cast<MPI_Aint>(which),
+                         MPI_NO_OP, window_),
+        "MPI_Fetch_and_op");
+  check(MPI_Win_flush(0, window_), "MPI_Win_flush");
+  return value;
+}
+
+std::string processor_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
+  return {name, static_cast<std::size_t>(length)};
+}
+
+}  // namespace levelforge::mpi

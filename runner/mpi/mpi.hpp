@@ -1,0 +1,118 @@
+#pragma once
+// Thin checked wrappers over the MPI calls the runner uses, in the manner of mpl's
+// comm_group.hpp: a Comm copy duplicates the communicator, a move leaves a null one
+// behind, and MPI_COMM_WORLD / MPI_COMM_SELF are never freed.
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace levelforge::mpi {
+
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws MpiError naming the call and MPI's own description of `code`.
+void check(int code, const char* call);
+
+// MPI_Init on construction, MPI_Finalize on destruction (unless MPI_Abort ran first).
+class Environment {
+ public:
+  Environment(int& argc, char**& argv);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+  Environment(Environment&&) = delete;
+  Environment& operator=(Environment&&) = delete;
+};
+
+class Comm {
+ public:
+  static Comm world();
+  static Comm self();
+
+  Comm(const Comm& other);
+  Comm& operator=(const Comm& other);
+  Comm(Comm&& other) noexcept;
+  Comm& operator=(Comm&& other) noexcept;
+  ~Comm();
+
+  [[nodiscard]] MPI_Comm native() const { return comm_; }
+  [[nodiscard]] int rank() const;
+  [[nodiscard]] int size() const;
+
+  // MPI_Comm_split: ranks with equal color form one communicator, ordered by key.
+  [[nodiscard]] Comm split(int color, int key) const;
+
+  void barrier() const;
+  void broadcast(std::string& text, int root) const;
+  void broadcast(std::span<std::byte> bytes, int root) const;
+  template <class T>
+  void broadcast_value(T& value, int root) const {
+    broadcast(std::as_writable_bytes(std::span<T, 1>(&value, 1)), root);
+  }
+
+  void all_reduce_sum(std::span<std::int64_t> values) const;
+  [[nodiscard]] double all_reduce_max(double value) const;
+  [[nodiscard]] std::int64_t all_reduce_max(std::int64_t value) const;
+
+  // Every rank contributes `local` (any length); all receive the concatenation in rank
+  // order, and the per-rank lengths.
+  [[nodiscard]] std::vector<std::byte> all_gather_bytes(std::span<const std::byte> local,
+                                                        std::vector<int>* lengths = nullptr) const;
+  // Like all_gather_bytes, but into `out` whose size is already the total.
+  void all_gather_into(std::span<const std::byte> local, std::span<std::byte> out) const;
+
+  // Every rank receives every rank's string, in rank order.
+  [[nodiscard]] std::vector<std::string> all_gather_strings(const std::string& local) const;
+
+  [[noreturn]] void abort(int code) const;
+
+ private:
+  struct Layout {
+    std::vector<int> counts;
+    std::vector<int> displacements;
+    std::size_t total = 0;
+  };
+  [[nodiscard]] Layout gather_layout(std::size_t local_bytes) const;
+  void all_gather_with(const Layout& layout, std::span<const std::byte> local,
+                       std::span<std::byte> out) const;
+
+  explicit Comm(MPI_Comm comm) : comm_(comm) {}
+  [[nodiscard]] bool owned() const;
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+// Counters living in one-sided memory on rank 0 of `comm`, incremented atomically by any
+// rank without the owner's participation: the work queue behind dynamic task pulling.
+// Construction and destruction are collective.
+class SharedCounters {
+ public:
+  SharedCounters(const Comm& comm, std::size_t count);
+  ~SharedCounters();
+  SharedCounters(const SharedCounters&) = delete;
+  SharedCounters& operator=(const SharedCounters&) = delete;
+  SharedCounters(SharedCounters&&) = delete;
+  SharedCounters& operator=(SharedCounters&&) = delete;
+
+  // Adds `amount` to counter `which` and returns its previous value.
+  std::int64_t fetch_add(std::size_t which, std::int64_t amount);
+  [[nodiscard]] std::int64_t read(std::size_t which);
+
+ private:
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::int64_t* memory_ = nullptr;
+};
+
+std::string processor_name();
+
+}  // namespace levelforge::mpi

@@ -1,0 +1,101 @@
+#include "runner/output/result_file.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+
+#include "runner/output/compound.hpp"
+
+namespace levelforge {
+
+namespace {
+constexpr std::size_t chunk_bytes = 256 * 1024;
+constexpr int deflate_level = 4;
+
+std::string partial_path(const std::string& final_path) { return final_path + ".partial"; }
+
+// Rows per chunk so that a chunk holds about chunk_bytes; whole trailing dimensions.
+h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t element_size) {
+  h5::DatasetOptions options;
+  if (dims.empty() || dims.front() == 0) return options;
+  const hsize_t trailing = std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1},
+                                           std::multiplies<>());
+  const hsize_t row_bytes = std::max<hsize_t>(1, trailing * element_size);
+  options.chunk = dims;
+  options.chunk.front() = std::clamp<hsize_t>(chunk_bytes / row_bytes, 1, dims.front());
+  options.deflate_level = deflate_level;
+  options.shuffle = true;
+  return options;
+}
+}  // namespace
+
+ResultFile::ResultFile(std::string final_path, const mpi::Comm& comm)
+    : final_path_(std::move(final_path)),
+      file_(h5::File::create(partial_path(final_path_), comm.native())) {
+  root().write_attribute("format", std::string(result_format));
+  root().write_attribute("format_version", result_format_version);
+  root().write_attribute("complete", std::int64_t{0});
+}
+
+h5::Group ResultFile::group_for(const std::string& path) {
+  auto group = root();
+  std::size_t begin = 0;
+  for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', begin)) {
+    const auto name = path.substr(begin, slash - begin);
+    group = group.has(name) ? group.open_group(name) : group.create_group(name);
+    begin = slash + 1;
+  }
+  return group;
+}
+
+Table ResultFile::create_table(const std::string& path, RecordLayout layout,
+                               std::vector<hsize_t> dims) {
+  auto group = group_for(path);
+  const auto name = path.substr(path.rfind('/') + 1);
+  auto dataset = group.create_dataset(name, compound_type(layout), dims,
+                                      storage_for(dims, layout.row_size()));
+  return {std::move(dataset), std::move(layout)};
+}
+
+h5::Dataset ResultFile::create_array(const std::string& path, const h5::Datatype& type,
+                                     std::vector<hsize_t> dims) {
+  auto group = group_for(path);
+  const auto name = path.substr(path.rfind('/') + 1);
+  return group.create_dataset(name, type, dims, storage_for(dims, type.size()));
+}
+
+void ResultFile::write(Table& table, const std::vector<h5::Block>& selection,
+                       std::span<const std::byte> rows) {
+  table.dataset.write(compound_type(table.layout), selection, rows.data());
+}
+
+void ResultFile::commit(const mpi::Comm& comm) {
+  root().write_attribute("complete", std::int64_t{1});
+  file_.close();
+  comm.barrier();
+  if (comm.rank() == 0) {
+    std::error_code error;
+    std::filesystem::rename(partial_path(final_path_), final_path_, error);
+    if (error) {
+      throw h5::IoError("renaming " + partial_path(final_path_) + " to " + final_path_ + ": " +
+                        error.message());
+    }
+  }
+  comm.barrier();
+}
+
+std::vector<h5::Block> row_blocks(std::span<const std::uint64_t> rows,
+                                  const std::vector<hsize_t>& dims) {
+  std::vector<h5::Block> blocks;
+  blocks.reserve(rows.size());
+  for (auto row : rows) {
+    h5::Block block{std::vector<hsize_t>(dims.size(), 0), dims};
+    block.start.front() = row;
+    block.count.front() = 1;
+    blocks.push_back(std::move(block));
+  }
+  return blocks;
+}
+
+}  // namespace levelforge

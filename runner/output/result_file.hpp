@@ -1,0 +1,61 @@
+#pragma once
+// The result file of one run, as docs/hdf5-layout.md describes it. Created collectively
+// under a temporary name and renamed into place only once complete, so an interrupted or
+// failed run never leaves a file that looks finished.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runner/engine/record_layout.hpp"
+#include "runner/h5/h5.hpp"
+#include "runner/mpi/mpi.hpp"
+
+namespace levelforge {
+
+inline constexpr std::string_view result_format = "levelforge-results";
+inline constexpr std::int64_t result_format_version = 1;
+
+// A result table: a dataset of compound rows and the layout of those rows.
+struct Table {
+  h5::Dataset dataset;
+  RecordLayout layout;
+};
+
+class ResultFile {
+ public:
+  // Collective. Writes to `final_path` + ".partial" until commit().
+  ResultFile(std::string final_path, const mpi::Comm& comm);
+
+  [[nodiscard]] h5::Group root() const { return file_.root(); }
+
+  // Collective. `path` may name groups that do not exist yet ("ga/history"). `dims` are
+  // rows (and more dimensions); large tables are chunked and compressed.
+  Table create_table(const std::string& path, RecordLayout layout, std::vector<hsize_t> dims);
+  h5::Dataset create_array(const std::string& path, const h5::Datatype& type,
+                           std::vector<hsize_t> dims);
+
+  // Collective: every rank writes its own rows (`rows` of `row_bytes`, given as a union of
+  // blocks; an empty selection writes nothing).
+  static void write(Table& table, const std::vector<h5::Block>& selection,
+                    std::span<const std::byte> rows);
+
+  // Collective: marks the file complete, closes it and renames it to its final path.
+  void commit(const mpi::Comm& comm);
+
+  [[nodiscard]] const std::string& final_path() const { return final_path_; }
+
+ private:
+  h5::Group group_for(const std::string& path);
+
+  std::string final_path_;
+  h5::File file_;
+};
+
+// Blocks selecting whole leading-dimension rows `rows` of a dataset of shape `dims`.
+std::vector<h5::Block> row_blocks(std::span<const std::uint64_t> rows,
+                                  const std::vector<hsize_t>& dims);
+
+}  // namespace levelforge

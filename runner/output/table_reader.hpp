@@ -1,0 +1,31 @@
+#pragma once
+// Reads any compound table of a result file into rows of a RecordLayout built from the
+// file's own type, for `inspect` and the tests.
+
+#include <cstddef>
+#include <vector>
+
+#include "runner/engine/record_layout.hpp"
+#include "runner/h5/h5.hpp"
+
+namespace levelforge {
+
+struct TableData {
+  RecordLayout layout;
+  std::vector<hsize_t> dims;
+  std::vector<std::byte> rows;
+
+  [[nodiscard]] std::size_t row_count() const {
+    return layout.row_size() == 0 ? 0 : rows.size() / layout.row_size();
+  }
+  [[nodiscard]] Record row(std::size_t i) const {
+    return layout.unpack(std::span(rows).subspan(i * layout.row_size(), layout.row_size()));
+  }
+  // The index of a field by name; throws h5::IoError naming the table when absent.
+  [[nodiscard]] std::size_t field(const std::string& name) const;
+};
+
+// Integer members are read as int64, floating ones as float64, strings as text.
+TableData read_table(const h5::Dataset& dataset);
+
+}  // namespace levelforge

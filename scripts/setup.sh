@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages levelforge needs; does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
+  libyaml-cpp-dev libcli11-dev libfmt-dev librandom123-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-h5py python3-numpy python3-pandas
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if ((EUID != 0)); then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

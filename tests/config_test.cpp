@@ -1,0 +1,573 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.hpp"
+#include "runner/engine/driver_specs.hpp"
+
+namespace levelforge::config {
+namespace {
+
+Schema test_schema() {
+  Schema schema;
+  schema.kernels["onemax"] = {{int_param("length", 64, 1, 100'000, "genome length"),
+                               real_param("noise", 0.0, 0.0, 1.0, "noise added to the fitness")},
+                              {"ga"}};
+  schema.kernels["collatz"] = {
+      {int_param("start", 1, 1, 1'000'000'000'000, "first number"),
+       int_param("limit", 1000, 1, 1'000'000'000, "steps before giving up"),
+       choice_param("mode", {"steps", "peak", "both"}, "what is recorded"),
+       bool_param("verbose", false, "record every step")},
+      {"exhaustive", "sweep"}};
+  schema.drivers["ga"] = ga_settings();
+  schema.drivers["exhaustive"] = exhaustive_settings();
+  schema.drivers["sweep"] = {};
+  return schema;
+}
+
+const Schema& schema() {
+  static const Schema instance = test_schema();
+  return instance;
+}
+
+Experiment parse(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  return parse_experiment(yaml, "exp.yaml", overrides, schema());
+}
+
+// The message of the ConfigError that parsing raises, or a marker that none was raised.
+std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse(yaml, overrides);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "<no error>";
+}
+
+// Everything an Experiment holds but its config_text, as text: NaN compares equal to
+// itself here, unlike in a ParamValue.
+std::string summary(const Experiment& experiment) {
+  std::string text = experiment.name + " " + experiment.kernel + " " + experiment.driver + " " +
+                     std::to_string(experiment.seed) + " " + experiment.output + " x" +
+                     std::to_string(experiment.replicates) + "\n";
+  for (const auto& key : experiment.swept_keys) text += key + " ";
+  for (const auto& point : experiment.points) {
+    text += "\n";
+    for (const auto& value : point.swept_values) text += format_value(value) + " ";
+    text += "|";
+    for (const auto& [name, value] : point.params.values())
+      text += " " + name + "=" + format_value(value);
+    text += " |";
+    for (const auto& [name, value] : point.driver.values())
+      text += " " + name + "=" + format_value(value);
+  }
+  return text;
+}
+
+std::vector<std::int64_t> integers(const Experiment& experiment, std::size_t key) {
+  std::vector<std::int64_t> values;
+  for (const auto& point : experiment.points) {
+    values.push_back(std::get<std::int64_t>(point.swept_values.at(key)));
+  }
+  return values;
+}
+
+const std::string onemax_ga =
+    "experiment: trial\n"
+    "kernel: onemax\n"
+    "driver: ga\n";
+
+const std::string collatz_exhaustive =
+    "experiment: walk\n"
+    "kernel: collatz\n"
+    "driver: exhaustive\n";
+
+// --- defaults and values ---------------------------------------------------------------
+
+TEST(ConfigDefaults, MissingKeysGetTheirDefaults) {
+  const Experiment experiment = parse(onemax_ga);
+  EXPECT_EQ(experiment.name, "trial");
+  EXPECT_EQ(experiment.kernel, "onemax");
+  EXPECT_EQ(experiment.driver, "ga");
+  EXPECT_EQ(experiment.seed, 0u);
+  EXPECT_EQ(experiment.output, "results/trial.h5");
+  EXPECT_EQ(experiment.replicates, 1);
+  EXPECT_TRUE(experiment.swept_keys.empty());
+  ASSERT_EQ(experiment.points.size(), 1u);
+  EXPECT_EQ(experiment.task_count(), 1u);
+  const Point& point = experiment.points[0];
+  EXPECT_TRUE(point.swept_values.empty());
+  EXPECT_EQ(point.params.integer("length"), 64);
+  EXPECT_EQ(point.params.real("noise"), 0.0);
+  EXPECT_EQ(point.params.values().size(), 2u);
+  EXPECT_EQ(point.driver.integer("population"), 64);
+  EXPECT_EQ(point.driver.real("stop_fitness"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(point.driver.values().size(), ga_settings().size());
+}
+
+TEST(ConfigDefaults, FileValuesReplaceDefaults) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "params: {length: 12, noise: 0.25}\n"
+                                      "ga:\n"
+                                      "  population: 10\n"
+                                      "  stop_fitness: 12.5\n"
+                                      "seed: 9223372036854775807\n"
+                                      "output: out/run.h5\n");
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.params.integer("length"), 12);
+  EXPECT_EQ(point.params.real("noise"), 0.25);
+  EXPECT_EQ(point.driver.integer("population"), 10);
+  EXPECT_EQ(point.driver.real("stop_fitness"), 12.5);
+  EXPECT_EQ(point.driver.integer("generations"), 50);
+  EXPECT_EQ(experiment.seed, 9223372036854775807u);
+  EXPECT_EQ(experiment.output, "out/run.h5");
+}
+
+TEST(ConfigDefaults, DriverWithoutSettingsHasAnEmptySet) {
+  const Experiment experiment = parse(
+      "experiment: walk\nkernel: collatz\ndriver: sweep\nparams: {mode: peak, verbose: TRUE}\n");
+  const Point& point = experiment.points.at(0);
+  EXPECT_TRUE(point.driver.values().empty());
+  EXPECT_EQ(point.params.choice("mode"), "peak");
+  EXPECT_TRUE(point.params.boolean("verbose"));
+  EXPECT_EQ(point.params.integer("limit"), 1000);
+}
+
+TEST(ConfigValues, IntegersAcceptExactIntegralFloatNotation) {
+  const Experiment experiment = parse(collatz_exhaustive +
+                                      "params: {start: 1.5e3, limit: 2e7}\n"
+                                      "exhaustive: {begin: +12, end: -1, chunk: 100.0}\n");
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.params.integer("start"), 1500);
+  EXPECT_EQ(point.params.integer("limit"), 20'000'000);
+  EXPECT_EQ(point.driver.integer("begin"), 12);
+  EXPECT_EQ(point.driver.integer("end"), -1);
+  EXPECT_EQ(point.driver.integer("chunk"), 100);
+  EXPECT_EQ(parse(collatz_exhaustive + "exhaustive: {end: 9223372036854775807}\n")
+                .points.at(0)
+                .driver.integer("end"),
+            std::numeric_limits<std::int64_t>::max());
+}
+
+TEST(ConfigValues, IntegersRejectFractionsAndOverflow) {
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {start: 2.5}\n"),
+            "exp.yaml:4:17: params.start: expected an int, got '2.5'");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {start: 25e-1}\n"),
+            "exp.yaml:4:17: params.start: expected an int, got '25e-1'");
+  EXPECT_EQ(error_of(collatz_exhaustive + "exhaustive: {end: 9223372036854775808}\n"),
+            "exp.yaml:4:19: exhaustive.end: 9223372036854775808 is out of range "
+            "[-1, 9223372036854775807]");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {start: '12'}\n"),
+            "exp.yaml:4:17: params.start: expected an int, got '12' (a quoted string)");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {start: 0x10}\n"),
+            "exp.yaml:4:17: params.start: expected an int, got '0x10'");
+}
+
+TEST(ConfigValues, RealsAcceptYamlSpellings) {
+  const Experiment experiment =
+      parse(onemax_ga +
+            "params: {noise: .5}\n"
+            "ga: {stop_fitness: -.inf, crossover_rate: 1, mutation_rate: 1e-3}\n");
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.params.real("noise"), 0.5);
+  EXPECT_EQ(point.driver.real("stop_fitness"), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(point.driver.real("crossover_rate"), 1.0);
+  EXPECT_EQ(point.driver.real("mutation_rate"), 1e-3);
+  EXPECT_TRUE(std::isnan(
+      parse(onemax_ga + "ga: {stop_fitness: .nan}\n").points.at(0).driver.real("stop_fitness")));
+}
+
+TEST(ConfigValues, RealsOutsideTheirRangeAreRejected) {
+  EXPECT_EQ(error_of(onemax_ga + "params:\n  noise: 1.5\n"),
+            "exp.yaml:5:10: params.noise: 1.5 is out of range [0.0, 1.0]");
+  EXPECT_EQ(error_of(onemax_ga + "params:\n  noise: .nan\n"),
+            "exp.yaml:5:10: params.noise: .nan is out of range [0.0, 1.0]");
+  EXPECT_EQ(error_of(onemax_ga + "params:\n  noise: high\n"),
+            "exp.yaml:5:10: params.noise: expected a real, got 'high'");
+}
+
+TEST(ConfigValues, BooleansAreYamlCoreOnly) {
+  EXPECT_FALSE(parse(collatz_exhaustive + "params: {verbose: False}\n")
+                   .points.at(0)
+                   .params.boolean("verbose"));
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {verbose: yes}\n"),
+            "exp.yaml:4:19: params.verbose: expected a bool (true or false), got 'yes'");
+}
+
+// --- error locations and messages ------------------------------------------------------
+
+TEST(ConfigErrors, UnknownKeySuggestsTheClosestOne) {
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n"
+                                 "  population: 10\n"
+                                 "  populaton: 10\n"),
+            "exp.yaml:6:3: unknown key 'populaton' in section 'ga'; did you mean 'population'?");
+}
+
+TEST(ConfigErrors, UnknownKeyFarFromAnyListsTheValidKeys) {
+  EXPECT_EQ(error_of(onemax_ga + "params:\n  temperature: 3\n"),
+            "exp.yaml:5:3: unknown key 'temperature' in section 'params'; valid keys: length, "
+            "noise");
+}
+
+TEST(ConfigErrors, UnknownTopLevelKey) {
+  EXPECT_EQ(error_of(onemax_ga + "sede: 4\n"),
+            "exp.yaml:4:1: unknown key 'sede' at the top level; did you mean 'seed'?");
+}
+
+TEST(ConfigErrors, WrongTypeNamesKeyValueAndExpectedType) {
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population: abc\n"),
+            "exp.yaml:5:15: ga.population: expected an int, got 'abc'");
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population: [1, 2]\n"),
+            "exp.yaml:5:15: ga.population: expected an int, got a list");
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population:\n"),
+            "exp.yaml:5:3: ga.population: expected an int, got null");
+  EXPECT_EQ(error_of(onemax_ga + "ga: 5\n"), "exp.yaml:4:5: ga: expected a map, got '5'");
+}
+
+TEST(ConfigErrors, OutOfRange) {
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population: 0\n"),
+            "exp.yaml:5:15: ga.population: 0 is out of range [2, 10000000]");
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population: 2e7\n"),
+            "exp.yaml:5:15: ga.population: 20000000 is out of range [2, 10000000]");
+}
+
+TEST(ConfigErrors, ChoiceListsTheAllowedChoices) {
+  EXPECT_EQ(error_of(collatz_exhaustive + "params:\n  mode: fast\n"),
+            "exp.yaml:5:9: params.mode: 'fast' is not one of: steps, peak, both");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params:\n  mode: [steps]\n"),
+            "exp.yaml:5:9: params.mode: expected one of: steps, peak, both, got a list");
+}
+
+TEST(ConfigErrors, MissingKernelListsTheKnownKernels) {
+  EXPECT_EQ(error_of("experiment: trial\ndriver: ga\n"),
+            "exp.yaml:1:1: missing required key 'kernel'; known kernels: collatz, onemax");
+  EXPECT_EQ(error_of(""),
+            "exp.yaml:1:1: missing required key 'experiment' (the experiment's name)");
+  EXPECT_EQ(error_of("", {"experiment=trial"}),
+            "exp.yaml:1:1: missing required key 'kernel'; known kernels: collatz, onemax");
+  EXPECT_EQ(error_of("# a comment\n\nexperiment: trial\ndriver: ga\n"),
+            "exp.yaml:3:1: missing required key 'kernel'; known kernels: collatz, onemax");
+  EXPECT_EQ(error_of("experiment: trial\nkernel: onemax\n"),
+            "exp.yaml:1:1: missing required key 'driver'; kernel 'onemax' supports: ga");
+}
+
+TEST(ConfigErrors, UnknownKernelSuggestsTheClosestName) {
+  EXPECT_EQ(error_of("experiment: trial\nkernel: onemx\ndriver: ga\n"),
+            "exp.yaml:2:9: unknown kernel 'onemx'; did you mean 'onemax'?");
+}
+
+TEST(ConfigErrors, DriverTheKernelDoesNotSupport) {
+  EXPECT_EQ(error_of("experiment: trial\nkernel: onemax\ndriver: exhaustive\n"),
+            "exp.yaml:3:9: kernel 'onemax' does not support driver 'exhaustive'; it supports: ga");
+  EXPECT_EQ(error_of("experiment: trial\nkernel: onemax\ndriver: gaa\n"),
+            "exp.yaml:3:9: unknown driver 'gaa'; did you mean 'ga'?");
+}
+
+TEST(ConfigErrors, SectionOfAnotherDriver) {
+  EXPECT_EQ(error_of(collatz_exhaustive + "ga:\n  population: 10\n"),
+            "exp.yaml:4:1: section 'ga' does not apply to driver 'exhaustive'");
+}
+
+TEST(ConfigErrors, InvalidExperimentName) {
+  EXPECT_EQ(error_of("experiment: my run\nkernel: onemax\ndriver: ga\n"),
+            "exp.yaml:1:13: experiment: 'my run' is not a valid name (use letters, digits, "
+            "'-', '_', '.')");
+}
+
+TEST(ConfigErrors, DuplicateKeyReportsTheSecondOccurrence) {
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n"
+                                 "  population: 10\n"
+                                 "  population: 20\n"),
+            "exp.yaml:6:3: duplicate key 'population' (first at exp.yaml:5:3)");
+  EXPECT_EQ(error_of(onemax_ga + "seed: 1\nseed: 2\n"),
+            "exp.yaml:5:1: duplicate key 'seed' (first at exp.yaml:4:1)");
+}
+
+TEST(ConfigErrors, YamlSyntaxErrorBecomesConfigError) {
+  const std::string message = error_of(onemax_ga + "params: {length: [1, 2}\n");
+  EXPECT_EQ(message.rfind("exp.yaml:4:", 0), 0u) << message;
+  EXPECT_NE(message.find("illegal flow end"), std::string::npos) << message;
+  EXPECT_EQ(error_of("experiment: [trial\n").rfind("exp.yaml:", 0), 0u);
+}
+
+TEST(ConfigErrors, MoreThanOneDocument) {
+  EXPECT_EQ(error_of(onemax_ga + "---\nseed: 3\n"),
+            "exp.yaml:5:1: expected one YAML document, got 2");
+}
+
+TEST(ConfigErrors, DocumentThatIsNotAMap) {
+  EXPECT_EQ(error_of("- a\n- b\n"), "exp.yaml:1:1: the config must be a map of keys, got a list");
+}
+
+// --- sweeps ----------------------------------------------------------------------------
+
+TEST(ConfigSweep, GridIsTheRowMajorProductInFileOrder) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "sweep:\n"
+                                      "  grid:\n"
+                                      "    params.length: [8, 16]\n"
+                                      "    ga.population: [10, 20, 30]\n"
+                                      "  replicates: 2\n");
+  EXPECT_EQ(experiment.swept_keys, (std::vector<std::string>{"params.length", "ga.population"}));
+  ASSERT_EQ(experiment.points.size(), 6u);
+  EXPECT_EQ(experiment.replicates, 2);
+  EXPECT_EQ(experiment.task_count(), 12u);
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{8, 8, 8, 16, 16, 16}));
+  EXPECT_EQ(integers(experiment, 1), (std::vector<std::int64_t>{10, 20, 30, 10, 20, 30}));
+  for (const auto& point : experiment.points) {
+    EXPECT_EQ(point.params.integer("length"), std::get<std::int64_t>(point.swept_values[0]));
+    EXPECT_EQ(point.driver.integer("population"), std::get<std::int64_t>(point.swept_values[1]));
+    EXPECT_EQ(point.driver.integer("generations"), 50);
+  }
+}
+
+TEST(ConfigSweep, SweptValueWinsOverTheSectionValue) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "params: {length: 5, noise: 0.5}\n"
+                                      "sweep: {grid: {params.length: [7, 9]}}\n");
+  ASSERT_EQ(experiment.points.size(), 2u);
+  EXPECT_EQ(experiment.points[0].params.integer("length"), 7);
+  EXPECT_EQ(experiment.points[1].params.integer("length"), 9);
+  EXPECT_EQ(experiment.points[1].params.real("noise"), 0.5);
+}
+
+TEST(ConfigSweep, ZipListsFormOneAxis) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "sweep:\n"
+                                      "  zip:\n"
+                                      "    params.length: [8, 16, 32]\n"
+                                      "    params.noise: [0.1, 0.2, 0.3]\n");
+  ASSERT_EQ(experiment.points.size(), 3u);
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{8, 16, 32}));
+  EXPECT_EQ(experiment.points[0].params.real("noise"), 0.1);
+  EXPECT_EQ(experiment.points[1].params.real("noise"), 0.2);
+  EXPECT_EQ(experiment.points[2].params.real("noise"), 0.3);
+  EXPECT_EQ(experiment.points[2].params.integer("length"), 32);
+}
+
+TEST(ConfigSweep, GridAxesComeBeforeTheZipAxis) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "sweep:\n"
+                                      "  zip:\n"
+                                      "    params.length: [8, 16]\n"
+                                      "    params.noise: [0.5, 0.25]\n"
+                                      "  grid:\n"
+                                      "    ga.population: [10, 20]\n");
+  EXPECT_EQ(experiment.swept_keys,
+            (std::vector<std::string>{"ga.population", "params.length", "params.noise"}));
+  ASSERT_EQ(experiment.points.size(), 4u);
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{10, 10, 20, 20}));
+  EXPECT_EQ(integers(experiment, 1), (std::vector<std::int64_t>{8, 16, 8, 16}));
+  EXPECT_EQ(std::get<double>(experiment.points[1].swept_values[2]), 0.25);
+  EXPECT_EQ(experiment.points[2].params.real("noise"), 0.5);
+}
+
+TEST(ConfigSweep, SweepDriverTakesTheSweepSectionAsItsGrid) {
+  const Experiment experiment = parse(
+      "experiment: walk\nkernel: collatz\ndriver: sweep\n"
+      "sweep: {grid: {params.start: [1, 2, 3]}}\n");
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_TRUE(experiment.points.at(2).driver.values().empty());
+}
+
+TEST(ConfigSweep, EmptyListIsAnError) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    params.length: []\n"),
+            "exp.yaml:6:20: sweep.grid.params.length: the list is empty");
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    params.length: 8\n"),
+            "exp.yaml:6:20: sweep.grid.params.length: expected a list, got '8'");
+}
+
+TEST(ConfigSweep, ListElementsAreValidatedLikeTheirKey) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    ga.population: [10, 1]\n"),
+            "exp.yaml:6:25: sweep.grid.ga.population[1]: 1 is out of range [2, 10000000]");
+}
+
+TEST(ConfigSweep, ZipListsOfUnequalLength) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n"
+                                 "  zip:\n"
+                                 "    params.length: [8, 16]\n"
+                                 "    params.noise: [0.1, 0.2, 0.3]\n"),
+            "exp.yaml:7:5: sweep.zip lists must have equal lengths: params.length has 2, "
+            "params.noise has 3");
+}
+
+TEST(ConfigSweep, KeyInBothGridAndZip) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n"
+                                 "  grid: {params.length: [8]}\n"
+                                 "  zip:\n"
+                                 "    params.length: [8, 16]\n"),
+            "exp.yaml:7:5: 'params.length' is in both sweep.grid and sweep.zip");
+}
+
+TEST(ConfigSweep, ReplicatesMustBePositive) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  replicates: 0\n"),
+            "exp.yaml:5:15: sweep.replicates: 0 is out of range [1, 9223372036854775807]");
+}
+
+TEST(ConfigSweep, UnknownSweptKeySuggestsTheClosestPath) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    params.lenght: [8]\n"),
+            "exp.yaml:6:5: unknown key 'params.lenght' in section 'sweep.grid'; did you mean "
+            "'params.length'?");
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  gird: {}\n"),
+            "exp.yaml:5:3: unknown key 'gird' in section 'sweep'; did you mean 'grid'?");
+}
+
+TEST(ConfigSweep, SweptKeyOfAnotherDriver) {
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    exhaustive.chunk: [8]\n"),
+            "exp.yaml:6:5: sweep key 'exhaustive.chunk': section 'exhaustive' does not apply "
+            "to driver 'ga'");
+}
+
+TEST(ConfigSweep, TooManyPointsIsAnError) {
+  const std::string list =
+      "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, "
+      "21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, "
+      "39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, "
+      "57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, "
+      "75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, "
+      "93, 94, 95, 96, 97, 98, 99, 100, 101]";
+  const std::string message =
+      error_of(collatz_exhaustive + "sweep:\n  grid:\n" + "    params.start: " + list + "\n" +
+               "    params.limit: " + list + "\n" + "    exhaustive.chunk: " + list + "\n");
+  EXPECT_EQ(message, "exp.yaml:4:1: the sweep has more than 1000000 points");
+}
+
+// --- overrides -------------------------------------------------------------------------
+
+TEST(ConfigOverrides, ScalarOverridesReplaceFileValues) {
+  const Experiment experiment = parse(
+      onemax_ga + "params: {length: 12}\n",
+      {"params.length=7", "experiment=other", "seed=5", "ga.population=30", "ga.population=40"});
+  EXPECT_EQ(experiment.name, "other");
+  EXPECT_EQ(experiment.output, "results/other.h5");
+  EXPECT_EQ(experiment.seed, 5u);
+  EXPECT_EQ(experiment.points.at(0).params.integer("length"), 7);
+  EXPECT_EQ(experiment.points.at(0).driver.integer("population"), 40);
+}
+
+TEST(ConfigOverrides, ListIntoSweepGridKeepsTheDottedKey) {
+  const Experiment experiment =
+      parse(onemax_ga, {"sweep.grid.params.length=[8,16]", "sweep.grid.ga.population=[10, 20]",
+                        "sweep.replicates=3"});
+  EXPECT_EQ(experiment.swept_keys, (std::vector<std::string>{"params.length", "ga.population"}));
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{8, 8, 16, 16}));
+  EXPECT_EQ(integers(experiment, 1), (std::vector<std::int64_t>{10, 20, 10, 20}));
+  EXPECT_EQ(experiment.task_count(), 12u);
+}
+
+TEST(ConfigOverrides, MapValueReplacesTheWholeSection) {
+  const Experiment experiment = parse(onemax_ga + "ga:\n  population: 10\n  tournament: 4\n",
+                                      {"ga={generations: 5, elitism: 2}"});
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.driver.integer("generations"), 5);
+  EXPECT_EQ(point.driver.integer("elitism"), 2);
+  EXPECT_EQ(point.driver.integer("population"), 64);
+  EXPECT_EQ(point.driver.integer("tournament"), 3);
+  EXPECT_EQ(error_of(onemax_ga, {"ga={generations: 0}"}),
+            "--set ga={generations: 0}: ga.generations: 0 is out of range [1, 10000000]");
+}
+
+TEST(ConfigOverrides, UnknownKeyPointsAtTheOverride) {
+  EXPECT_EQ(error_of(onemax_ga, {"ga.populaton=5"}),
+            "--set ga.populaton=5: unknown key 'populaton' in section 'ga'; did you mean "
+            "'population'?");
+  EXPECT_EQ(error_of(collatz_exhaustive, {"ga.population=5"}),
+            "--set ga.population=5: section 'ga' does not apply to driver 'exhaustive'");
+}
+
+TEST(ConfigOverrides, BadValuePointsAtTheOverrideNotTheFile) {
+  EXPECT_EQ(error_of(onemax_ga + "params:\n  length: 12\n", {"params.length=abc"}),
+            "--set params.length=abc: params.length: expected an int, got 'abc'");
+  EXPECT_EQ(error_of(onemax_ga, {"sweep.grid.params.length=[8, x]"}),
+            "--set sweep.grid.params.length=[8, x]: sweep.grid.params.length[1]: expected an "
+            "int, got 'x'");
+  EXPECT_EQ(error_of(onemax_ga, {"sweep.replicates=0"}),
+            "--set sweep.replicates=0: sweep.replicates: 0 is out of range [1, "
+            "9223372036854775807]");
+}
+
+TEST(ConfigOverrides, FileErrorsKeepTheirFileLocation) {
+  EXPECT_EQ(error_of(onemax_ga + "ga:\n  population: 1\n", {"ga.generations=5"}),
+            "exp.yaml:5:15: ga.population: 1 is out of range [2, 10000000]");
+}
+
+TEST(ConfigOverrides, MalformedOverrides) {
+  EXPECT_EQ(error_of(onemax_ga, {"params.length"}),
+            "--set params.length: malformed override, expected KEY.PATH=VALUE");
+  EXPECT_EQ(error_of(onemax_ga, {"params..length=3"}),
+            "--set params..length=3: malformed key path 'params..length', expected names joined "
+            "by '.'");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: 12}\n", {"params.length.bits=3"}),
+            "--set params.length.bits=3: 'params.length' is not a map but '12'");
+  const std::string message = error_of(onemax_ga, {"sweep.grid.params.length=[8"});
+  EXPECT_EQ(message.rfind("--set sweep.grid.params.length=[8: invalid YAML: ", 0), 0u) << message;
+  EXPECT_EQ(error_of(onemax_ga, {"params={length: 1, length: 2}"}),
+            "--set params={length: 1, length: 2}: duplicate key 'length'");
+}
+
+// --- round trips -----------------------------------------------------------------------
+
+const std::string full_config = onemax_ga +
+                                "params: {noise: 0.1}\n"
+                                "ga:\n"
+                                "  population: 12\n"
+                                "  stop_fitness: .inf\n"
+                                "seed: 77\n"
+                                "sweep:\n"
+                                "  grid:\n"
+                                "    ga.mutation_rate: [0.1, 1e-3, 0.3333333333333333]\n"
+                                "  zip:\n"
+                                "    params.length: [8, 2e3]\n"
+                                "    ga.generations: [5, 6]\n"
+                                "  replicates: 2\n";
+
+TEST(ConfigRoundTrip, ConfigTextParsesBackToTheSameExperiment) {
+  const Experiment experiment =
+      parse(full_config, {"params.noise=0.7", "sweep.grid.ga.tournament=[2, 4]"});
+  EXPECT_NE(experiment.config_text.find("0.7"), std::string::npos) << experiment.config_text;
+  const Experiment again = parse(experiment.config_text);
+  EXPECT_EQ(summary(again), summary(experiment));
+  EXPECT_EQ(experiment.points.size(), 12u);
+}
+
+TEST(ConfigRoundTrip, EffectiveYamlHasEveryKeyAndParsesBack) {
+  const Experiment experiment = parse(full_config, {"params.noise=0.7"});
+  const std::string effective = effective_yaml(experiment, schema());
+  for (const char* expected :
+       {"experiment: trial", "kernel: onemax", "driver: ga", "seed: 77", "output: results/trial.h5",
+        "length: 64", "noise: 0.69999999999999996", "population: 12", "stop_fitness: .inf",
+        "ranks_per_task: 0", "replicates: 2",
+        "ga.mutation_rate: [0.10000000000000001, 0.001, 0.33333333333333331]",
+        "params.length: [8, 2000]"}) {
+    EXPECT_NE(effective.find(expected), std::string::npos) << expected << " in\n" << effective;
+  }
+  const Experiment again = parse(effective);
+  EXPECT_EQ(summary(again), summary(experiment));
+  EXPECT_EQ(effective_yaml(again, schema()), effective);
+}
+
+TEST(ConfigRoundTrip, EffectiveYamlOfADriverWithoutSettings) {
+  const Experiment experiment = parse(
+      "experiment: walk\nkernel: collatz\ndriver: sweep\n"
+      "params: {mode: both, start: 3}\n");
+  const std::string effective = effective_yaml(experiment, schema());
+  EXPECT_NE(effective.find("mode: both"), std::string::npos) << effective;
+  EXPECT_NE(effective.find("verbose: false"), std::string::npos) << effective;
+  EXPECT_EQ(effective.find("exhaustive"), std::string::npos) << effective;
+  EXPECT_EQ(summary(parse(effective)), summary(experiment));
+}
+
+TEST(ConfigRoundTrip, RealsSurviveExactly) {
+  const Experiment experiment =
+      parse(onemax_ga + "params: {noise: 0.1}\nga: {stop_fitness: -.inf}\n");
+  const Experiment again = parse(effective_yaml(experiment, schema()));
+  EXPECT_EQ(again.points.at(0).params.real("noise"), 0.1);
+  EXPECT_EQ(again.points.at(0).driver.real("stop_fitness"),
+            -std::numeric_limits<double>::infinity());
+}
+
+}  // namespace
+}  // namespace levelforge::config
