@@ -4,6 +4,7 @@
 // solutions dataset is ordered by (task, index) however the chunks were scheduled.
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <numeric>
@@ -89,6 +90,7 @@ class ExhaustiveRun {
     for (const auto& point : experiment_.points) models_.push_back(capability_.make(point.params));
     ranges_ = plan_ranges(experiment_, models_);
     for (const auto& range : ranges_) units_total_ += range.end - range.begin;
+    task_seconds_.assign(task_count_, 0.0);
     chunk_total_ = ranges_.empty() ? 0
                                    : ranges_.back().first_chunk +
                                          (ranges_.back().end - ranges_.back().begin +
@@ -98,11 +100,15 @@ class ExhaustiveRun {
   void run() {
     WorkQueue queue(context_.comm, chunk_total_, context_.idle);
     for (auto chunk = queue.next(); chunk < chunk_total_; chunk = queue.next()) {
+      const auto started = std::chrono::steady_clock::now();
       const auto visited = visit_chunk(chunk);
+      task_seconds_[task_of(chunk)] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       context_.work_units += visited;
       queue.finished(1, visited);
       context_.poll_progress(queue, units_total_);
     }
+    log_tasks();
     std::vector<std::int64_t> merged = merge_integers();
     auto solution_offsets = merge_solution_counts();
     auto tops = merge_tops();
@@ -123,12 +129,28 @@ class ExhaustiveRun {
     return found->second;
   }
 
-  std::uint64_t visit_chunk(std::uint64_t chunk) {
+  [[nodiscard]] std::uint64_t task_of(std::uint64_t chunk) const {
     const auto after = std::upper_bound(ranges_.begin(), ranges_.end(), chunk,
                                         [](std::uint64_t id, const TaskRange& range) {
                                           return id < range.first_chunk;
                                         });
-    const auto task = static_cast<std::uint64_t>(std::distance(ranges_.begin(), after) - 1);
+    return static_cast<std::uint64_t>(std::distance(ranges_.begin(), after) - 1);
+  }
+
+  // A task's chunks ran on several ranks: its wall time is their sum, and the rank that
+  // writes its other per-task rows records it.
+  void log_tasks() {
+    {
+      const auto timer = context_.idle.measure();
+      context_.comm.all_reduce_sum(task_seconds_);
+    }
+    for (auto task : owned_tasks(task_count_, context_.comm)) {
+      context_.tasks.add(experiment_, task, task_seconds_[task], context_.comm.rank());
+    }
+  }
+
+  std::uint64_t visit_chunk(std::uint64_t chunk) {
+    const auto task = task_of(chunk);
     const auto& range = ranges_[task];
     const auto begin = range.begin + (chunk - range.first_chunk) * range.chunk;
     const auto end = std::min(range.end, begin + range.chunk);
@@ -329,6 +351,7 @@ class ExhaustiveRun {
   std::vector<TaskRange> ranges_;
   std::uint64_t units_total_ = 0;
   std::uint64_t chunk_total_ = 0;
+  std::vector<double> task_seconds_;
   std::map<std::uint64_t, Reductions> reductions_;
   std::vector<std::byte> solution_rows_;
   std::vector<std::pair<std::uint64_t, std::size_t>> solution_chunks_;

@@ -80,17 +80,12 @@ void run_ga_driver(DriverContext& context) {
     max_generations = std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
     max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
     max_length = std::max(max_length, models.back()->genome_length());
-    units_total += static_cast<std::uint64_t>(settings.back().population * settings.back().generations) *
-                   static_cast<std::uint64_t>(experiment.replicates);
+    // Elites keep their fitness, so later generations evaluate only the offspring.
+    const auto& last = settings.back();
+    const auto evaluations = last.population + (last.generations - 1) * (last.population - last.elitism);
+    units_total += static_cast<std::uint64_t>(evaluations * experiment.replicates);
   }
-  const auto configured_group = settings.front().ranks_per_task;
-  for (const auto& point_settings : settings) {
-    if (point_settings.ranks_per_task != configured_group) {
-      throw KernelError("ga.ranks_per_task cannot be swept: one value must hold for the whole run");
-    }
-  }
-
-  const int size = group_size(configured_group, context.comm.size(), task_count);
+  const int size = group_size(settings.front().ranks_per_task, context.comm.size(), task_count);
   const int groups = std::max(1, context.comm.size() / size);
   const int color = std::min(context.comm.rank() / size, groups - 1);
   WorkQueue queue(context.comm, task_count, context.idle);

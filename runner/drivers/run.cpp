@@ -130,6 +130,10 @@ void check_runnable(const config::Experiment& experiment) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    if (experiment.driver == "ga" && experiment.points[p].driver.integer("ranks_per_task") !=
+                                         experiment.points[0].driver.integer("ranks_per_task")) {
+      throw config::ConfigError("ga.ranks_per_task cannot be swept: one value holds for the whole run");
+    }
     try {
       check_point(experiment, *kernel, experiment.points[p]);
     } catch (const KernelError& error) {

@@ -113,6 +113,12 @@ void Comm::all_reduce_sum(std::span<std::int64_t> values) const {
         "MPI_Allreduce");
 }
 
+void Comm::all_reduce_sum(std::span<double> values) const {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), checked_count(values.size()), MPI_DOUBLE,
+                      MPI_SUM, comm_),
+        "MPI_Allreduce");
+}
+
 double Comm::all_reduce_max(double value) const {
   double result = 0;
   check(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");

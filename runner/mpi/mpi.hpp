@@ -60,6 +60,7 @@ class Comm {
   }
 
   void all_reduce_sum(std::span<std::int64_t> values) const;
+  void all_reduce_sum(std::span<double> values) const;
   [[nodiscard]] double all_reduce_max(double value) const;
   [[nodiscard]] std::int64_t all_reduce_max(std::int64_t value) const;
 

@@ -1,0 +1,14 @@
+# Shared by the scripts: repository root, build folder, and how to start MPI jobs here.
+LEVELFORGE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LEVELFORGE_BUILD=${LEVELFORGE_BUILD:-$LEVELFORGE_ROOT/build}
+if ((EUID == 0)); then
+  # Open MPI refuses to run as root unless told; containers and CI run as root.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+# Small machines have fewer cores than the ranks the demo and tests start.
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+levelforge_build() {
+  cmake -S "$LEVELFORGE_ROOT" -B "$LEVELFORGE_BUILD" -DCMAKE_BUILD_TYPE=Release "$@"
+  cmake --build "$LEVELFORGE_BUILD" -j "$(nproc)"
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the demo experiment on 2 MPI ranks.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+"$LEVELFORGE_ROOT/scripts/setup.sh"
+levelforge_build -DLEVELFORGE_BUILD_TESTS=OFF -DLEVELFORGE_BUILD_BENCHMARKS=OFF
+
+cd "$LEVELFORGE_ROOT"
+levelforge="$LEVELFORGE_BUILD/runner/cli/levelforge"
+# The demo replaces its own earlier result; your experiments never do without --force.
+mpiexec -n 2 "$levelforge" run configs/demo.yaml --force
+"$levelforge" inspect results/demo.h5 | sed -n '1,/^task wall time/p'
+echo
+echo "results: $LEVELFORGE_ROOT/results/demo.h5"
+echo "inspect: $levelforge inspect results/demo.h5"
