@@ -1,0 +1,221 @@
+// The three drivers through run_experiment on 1, 2 and 3 ranks, their result files read
+// back and checked against values computed independently in one process. Since the
+// expected values do not depend on the rank count, passing on every rank count shows the
+// results are identical whatever the number of ranks.
+#include "runner/drivers/run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "kernels/testing/collatz.hpp"
+#include "kernels/testing/onemax.hpp"
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/output/table_reader.hpp"
+
+namespace levelforge {
+namespace {
+
+class DriversTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string directory;
+    if (world_.rank() == 0) {
+      std::string pattern = (std::filesystem::temp_directory_path() / "levelforge-drivers-XXXXXX").string();
+      directory = mkdtemp(pattern.data());
+    }
+    world_.broadcast(directory, 0);
+    directory_ = directory;
+  }
+
+  void TearDown() override {
+    world_.barrier();
+    if (world_.rank() == 0) std::filesystem::remove_all(directory_);
+  }
+
+  config::Experiment experiment(const std::string& yaml) const {
+    auto parsed = config::parse_experiment(yaml, "test.yaml", {}, config_schema());
+    parsed.output = (directory_ / (parsed.name + ".h5")).string();
+    return parsed;
+  }
+
+  RunSummary run(const config::Experiment& parsed) const {
+    RunOptions options;
+    options.show_progress = false;
+    return run_experiment(parsed, options, world_);
+  }
+
+  mpi::Comm world_ = mpi::Comm::world();
+  std::filesystem::path directory_;
+};
+
+class SingleMember final : public EvaluationGroup {
+ public:
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t /*evaluations*/) override {}
+};
+
+std::vector<std::byte> rows_of(const TableData& table, std::size_t first_row, std::size_t count) {
+  const auto size = table.layout.row_size();
+  const auto begin = table.rows.begin() + static_cast<std::ptrdiff_t>(first_row * size);
+  return {begin, begin + static_cast<std::ptrdiff_t>(count * size)};
+}
+
+TEST_F(DriversTest, GaHistoryEqualsASingleProcessRunOfEveryTask) {
+  const auto parsed = experiment(R"(
+experiment: ga
+kernel: onemax
+driver: ga
+ga: {population: 40, generations: 30, elitism: 2, keep_best: 3}
+sweep:
+  grid: {params.length: [16, 48]}
+  replicates: 3
+seed: 11
+)");
+  const auto summary = run(parsed);
+  EXPECT_EQ(summary.tasks, 6U);
+  if (world_.rank() != 0) return;
+
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  const auto history = read_table(file.root().open_dataset("ga/history"));
+  const auto best = read_table(file.root().open_dataset("ga/best"));
+  ASSERT_EQ(history.dims, (std::vector<hsize_t>{6, 30}));
+  for (std::uint64_t task = 0; task < 6; ++task) {
+    const auto& point = parsed.points[task / 3];
+    const kernels::OneMax kernel(point.params);
+    const auto settings = GaSettings::from(point.driver);
+    SingleMember group;
+    const auto outcome = GaRun<kernels::OneMax>(kernel, settings, parsed.seed, task, group).run();
+    ASSERT_EQ(outcome.generations_run, 30U);
+    EXPECT_EQ(rows_of(history, task * 30, 30), outcome.history) << "task " << task;
+    EXPECT_EQ(rows_of(best, task * 3, 3), outcome.best) << "task " << task;
+  }
+  const auto tasks = read_table(file.root().open_dataset("tasks"));
+  for (std::size_t i = 0; i < tasks.row_count(); ++i) {
+    EXPECT_EQ(std::get<std::int64_t>(tasks.row(i)[tasks.field("status")]), 1);
+    EXPECT_EQ(std::get<std::int64_t>(tasks.row(i)[tasks.field("task")]), static_cast<std::int64_t>(i));
+  }
+  EXPECT_EQ(file.root().read_int_attribute("complete"), 1);
+}
+
+TEST_F(DriversTest, GaSplitsOneLargePopulationAcrossAllRanks) {
+  const auto parsed = experiment(R"(
+experiment: wide
+kernel: onemax
+driver: ga
+params: {length: 24}
+ga: {population: 301, generations: 12, elitism: 1, keep_best: 2}
+seed: 5
+)");
+  run(parsed);
+  if (world_.rank() != 0) return;
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  EXPECT_EQ(file.root().open_group("ga").read_int_attribute("ranks_per_group"), world_.size());
+  const auto history = read_table(file.root().open_dataset("ga/history"));
+  const kernels::OneMax kernel(parsed.points[0].params);
+  SingleMember group;
+  const auto outcome =
+      GaRun<kernels::OneMax>(kernel, GaSettings::from(parsed.points[0].driver), 5, 0, group).run();
+  EXPECT_EQ(history.rows, outcome.history);
+}
+
+TEST_F(DriversTest, SweepRecordsEqualDirectKernelRuns) {
+  const auto parsed = experiment(R"(
+experiment: sweep
+kernel: collatz
+driver: sweep
+params: {start: 1000, count: 100000}
+sweep:
+  zip: {params.start: [10, 500000], params.count: [50, 1000]}
+  replicates: 7
+seed: 99
+)");
+  run(parsed);
+  if (world_.rank() != 0) return;
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  const auto records = read_table(file.root().open_dataset("sweep/records"));
+  ASSERT_EQ(records.row_count(), 14U);
+  for (std::uint64_t task = 0; task < 14; ++task) {
+    const kernels::Collatz kernel(parsed.points[task / 7].params);
+    Rng rng({99, Stream::sweep_run, task, 0, 0});
+    EXPECT_EQ(records.row(task), kernel.run(rng)) << "task " << task;
+  }
+}
+
+TEST_F(DriversTest, ExhaustiveReductionsEqualBruteForce) {
+  const auto parsed = experiment(R"(
+experiment: collatz
+kernel: collatz
+driver: exhaustive
+params: {count: 30000, solution_steps: 200}
+exhaustive: {chunk: 777, begin: 5}
+sweep:
+  grid: {params.start: [1, 40001]}
+seed: 3
+)");
+  run(parsed);
+  if (world_.rank() != 0) return;
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  const auto counts = read_table(file.root().open_dataset("exhaustive/counts"));
+  const auto top = read_table(file.root().open_dataset("exhaustive/top/longest"));
+  const auto solutions = read_table(file.root().open_dataset("exhaustive/solutions"));
+  const auto histogram = file.root().open_dataset("exhaustive/histograms/steps").read_all_as<std::int64_t>(h5::Datatype::int64());
+
+  std::size_t solution_row = 0;
+  for (std::int64_t task = 0; task < 2; ++task) {
+    const std::int64_t start = task == 0 ? 1 : 40001;
+    std::vector<std::int64_t> expected_bins(1002, 0);
+    std::vector<std::pair<std::int64_t, std::int64_t>> by_steps;  // (-steps, n)
+    std::map<std::int64_t, std::int64_t> peaks;
+    for (std::int64_t index = 5; index < 30000; ++index) {
+      const auto n = start + index;
+      const auto orbit = kernels::collatz_orbit(static_cast<std::uint64_t>(n));
+      ++expected_bins[static_cast<std::size_t>(orbit.steps < 1000 ? orbit.steps + 1 : 1001)];
+      by_steps.emplace_back(-orbit.steps, index);
+      peaks[index] = orbit.peak;
+      if (orbit.steps >= 200) {
+        ASSERT_LT(solution_row, solutions.row_count());
+        EXPECT_EQ(solutions.row(solution_row), (Record{task, index, n, orbit.steps}));
+        ++solution_row;
+      }
+    }
+    EXPECT_EQ(std::get<std::int64_t>(counts.row(static_cast<std::size_t>(task))[0]), 30000 - 5);
+    EXPECT_TRUE(std::equal(expected_bins.begin(), expected_bins.end(),
+                           histogram.begin() + task * 1002))
+        << "histogram of task " << task;
+    std::sort(by_steps.begin(), by_steps.end());
+    for (std::size_t k = 0; k < 10; ++k) {
+      const auto [negative_steps, index] = by_steps[k];
+      const Record expected{static_cast<double>(-negative_steps), index, start + index,
+                            -negative_steps, peaks[index]};
+      EXPECT_EQ(top.row(static_cast<std::size_t>(task) * 10 + k), expected) << "task " << task << " rank " << k;
+    }
+  }
+  EXPECT_EQ(solution_row, solutions.row_count());
+}
+
+TEST_F(DriversTest, DisabledOutputWritesNothing) {
+  const auto parsed = experiment(R"(
+experiment: quiet
+kernel: onemax
+driver: sweep
+sweep: {replicates: 5}
+)");
+  RunOptions options;
+  options.show_progress = false;
+  options.write_output = false;
+  const auto summary = run_experiment(parsed, options, world_);
+  EXPECT_EQ(summary.work_units, 5U);
+  EXPECT_FALSE(std::filesystem::exists(parsed.output));
+  EXPECT_FALSE(std::filesystem::exists(parsed.output + ".partial"));
+}
+
+}  // namespace
+}  // namespace levelforge

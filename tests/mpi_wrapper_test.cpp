@@ -1,0 +1,116 @@
+// runner/mpi under 1, 2 and 3 ranks.
+#include "runner/mpi/mpi.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace levelforge::mpi {
+namespace {
+
+TEST(Comm, CopyDuplicatesAndMoveLeavesNull) {
+  const auto world = Comm::world();
+  Comm copy(world);
+  int relation = MPI_UNEQUAL;
+  MPI_Comm_compare(world.native(), copy.native(), &relation);
+  EXPECT_EQ(relation, MPI_CONGRUENT);
+  Comm moved(std::move(copy));
+  EXPECT_EQ(copy.native(), MPI_COMM_NULL);  // NOLINT(bugprone-use-after-move): the contract under test
+  EXPECT_EQ(moved.size(), world.size());
+}
+
+TEST(Comm, WorldSurvivesItsHandles) {
+  { const auto world = Comm::world(); }
+  int size = 0;
+  EXPECT_EQ(MPI_Comm_size(MPI_COMM_WORLD, &size), MPI_SUCCESS);
+  EXPECT_EQ(size, Comm::world().size());
+}
+
+TEST(Comm, SplitGroupsByColor) {
+  const auto world = Comm::world();
+  const auto half = world.split(world.rank() % 2, world.rank());
+  const int expected = (world.size() + 1 - world.rank() % 2) / 2;
+  EXPECT_EQ(half.size(), expected);
+  EXPECT_EQ(half.rank(), world.rank() / 2);
+}
+
+TEST(Comm, BroadcastString) {
+  const auto world = Comm::world();
+  const std::string sent("levelforge: \xc3\xbcn\0embedded nul", 27);
+  std::string text = world.rank() == 0 ? sent : "";
+  world.broadcast(text, 0);
+  EXPECT_EQ(text, sent);
+}
+
+TEST(Comm, AllReduceSums) {
+  const auto world = Comm::world();
+  std::vector<std::int64_t> values{world.rank(), 1, -2 * world.rank()};
+  world.all_reduce_sum(values);
+  const std::int64_t ranks = world.size();
+  EXPECT_EQ(values[0], ranks * (ranks - 1) / 2);
+  EXPECT_EQ(values[1], ranks);
+  EXPECT_EQ(values[2], -ranks * (ranks - 1));
+  EXPECT_EQ(world.all_reduce_max(static_cast<double>(world.rank())), static_cast<double>(ranks - 1));
+}
+
+TEST(Comm, AllGatherUnevenContributions) {
+  const auto world = Comm::world();
+  // Rank r contributes r bytes of value r.
+  std::vector<std::byte> local(static_cast<std::size_t>(world.rank()), std::byte(world.rank()));
+  std::vector<int> lengths;
+  const auto gathered = world.all_gather_bytes(local, &lengths);
+  std::size_t offset = 0;
+  for (int r = 0; r < world.size(); ++r) {
+    EXPECT_EQ(lengths[static_cast<std::size_t>(r)], r);
+    for (int i = 0; i < r; ++i) EXPECT_EQ(gathered[offset++], std::byte(r));
+  }
+  EXPECT_EQ(offset, gathered.size());
+}
+
+TEST(Comm, AllGatherIntoChecksTheTotal) {
+  const auto world = Comm::world();
+  std::vector<std::byte> local(2, std::byte{7});
+  std::vector<std::byte> too_small(static_cast<std::size_t>(world.size()));
+  EXPECT_THROW(world.all_gather_into(local, too_small), MpiError);
+}
+
+TEST(Comm, AllGatherStrings) {
+  const auto world = Comm::world();
+  const auto names = world.all_gather_strings("rank-" + std::to_string(world.rank()));
+  ASSERT_EQ(names.size(), static_cast<std::size_t>(world.size()));
+  for (int r = 0; r < world.size(); ++r) EXPECT_EQ(names[static_cast<std::size_t>(r)], "rank-" + std::to_string(r));
+}
+
+TEST(SharedCounters, EveryItemIsHandedOutExactlyOnce) {
+  const auto world = Comm::world();
+  constexpr std::int64_t items = 1000;
+  std::vector<std::int64_t> taken_by_me(items, 0);
+  {
+    SharedCounters counters(world, 2);
+    for (auto item = counters.fetch_add(0, 1); item < items; item = counters.fetch_add(0, 1)) {
+      ++taken_by_me[static_cast<std::size_t>(item)];
+      counters.fetch_add(1, 10);
+    }
+    world.barrier();
+    EXPECT_EQ(counters.read(1), 10 * items);
+    // Every rank asked once past the end.
+    EXPECT_EQ(counters.read(0), items + world.size());
+  }
+  world.all_reduce_sum(taken_by_me);
+  EXPECT_TRUE(std::all_of(taken_by_me.begin(), taken_by_me.end(), [](std::int64_t n) { return n == 1; }));
+}
+
+TEST(Check, NamesTheCallAndMpisMessage) {
+  try {
+    check(MPI_ERR_COUNT, "MPI_Send");
+    FAIL() << "expected MpiError";
+  } catch (const MpiError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("MPI_Send failed"), std::string::npos);
+    EXPECT_NE(message.find("count"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace levelforge::mpi
