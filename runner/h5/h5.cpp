@@ -1,6 +1,7 @@
 #include "runner/h5/h5.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <numeric>
 
@@ -118,19 +119,13 @@ Handle string_type(std::size_t size) {
   return type;
 }
 
-std::size_t longest(const std::vector<std::string>& values) {
-  std::size_t size = 0;
-  for (const auto& value : values) size = std::max(size, value.size());
-  return size;
-}
-
-// Packs strings into `width`-byte null-padded slots.
-std::vector<char> pack_strings(const std::vector<std::string>& values, std::size_t width) {
-  std::vector<char> packed(values.size() * width, '\0');
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::copy(values[i].begin(), values[i].end(), packed.begin() + static_cast<long>(i * width));
-  }
-  return packed;
+// Attributes hold variable-length UTF-8 strings: h5py reads them as str, not bytes.
+Handle text_type() {
+  Handle type = checked_handle(H5Tcopy(H5T_C_S1), [] { return "copying the string type"; });
+  auto context = [] { return "making a variable-length string type"; };
+  check(H5Tset_size(type.id(), H5T_VARIABLE), context);
+  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), context);
+  return type;
 }
 
 // Strips what HDF5 pads fixed-length strings with.
@@ -369,10 +364,9 @@ Object::Object(Handle handle, std::string file_path, std::string path)
 std::string Object::describe() const { return in_quotes(path_) + " in " + file_path_; }
 
 void Object::write_attribute(const std::string& name, const std::string& value) {
-  Handle type = string_type(value.size());
-  // A string_type is never 0 bytes; pad the empty string to its one byte.
-  const std::string padded = value.empty() ? std::string(1, '\0') : value;
-  AttributeIo(id(), name, describe()).write(type.id(), type.id(), true, 1, padded.data());
+  Handle type = text_type();
+  const char* text = value.c_str();
+  AttributeIo(id(), name, describe()).write(type.id(), type.id(), true, 1, &text);
 }
 
 void Object::write_attribute(const std::string& name, std::int64_t value) {
@@ -384,11 +378,11 @@ void Object::write_attribute(const std::string& name, double value) {
 }
 
 void Object::write_attribute(const std::string& name, const std::vector<std::string>& values) {
-  const std::size_t width = std::max<std::size_t>(longest(values), 1);
-  Handle type = string_type(width);
-  const std::vector<char> packed = pack_strings(values, width);
-  AttributeIo(id(), name, describe())
-      .write(type.id(), type.id(), false, values.size(), packed.data());
+  Handle type = text_type();
+  std::vector<const char*> texts;
+  texts.reserve(values.size());
+  for (const auto& value : values) texts.push_back(value.c_str());
+  AttributeIo(id(), name, describe()).write(type.id(), type.id(), false, values.size(), texts.data());
 }
 
 void Object::write_attribute(const std::string& name, const std::vector<std::int64_t>& values) {
@@ -660,7 +654,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
   Handle fapl = mpio_access_list(comm, path);
   return File(checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()),
                              [&] { return "creating " + path; }),
-              path);
+              path, true);
 }
 
 namespace {
@@ -674,7 +668,7 @@ File File::open(const std::string& path, MPI_Comm comm, Access access) {
   Handle fapl = mpio_access_list(comm, path);
   return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
                              [&] { return "opening " + path; }),
-              path);
+              path, true);
 }
 
 File File::open_serial(const std::string& path, Access access) {
@@ -684,7 +678,7 @@ File File::open_serial(const std::string& path, Access access) {
   auto context = [&] { return "opening " + path; };
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
   return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context),
-              path);
+              path, false);
 }
 
 Group File::root() const {
@@ -695,6 +689,10 @@ Group File::root() const {
 
 void File::flush() {
   check(H5Fflush(id(), H5F_SCOPE_GLOBAL), [&] { return "flushing " + path_; });
+}
+
+File::~File() {
+  if (parallel_ && std::uncaught_exceptions() > 0) (void)handle_.release();
 }
 
 void File::close() {

@@ -215,8 +215,18 @@ class Group : public Object {
 // An open HDF5 file. Close (or destroy) groups and datasets before their file: a parallel
 // file refuses to close while objects in it are open (HDF5's "semi" close degree), which
 // keeps the collective close at the same point on every rank.
+//
+// Closing a parallel file is collective. A File destroyed while an exception unwinds the
+// stack abandons its reference instead: the other ranks may never reach the close, and
+// the job is about to be aborted, so waiting for them would only turn an error into a hang.
 class File {
  public:
+  File(File&&) noexcept = default;
+  File& operator=(File&&) noexcept = default;
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  ~File();
+
   // Collective over `comm`; truncates an existing file.
   static File create(const std::string& path, MPI_Comm comm);
   // Collective over `comm`.
@@ -234,10 +244,12 @@ class File {
   void close();
 
  private:
-  File(Handle handle, std::string path) : handle_(std::move(handle)), path_(std::move(path)) {}
+  File(Handle handle, std::string path, bool parallel)
+      : handle_(std::move(handle)), path_(std::move(path)), parallel_(parallel) {}
 
   Handle handle_;
   std::string path_;
+  bool parallel_ = false;
 };
 
 }  // namespace levelforge::h5

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <numeric>
 
@@ -37,7 +38,8 @@ bool Comm::owned() const {
 }
 
 void Comm::release() noexcept {
-  if (owned()) MPI_Comm_free(&comm_);
+  // MPI_Comm_free is collective: abandoned while unwinding, like SharedCounters' window.
+  if (owned() && std::uncaught_exceptions() == 0) MPI_Comm_free(&comm_);
   comm_ = MPI_COMM_NULL;
 }
 
@@ -199,6 +201,9 @@ SharedCounters::SharedCounters(const Comm& comm, std::size_t count) {
 }
 
 SharedCounters::~SharedCounters() {
+  // Freeing the window is collective; while an exception unwinds, the other ranks may
+  // never get there, and the job is about to be aborted: abandon it rather than hang.
+  if (std::uncaught_exceptions() > 0) return;
   MPI_Win_unlock_all(window_);
   MPI_Win_free(&window_);
 }

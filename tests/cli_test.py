@@ -1,0 +1,347 @@
+"""End-to-end tests of the levelforge executable: real MPI runs on 1, 2 and 3 ranks,
+result files read back with h5py, and every way a user can get the command line wrong.
+
+Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+"""
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import h5py
+import numpy as np
+
+LEVELFORGE = os.environ["LEVELFORGE_BIN"]
+MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
+MPIEXEC_FLAGS = shlex.split(os.environ.get("MPIEXEC_FLAGS", ""))
+# Columns that record where and how long, not what: excluded from determinism checks.
+TIMING_COLUMNS = {"wall_time", "rank"}
+RUN_DEPENDENT = {"/ranks"}
+
+GA_CONFIG = """
+experiment: ga-small
+kernel: onemax
+driver: ga
+params: {length: 40}
+ga: {population: 50, generations: 25, elitism: 2, keep_best: 4, mutation_rate: 0.02}
+sweep:
+  grid: {params.length: [20, 40]}
+  replicates: 2
+seed: 7
+"""
+
+SWEEP_CONFIG = """
+experiment: sweep-small
+kernel: onemax
+driver: sweep
+sweep:
+  grid: {params.climb_steps: [5, 50, 500]}
+  replicates: 9
+seed: 8
+"""
+
+EXHAUSTIVE_CONFIG = """
+experiment: collatz-small
+kernel: collatz
+driver: exhaustive
+params: {count: 60000, solution_steps: 250}
+exhaustive: {chunk: 1500}
+sweep:
+  grid: {params.start: [1, 1000000]}
+seed: 9
+"""
+
+
+def levelforge(*args, ranks=None, timeout=120):
+    """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
+    command = [LEVELFORGE, *args]
+    if ranks is not None:
+        command = [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+class TempDirTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="levelforge-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def config(self, text, name="config.yaml"):
+        path = self.path(name)
+        with open(path, "w") as out:
+            out.write(textwrap.dedent(text))
+        return path
+
+    def assert_ok(self, result):
+        self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+
+
+def result_datasets(path):
+    """Every dataset of a result file as arrays, timing and rank columns removed."""
+    datasets = {}
+
+    def visit(name, item):
+        if not isinstance(item, h5py.Dataset) or "/" + name in RUN_DEPENDENT:
+            return
+        data = item[()]
+        if data.dtype.names:
+            kept = [column for column in data.dtype.names if column not in TIMING_COLUMNS]
+            data = np.array(data[kept].tolist(), dtype=[(c, data.dtype[c]) for c in kept])
+        datasets["/" + name] = data
+
+    with h5py.File(path, "r") as f:
+        f.visititems(visit)
+    return datasets
+
+
+class Determinism(TempDirTest):
+    """The same config gives identical result datasets on 1 (no mpiexec), 2 and 3 ranks."""
+
+    def check(self, text, expected_datasets):
+        config = self.config(text)
+        files = {}
+        for ranks in (None, 2, 3):
+            out = self.path(f"run-{ranks}.h5")
+            self.assert_ok(levelforge("run", config, "-o", out, "-q", ranks=ranks))
+            files[ranks] = result_datasets(out)
+        reference = files[None]
+        for name in expected_datasets:
+            self.assertIn(name, reference)
+        for ranks in (2, 3):
+            self.assertEqual(sorted(files[ranks]), sorted(reference))
+            for name, data in reference.items():
+                other = files[ranks][name]
+                self.assertEqual(data.dtype, other.dtype, name)
+                self.assertEqual(data.tobytes(), other.tobytes(), f"{name} differs on {ranks} ranks")
+        return reference
+
+    def test_ga(self):
+        data = self.check(GA_CONFIG, ["/ga/history", "/ga/best", "/ga/best_genomes", "/tasks", "/points"])
+        self.assertEqual(data["/ga/history"].shape, (4, 25))
+        self.assertTrue(np.all(np.diff(data["/ga/history"]["best"], axis=1) >= 0), "elitism keeps the best")
+
+    def test_sweep(self):
+        data = self.check(SWEEP_CONFIG, ["/sweep/records", "/tasks"])
+        self.assertEqual(data["/sweep/records"].shape, (27,))
+
+    def test_exhaustive(self):
+        data = self.check(EXHAUSTIVE_CONFIG, ["/exhaustive/counts", "/exhaustive/solutions",
+                                              "/exhaustive/top/longest", "/exhaustive/histograms/steps"])
+        self.assertEqual(list(data["/exhaustive/counts"]["visited"]), [60000, 60000])
+        solutions = data["/exhaustive/solutions"]
+        self.assertTrue(np.all(solutions["steps"] >= 250))
+        order = np.lexsort((solutions["index"], solutions["task"]))
+        self.assertTrue(np.array_equal(order, np.arange(len(solutions))), "ordered by task, index")
+
+
+class Run(TempDirTest):
+    def test_writes_provenance_and_refuses_to_overwrite(self):
+        config = self.config(GA_CONFIG)
+        out = self.path("out.h5")
+        self.assert_ok(levelforge("run", config, "-o", out, "-q", ranks=2))
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f.attrs["complete"], 1)
+            self.assertEqual(f.attrs["ranks"], 2)
+            self.assertEqual(f.attrs["kernel"], "onemax")
+            self.assertEqual(f.attrs["seed"], 7)
+            self.assertIn("population: 50", f.attrs["config"])
+            self.assertTrue(f.attrs["start_time"].endswith("Z"))
+            self.assertGreaterEqual(len(f.attrs["hosts"]), 1)
+            self.assertEqual(list(f["tasks"]["status"]), [1, 1, 1, 1])
+        before = os.stat(out).st_mtime_ns
+        refused = levelforge("run", config, "-o", out, "-q", ranks=2)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("already exists; pass --force", refused.stderr)
+        self.assertEqual(refused.stderr.count("already exists"), 1, "reported once, by rank 0")
+        self.assertEqual(os.stat(out).st_mtime_ns, before)
+        self.assert_ok(levelforge("run", config, "-o", out, "-q", "--force", ranks=2))
+        self.assertNotEqual(os.stat(out).st_mtime_ns, before)
+
+    def test_set_overrides_reach_the_run_and_the_provenance(self):
+        config = self.config(GA_CONFIG)
+        out = self.path("over.h5")
+        self.assert_ok(levelforge("run", config, "-o", out, "-q", "--set", "ga.generations=7",
+                                  "--set", "sweep.grid.params.length=[8, 9, 10]"))
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f["ga/history"].shape, (6, 7))
+            self.assertEqual(list(f["points"]["params.length"]), [8, 9, 10])
+            self.assertIn("generations: 7", f.attrs["config"])
+
+    def test_config_output_key_and_summary(self):
+        out = self.path("sub/dir/named.h5")
+        config = self.config(SWEEP_CONFIG + f"\noutput: {out}\n")
+        result = levelforge("run", config, ranks=2)
+        self.assert_ok(result)
+        self.assertTrue(os.path.exists(out))
+        self.assertIn(f"results: {out}", result.stdout)
+        self.assertIn("27 tasks", result.stdout)
+
+    def test_progress_lines_when_not_a_terminal(self):
+        config = self.config(SWEEP_CONFIG)
+        result = levelforge("run", config, "--no-output", "--progress-interval", "0.01",
+                            "--set", "params.cost_us=20000", "--set", "sweep.replicates=3")
+        self.assert_ok(result)
+        lines = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
+        self.assertGreaterEqual(len(lines), 2)
+        self.assertIn("9/9 tasks", lines[-1])
+        self.assertIn("ETA", lines[-1])
+        self.assertFalse(os.path.exists("results/sweep-small.h5"))
+
+
+class Commands(TempDirTest):
+    def test_validate_prints_the_expanded_sweep_and_defaults(self):
+        result = levelforge("validate", self.config(GA_CONFIG))
+        self.assert_ok(result)
+        self.assertIn("2 points x 2 replicates = 4 tasks", result.stdout)
+        self.assertIn("params.length=20", result.stdout)
+        self.assertIn("tournament: 3", result.stdout)  # a default filled in
+        self.assertIn("crossover_rate: 0.90000000000000002", result.stdout)
+
+    def test_kernels_lists_every_kernel_and_parameter(self):
+        listing = levelforge("kernels")
+        self.assert_ok(listing)
+        for name, drivers in (("onemax", "ga, sweep"), ("collatz", "sweep, exhaustive"),
+                              ("faulty", "sweep, exhaustive")):
+            self.assertRegex(listing.stdout, rf"{name}\s+{drivers}")
+        detail = levelforge("kernels", "collatz")
+        self.assert_ok(detail)
+        self.assertRegex(detail.stdout, r"count\s+int\s+1000000\s+\[1, 1000000000000\]")
+        self.assertRegex(detail.stdout, r"solution_steps\s+int\s+400")
+        self.assertIn("longest", detail.stdout)
+
+    def test_kernels_unknown_name_suggests(self):
+        result = levelforge("kernels", "colatz")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("did you mean 'collatz'", result.stderr)
+
+    def test_inspect_shows_provenance_tasks_and_datasets(self):
+        out = self.path("i.h5")
+        self.assert_ok(levelforge("run", self.config(EXHAUSTIVE_CONFIG), "-o", out, "-q", ranks=2))
+        result = levelforge("inspect", out)
+        self.assert_ok(result)
+        for text in ("experiment           collatz-small", "ranks                2", "tasks: 2 done, 0 pending",
+                     "/exhaustive/solutions", "[2 x 1002] int64", "params.start"):
+            self.assertIn(text, result.stdout)
+
+    def test_version(self):
+        result = levelforge("--version")
+        self.assert_ok(result)
+        self.assertRegex(result.stdout, r"levelforge \d+\.\d+\.\d+")
+
+
+class BadInput(TempDirTest):
+    def assert_refused(self, result, *fragments, code=2):
+        self.assertEqual(result.returncode, code, result.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, result.stderr)
+        self.assertEqual(os.listdir(self.dir), [name for name in os.listdir(self.dir) if not name.endswith(".h5")
+                                                and not name.endswith(".partial")])
+
+    def test_unknown_key_names_place_and_suggestion(self):
+        config = self.config(GA_CONFIG.replace("elitism: 2", "elitsm: 2"))
+        result = levelforge("run", config, "-o", self.path("x.h5"), ranks=2)
+        self.assert_refused(result, f"{config}:6:", "unknown key 'elitsm'", "did you mean 'elitism'")
+        self.assertEqual(result.stderr.count("unknown key"), 1)
+
+    def test_out_of_range_and_wrong_type(self):
+        config = self.config(GA_CONFIG.replace("population: 50", "population: 1"))
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")), "ga.population", "out of range")
+        config = self.config(GA_CONFIG.replace("population: 50", "population: many"))
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")), "expected an int", "'many'")
+
+    def test_bad_override_names_the_override(self):
+        config = self.config(GA_CONFIG)
+        result = levelforge("run", config, "-o", self.path("x.h5"), "--set", "ga.tournament=0")
+        self.assert_refused(result, "--set ga.tournament=0", "out of range")
+
+    def test_contradicting_settings(self):
+        config = self.config(GA_CONFIG.replace("elitism: 2", "elitism: 50"))
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")), "elitism", "population")
+
+    def test_missing_config_file(self):
+        self.assert_refused(levelforge("run", self.path("nope.yaml")), "nope.yaml", "does not exist")
+
+    def test_yaml_syntax_error(self):
+        config = self.config("experiment: x\nkernel: [onemax\n")
+        self.assert_refused(levelforge("validate", config), f"{config}:")
+
+    def test_inspect_rejects_other_files(self):
+        text = self.path("notes.txt")
+        with open(text, "w") as out:
+            out.write("not hdf5\n")
+        result = levelforge("inspect", text)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("is not an HDF5 file", result.stderr)
+        missing = levelforge("inspect", self.path("missing.h5"))
+        self.assertNotEqual(missing.returncode, 0)
+        self.assertIn("does not exist", missing.stderr)
+        plain = self.path("plain.h5")
+        with h5py.File(plain, "w") as f:
+            f["x"] = [1, 2, 3]
+        other = levelforge("inspect", plain)
+        self.assertNotEqual(other.returncode, 0)
+        self.assertIn("not a levelforge result", other.stderr)
+
+
+class Failure(TempDirTest):
+    """A failing rank ends the whole job with its message; nothing looks complete."""
+
+    def test_kernel_exception_on_one_rank_aborts_the_job(self):
+        config = self.config("""
+            experiment: fails
+            kernel: faulty
+            driver: sweep
+            params: {fail_value: 5, sleep_ms: 100}
+            sweep:
+              grid: {params.value: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}
+        """)
+        out = self.path("fails.h5")
+        result = levelforge("run", config, "-o", out, "-q", ranks=3, timeout=60)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("failing on purpose at value 5", result.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_exhaustive_failure_leaves_only_a_partial_file(self):
+        config = self.config("""
+            experiment: fails
+            kernel: faulty
+            driver: exhaustive
+            params: {count: 20000, fail_index: 12345}
+            exhaustive: {chunk: 100}
+        """)
+        out = self.path("fails.h5")
+        result = levelforge("run", config, "-o", out, "-q", ranks=2, timeout=60)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("failing on purpose at index 12345", result.stderr)
+        self.assertFalse(os.path.exists(out))
+        # What is left, if anything, must not pass for a result: unreadable or marked incomplete.
+        if os.path.exists(out + ".partial"):
+            try:
+                with h5py.File(out + ".partial", "r") as f:
+                    self.assertEqual(f.attrs["complete"], 0)
+            except OSError:
+                pass
+        inspected = levelforge("inspect", out + ".partial")
+        self.assertTrue(inspected.returncode != 0 or "did not complete" in inspected.stdout)
+
+    def test_unwritable_output(self):
+        config = self.config(SWEEP_CONFIG)
+        blocker = self.path("file")
+        with open(blocker, "w") as out:
+            out.write("a file, not a folder\n")
+        result = levelforge("run", config, "-o", os.path.join(blocker, "x.h5"), "-q", ranks=2, timeout=60)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("x.h5", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
