@@ -10,7 +10,7 @@ cd "$LEVELFORGE_ROOT"
 levelforge="$LEVELFORGE_BUILD/runner/cli/levelforge"
 # The demo replaces its own earlier result; your experiments never do without --force.
 mpiexec -n 2 "$levelforge" run configs/demo.yaml --force
-"$levelforge" inspect results/demo.h5 | sed -n '1,/^task wall time/p'
+"$levelforge" inspect --brief results/demo.h5
 echo
 echo "results: $LEVELFORGE_ROOT/results/demo.h5"
 echo "inspect: $levelforge inspect results/demo.h5"

@@ -63,7 +63,16 @@ struct Solution {
 
 class Reductions {
  public:
+  // Throws KernelError for a histogram without bins or width, or a top-k with k = 0.
   explicit Reductions(const std::vector<ReductionSpec>& specs) : specs_(&specs) {
+    for (const auto& spec : specs) {
+      if (spec.kind == ReductionKind::histogram && (spec.bins == 0 || !(spec.high > spec.low))) {
+        throw KernelError("reduction '" + spec.name + "': a histogram needs bins > 0 and high > low");
+      }
+      if (spec.kind == ReductionKind::top_k && spec.k == 0) {
+        throw KernelError("reduction '" + spec.name + "': a top-k table needs k > 0");
+      }
+    }
     counts_.assign(specs.size(), 0);
     histograms_.resize(specs.size());
     tops_.resize(specs.size());

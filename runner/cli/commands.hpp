@@ -3,6 +3,7 @@
 // same on every rank (usage, config) are reported by rank 0 and returned, anything else
 // is thrown for main() to abort the job with.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm);
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
                      const mpi::Comm& comm);
 int kernels_command(const std::string& name, const mpi::Comm& comm);
-int inspect_command(const std::string& path, bool all_tasks, const mpi::Comm& comm);
+// How much `inspect` prints: rows of the points, tasks and result tables (0: none, and no
+// config text either).
+struct InspectDetail {
+  std::size_t rows = 20;
+  bool config = true;
+};
+
+int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm);
 
 }  // namespace levelforge::cli

@@ -1,6 +1,8 @@
 // `levelforge inspect FILE`: provenance, sweep, tasks and datasets of a result file.
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -13,8 +15,6 @@ namespace levelforge::cli {
 
 namespace {
 
-constexpr std::size_t tasks_shown = 20;
-
 std::string cell(const FieldValue& value) {
   struct Formatter {
     std::string operator()(std::int64_t v) const { return std::to_string(v); }
@@ -25,6 +25,7 @@ std::string cell(const FieldValue& value) {
 }
 
 void print_table(const TableData& table, std::size_t limit) {
+  if (limit == 0) return;
   std::string header;
   for (const auto& field : table.layout.fields()) header += fmt::format(" {:>14}", field.name);
   fmt::print("  {}\n", header);
@@ -75,7 +76,7 @@ void print_provenance(const h5::Group& root) {
   }
 }
 
-void print_task_summary(const TableData& tasks, bool all_tasks) {
+void print_task_summary(const TableData& tasks, std::size_t rows) {
   const auto status = tasks.field("status");
   const auto wall = tasks.field("wall_time");
   std::size_t done = 0;
@@ -93,12 +94,58 @@ void print_task_summary(const TableData& tasks, bool all_tasks) {
     fmt::print("task wall time (s): min {:.4g}, median {:.4g}, max {:.4g}\n", times.front(),
                times[times.size() / 2], times.back());
   }
-  print_table(tasks, all_tasks ? tasks.row_count() : tasks_shown);
+  print_table(tasks, rows);
+}
+
+// Per point: the final best fitness of its replicates (median, min, max).
+void print_ga_summary(const h5::Group& root) {
+  const auto history = read_table(root.open_dataset("ga/history"));
+  const auto tasks = read_table(root.open_dataset("tasks"));
+  const auto generation = history.field("generation");
+  const auto best = history.field("best");
+  const auto point = tasks.field("point");
+  const auto status = tasks.field("status");
+  const std::size_t generations = history.dims.at(1);
+  std::map<std::int64_t, std::vector<double>> finals;
+  std::map<std::int64_t, std::vector<double>> lengths;
+  for (std::size_t task = 0; task < tasks.row_count(); ++task) {
+    const auto task_row = tasks.row(task);
+    if (std::get<std::int64_t>(task_row[status]) != 1) continue;
+    std::size_t last = 0;
+    while (last + 1 < generations &&
+           std::get<std::int64_t>(history.row(task * generations + last + 1)[generation]) >= 0) {
+      ++last;
+    }
+    const auto key = std::get<std::int64_t>(task_row[point]);
+    finals[key].push_back(std::get<double>(history.row(task * generations + last)[best]));
+    lengths[key].push_back(static_cast<double>(last + 1));
+  }
+  fmt::print("final best fitness per point (over replicates):\n");
+  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12}\n", "point", "median", "min", "max", "generations");
+  for (auto& [key, values] : finals) {
+    std::sort(values.begin(), values.end());
+    const auto& runs = lengths[key];
+    const double mean_generations = std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
+    fmt::print("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}\n", key, values[values.size() / 2],
+               values.front(), values.back(), mean_generations);
+  }
+}
+
+void print_results(const h5::Group& root, std::size_t rows) {
+  if (root.has("ga/history") && root.has("tasks")) print_ga_summary(root);
+  if (root.has("exhaustive/counts")) {
+    fmt::print("exhaustive counts per task:\n");
+    print_table(read_table(root.open_dataset("exhaustive/counts")), std::max<std::size_t>(rows, 20));
+  }
+  if (root.has("sweep/records") && rows > 0) {
+    fmt::print("sweep records:\n");
+    print_table(read_table(root.open_dataset("sweep/records")), rows);
+  }
 }
 
 }  // namespace
 
-int inspect_command(const std::string& path, bool all_tasks, const mpi::Comm& comm) {
+int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm) {
   if (comm.rank() != 0) return exit_ok;
   auto file = h5::File::open_serial(path, h5::Access::read_only);
   const auto root = file.root();
@@ -111,7 +158,7 @@ int inspect_command(const std::string& path, bool all_tasks, const mpi::Comm& co
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
   }
   print_provenance(root);
-  if (root.has_attribute("config")) {
+  if (detail.config && root.has_attribute("config")) {
     fmt::print("config:\n");
     const auto text = root.read_string_attribute("config");
     std::size_t begin = 0;
@@ -121,11 +168,12 @@ int inspect_command(const std::string& path, bool all_tasks, const mpi::Comm& co
       begin = end + 1;
     }
   }
-  if (root.has("points")) {
+  if (root.has("points") && detail.rows > 0) {
     fmt::print("sweep points:\n");
-    print_table(read_table(root.open_dataset("points")), all_tasks ? SIZE_MAX : tasks_shown);
+    print_table(read_table(root.open_dataset("points")), detail.rows);
   }
-  if (root.has("tasks")) print_task_summary(read_table(root.open_dataset("tasks")), all_tasks);
+  if (root.has("tasks")) print_task_summary(read_table(root.open_dataset("tasks")), detail.rows);
+  print_results(root, detail.rows);
   fmt::print("datasets:\n");
   list_datasets(root, "");
   return exit_ok;

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 
@@ -44,10 +45,12 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   kernels_app->add_option("name", kernel_name, "a kernel's name");
 
   std::string inspect_path;
-  bool all_tasks = false;
+  bool all_rows = false;
+  bool brief = false;
   auto* inspect_app = app.add_subcommand("inspect", "summarize a result file");
   inspect_app->add_option("file", inspect_path, "HDF5 result file")->required();
-  inspect_app->add_flag("--all-tasks", all_tasks, "list every task, not only the first 20");
+  inspect_app->add_flag("--all", all_rows, "list every point, task and record, not only the first 20");
+  inspect_app->add_flag("--brief", brief, "provenance, task counts and result summaries only");
 
   try {
     app.parse(argc, argv);
@@ -60,7 +63,10 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   if (run_app->parsed()) return cli::run_command(run, world);
   if (validate_app->parsed()) return cli::validate_command(validate_path, validate_overrides, world);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
-  return cli::inspect_command(inspect_path, all_tasks, world);
+  cli::InspectDetail detail;
+  if (all_rows) detail.rows = SIZE_MAX;
+  if (brief) detail = {0, false};
+  return cli::inspect_command(inspect_path, detail, world);
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ void ProgressReporter::report(const ProgressSnapshot& snapshot) {
   if (live_) {
     const double fraction = snapshot.items_total == 0
                                 ? 1.0
-                                : static_cast<double>(snapshot.items_done) /
-                                      static_cast<double>(snapshot.items_total);
+                                : std::min(1.0, static_cast<double>(snapshot.items_done) /
+                                                    static_cast<double>(snapshot.items_total));
     const auto filled = static_cast<int>(fraction * bar_width);
     fmt::print(stream_, "\r[{}{}] {}\x1b[K", std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(bar_width - filled), '.'), line);

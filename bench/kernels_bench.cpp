@@ -1,0 +1,165 @@
+// Micro benchmarks of the per-item hot paths that the drivers call millions of times:
+// the Collatz visit of the exhaustive driver, the OneMax evaluation of the ga driver,
+// the counter-based Rng every kernel draws from, RecordLayout::pack (every task row and
+// every sweep record) and Reductions::offer_top (every exhaustive index).
+//
+//   build/bench/bench_kernels                      # all, about 1 s each at most
+//   build/bench/bench_kernels --benchmark_filter=Rng
+//
+// Each benchmark reports items/s, an item being the unit named in its comment.
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/api/reductions.hpp"
+#include "kernels/api/rng.hpp"
+#include "kernels/testing/collatz.hpp"
+#include "kernels/testing/onemax.hpp"
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/record_layout.hpp"
+
+namespace levelforge {
+namespace {
+
+constexpr std::size_t draws_per_iteration = 1024;
+
+Rng bench_rng(std::uint64_t task = 0) { return Rng({2026, Stream::evaluation, task, 0, 0}); }
+
+// Item: one start value visited. The registered (type-erased) model is used, exactly as
+// the exhaustive driver calls it: begin_index + Collatz::visit for every index of a block.
+// range(0): first start value; range(1): block size. solution_steps is set above any
+// stopping time below 2^32 so that the block's cost is the orbit, the histogram and the
+// top-k, not the growth of the solution vector.
+void BM_CollatzVisitBlock(benchmark::State& state) {
+  const auto* kernel = find_kernel("collatz");
+  if (kernel == nullptr || !kernel->exhaustive) {
+    state.SkipWithError("kernel 'collatz' is not registered for the exhaustive driver");
+    return;
+  }
+  auto params = ParamSet::defaults(kernel->params);
+  params.set("start", std::int64_t{state.range(0)});
+  params.set("count", std::int64_t{1'000'000'000});
+  params.set("solution_steps", std::int64_t{100'000});
+  const auto model = kernel->exhaustive->make(params);
+  const auto block = static_cast<std::uint64_t>(state.range(1));
+  Reductions reductions(kernel->exhaustive->reductions);
+  for (auto _ : state) {
+    model->visit(0, block, reductions);
+    reductions.solutions().clear();
+  }
+  benchmark::DoNotOptimize(reductions.counts().data());
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(block));
+}
+BENCHMARK(BM_CollatzVisitBlock)->ArgNames({"start", "block"})->Args({1, 4096})->Args({1'000'000, 4096});
+
+// Item: one evaluation (cost_us = 0: the count of ones plus the Evaluation record).
+void BM_OneMaxEvaluate(benchmark::State& state) {
+  const auto length = state.range(0);
+  auto params = ParamSet::defaults(kernels::OneMax::parameters());
+  params.set("length", std::int64_t{length});
+  const kernels::OneMax kernel(params);
+  auto rng = bench_rng();
+  const auto genome = kernel.random_genome(rng);
+  for (auto _ : state) {
+    auto evaluation = kernel.evaluate(genome, rng);
+    benchmark::DoNotOptimize(evaluation);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_OneMaxEvaluate)->ArgName("length")->Arg(64)->Arg(1024);
+
+// Item: one draw. 1024 draws per iteration, from a fresh stream each iteration so that
+// the Philox refill every fourth draw is part of the cost, as it is in a kernel.
+void BM_RngCall(benchmark::State& state) {
+  std::uint64_t task = 0;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    auto rng = bench_rng(task++);
+    for (std::size_t i = 0; i < draws_per_iteration; ++i) sum += rng();
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(draws_per_iteration));
+}
+BENCHMARK(BM_RngCall);
+
+// Item: one bounded draw. range(0) is the bound: 1000 (OneMax's bit index), and
+// 2^63 + 1, for which almost half of the draws are rejected (the worst case).
+void BM_RngBelow(benchmark::State& state) {
+  const auto bound = state.range(0) == 0 ? (std::uint64_t{1} << 63U) + 1
+                                         : static_cast<std::uint64_t>(state.range(0));
+  std::uint64_t task = 0;
+  std::uint64_t sum = 0;
+  for (auto _ : state) {
+    auto rng = bench_rng(task++);
+    for (std::size_t i = 0; i < draws_per_iteration; ++i) sum += rng.below(bound);
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(draws_per_iteration));
+}
+BENCHMARK(BM_RngBelow)->ArgName("bound")->Arg(1000)->Arg(0);  // 0 stands for 2^63 + 1
+
+// Item: one uniform double in [0, 1).
+void BM_RngUniform(benchmark::State& state) {
+  std::uint64_t task = 0;
+  double sum = 0;
+  for (auto _ : state) {
+    auto rng = bench_rng(task++);
+    for (std::size_t i = 0; i < draws_per_iteration; ++i) sum += rng.uniform();
+  }
+  benchmark::DoNotOptimize(sum);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(draws_per_iteration));
+}
+BENCHMARK(BM_RngUniform);
+
+// Item: one record of 5 fields (int, int, real, real, text of 16 bytes) packed into a
+// row, with the type and length checks pack does on every field.
+void BM_RecordLayoutPack(benchmark::State& state) {
+  const RecordLayout layout({int_field("task", ""), int_field("point", ""),
+                             real_field("wall_time", ""), real_field("score", ""),
+                             text_field("label", 16, "")});
+  const Record record{std::int64_t{12345}, std::int64_t{67}, 0.25, 3.5, std::string("replicate-7")};
+  std::vector<std::byte> row(layout.row_size());
+  for (auto _ : state) {
+    layout.pack(record, row, "bench");
+    benchmark::DoNotOptimize(row.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RecordLayoutPack);
+
+// Item: one offer to a top-10 table with a 3-field record (Collatz's 'longest').
+// range(0) = 0: random scores, so after the first few offers almost all are rejected
+// before the record is made (the common case); 1: increasing scores, so every offer
+// enters the table, makes its record and evicts the worst (the worst case).
+void BM_ReductionsOfferTop(benchmark::State& state) {
+  const bool ascending = state.range(0) == 1;
+  const std::vector<ReductionSpec> specs{top_k_reduction(
+      "longest", 10, {int_field("n", ""), int_field("steps", ""), int_field("peak", "")}, "")};
+  std::vector<double> scores(4096);
+  auto rng = bench_rng();
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    scores[i] = ascending ? static_cast<double>(i) : static_cast<double>(rng.below(1000));
+  }
+  std::uint64_t index = 0;
+  for (auto _ : state) {
+    Reductions reductions(specs);  // a fresh table each pass; its cost is ~1/4096 of one
+    for (const double score : scores) {
+      reductions.begin_index(index);
+      reductions.offer_top(0, score, [&] {
+        return Record{static_cast<std::int64_t>(index), std::int64_t{1}, std::int64_t{2}};
+      });
+      ++index;
+    }
+    benchmark::DoNotOptimize(reductions.tops().data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(scores.size()));
+}
+BENCHMARK(BM_ReductionsOfferTop)->ArgName("ascending")->Arg(0)->Arg(1);
+
+}  // namespace
+}  // namespace levelforge

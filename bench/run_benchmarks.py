@@ -1,0 +1,495 @@
+#!/usr/bin/python3
+"""End-to-end benchmarks of levelforge: GA and exhaustive scaling over MPI ranks, and the
+cost of HDF5 output for a sweep of many small tasks. See bench/README.md.
+
+Builds nothing: point --levelforge at a Release build. Every benchmark runs its cases
+interleaved (repeat 1: every case, repeat 2: every case, ...) so that noise on a shared
+machine hits all cases alike, and every ratio is computed from the medians of this one
+invocation.
+
+    bench/run_benchmarks.py --repeats 5                      # print the table
+    bench/run_benchmarks.py --repeats 5 --record             # and append it to bench/RESULTS.md
+    bench/run_benchmarks.py --ranks 1,2,4,8,16 --only collatz
+    bench/run_benchmarks.py --repeats 1 --scale 0.1          # smoke test (floors not meaningful)
+
+Exit status: 0 when every run worked (whatever the floors say; --strict: 1 when a floor
+fails), 2 when a run failed or its output could not be read.
+"""
+
+import argparse
+import datetime
+import math
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "bench"
+CONFIGS = BENCH / "configs"
+DEFAULT_RESULTS = BENCH / "RESULTS.md"
+BENCHMARKS = ("ga", "collatz", "sweep")
+
+# The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
+#   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
+SUMMARY = re.compile(
+    r"^levelforge: (?P<tasks>\d+) tasks?, (?P<calls>\d+) kernel calls in (?P<seconds>[0-9.]+) s"
+    r" on (?P<ranks>\d+) ranks? \(max idle (?P<idle>[0-9.]+)%\)\s*$",
+    re.MULTILINE,
+)
+
+# Full-size parameters (those of bench/configs/*.yaml) and how --scale shrinks them.
+GA_POPULATION, GA_GENERATIONS, GA_ELITISM = 512, 20, 0
+COLLATZ_COUNT = 20_000_000
+SWEEP_TASKS = 10_000
+
+# Floors (bench/README.md): 2 ranks against 1 for the scaling runs, output against none.
+GA_FLOOR = 1.8       # throughput 2 ranks / 1 rank >= 1.8
+COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
+IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
+SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
+
+
+class RunError(Exception):
+    pass
+
+
+# ----------------------------------------------------------------------------- running
+
+
+class Runner:
+    def __init__(self, args, workdir):
+        self.levelforge = args.levelforge
+        self.mpiexec = shlex.split(args.mpiexec)
+        self.mpiexec_args = shlex.split(args.mpiexec_args)
+        self.timeout = args.timeout
+        self.workdir = Path(workdir)
+        self.verbose = args.verbose
+        self.env = dict(os.environ)
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # Open MPI refuses to run as root without these.
+            self.env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            self.env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        self.counter = 0
+
+    def run(self, config, ranks, overrides=(), output=True):
+        """One `levelforge run` under mpiexec. Returns a dict with the parsed summary line,
+        the process wall time and, with output, the /ranks table of the result file."""
+        self.counter += 1
+        result_path = self.workdir / f"run-{self.counter}.h5"
+        cmd = [*self.mpiexec, "--oversubscribe", *self.mpiexec_args, "-n", str(ranks),
+               str(self.levelforge), "run", str(config), "-q"]
+        for item in overrides:
+            cmd += ["--set", item]
+        cmd += ["-o", str(result_path), "--force"] if output else ["--no-output"]
+        if self.verbose:
+            print("  $ " + shlex.join(cmd), file=sys.stderr, flush=True)
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, timeout=self.timeout, check=False)
+        except subprocess.TimeoutExpired as error:
+            raise RunError(f"timed out after {self.timeout} s: {shlex.join(cmd)}") from error
+        process_seconds = time.perf_counter() - started
+        if proc.returncode != 0:
+            raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n"
+                           f"stdout:\n{proc.stdout[-2000:]}\nstderr:\n{proc.stderr[-2000:]}")
+        found = SUMMARY.search(proc.stdout)
+        if found is None:
+            raise RunError(f"no summary line in the output of {shlex.join(cmd)}:\n{proc.stdout[-2000:]}")
+        if int(found["ranks"]) != ranks:
+            raise RunError(f"the summary says {found['ranks']} ranks, expected {ranks}")
+        run = {
+            "tasks": int(found["tasks"]),
+            "calls": int(found["calls"]),
+            "driver_seconds_stdout": float(found["seconds"]),
+            "max_idle_stdout": float(found["idle"]) / 100,
+            "process_seconds": process_seconds,
+        }
+        run["driver_seconds"] = run["driver_seconds_stdout"]
+        if output:
+            rows = read_ranks_table(result_path)
+            if len(rows) != ranks:
+                raise RunError(f"{result_path}: /ranks has {len(rows)} rows, expected {ranks}")
+            run["ranks_table"] = rows
+            # The stdout figure is the same max over ranks, rounded to 10 ms; use the exact one.
+            exact = max(row["wall_time"] for row in rows)
+            if abs(exact - run["driver_seconds_stdout"]) > 0.0051:
+                print(f"warning: /ranks says the driver took {exact:.4f} s, stdout says "
+                      f"{run['driver_seconds_stdout']:.2f} s", file=sys.stderr)
+            run["driver_seconds"] = exact
+            result_path.unlink()
+        return run
+
+
+def read_ranks_table(path):
+    try:
+        import h5py  # Debian's python3-h5py
+    except ImportError as error:
+        raise RunError("h5py is missing: run this script with /usr/bin/python3 "
+                       "(Debian: apt-get install python3-h5py)") from error
+    try:
+        with h5py.File(path, "r") as file:
+            table = file["ranks"][()]
+    except (OSError, KeyError) as error:
+        raise RunError(f"{path}: cannot read the /ranks table: {error}") from error
+    return [{"rank": int(row["rank"]), "wall_time": float(row["wall_time"]),
+             "idle_time": float(row["idle_time"]), "work_units": int(row["work_units"])}
+            for row in table]
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+class Series:
+    """The values of one case's metric over the repeats."""
+
+    def __init__(self, benchmark, case, metric, unit, fmt="{:.3f}"):
+        self.benchmark, self.case, self.metric, self.unit, self.fmt = benchmark, case, metric, unit, fmt
+        self.values = []
+
+    @property
+    def median(self):
+        return statistics.median(self.values)
+
+    def row(self):
+        f = self.fmt.format
+        return [self.benchmark, self.case, f"{self.metric} ({self.unit})", f(self.median),
+                f(min(self.values)), f(max(self.values)), str(len(self.values))]
+
+
+class Ratio:
+    """A ratio of medians, checked against a floor (op '>=' or '<=') or only reported."""
+
+    def __init__(self, benchmark, name, value, op=None, floor=None):
+        self.benchmark, self.name, self.value, self.op, self.floor = benchmark, name, value, op, floor
+
+    @property
+    def verdict(self):
+        if self.op is None:
+            return ""
+        ok = self.value >= self.floor if self.op == ">=" else self.value <= self.floor
+        return "PASS" if ok else "FAIL"
+
+    def row(self):
+        floor = "" if self.op is None else f"{self.op} {self.floor:g}"
+        return [self.benchmark, self.name, f"{self.value:.3f}", floor, self.verdict]
+
+
+def scaled(value, scale, least):
+    return max(least, int(round(value * scale)))
+
+
+def rank_cases(ranks):
+    base = ranks[0]
+    return base, [r for r in ranks if r != base]
+
+
+# ----------------------------------------------------------------------------- benchmarks
+
+
+def bench_ga(runner, args, ranks):
+    """Throughput (evaluations per second of driver wall time) of one fixed-cost GA task."""
+    generations = scaled(GA_GENERATIONS, args.scale, 2)
+    overrides = [f"ga.generations={generations}"]
+    expected = GA_POPULATION + (generations - 1) * (GA_POPULATION - GA_ELITISM)
+    config = CONFIGS / "ga_fixed_cost.yaml"
+    series = {r: Series("ga", f"{r} rank{'s' if r > 1 else ''}", "throughput", "evals/s", "{:.0f}")
+              for r in ranks}
+    walls = {r: Series("ga", f"{r} rank{'s' if r > 1 else ''}", "driver wall", "s") for r in ranks}
+    notes = []
+    for _ in range(args.warmup):
+        runner.run(config, ranks[0], overrides)
+    for rep in range(args.repeats):
+        for r in ranks:
+            run = runner.run(config, r, overrides)
+            if run["calls"] != expected:
+                note = (f"ga on {r} ranks: the summary counts {run['calls']} kernel calls, the "
+                        f"config makes {expected} evaluations")
+                if note not in notes:
+                    notes.append(note)
+            series[r].values.append(expected / run["driver_seconds"])
+            walls[r].values.append(run["driver_seconds"])
+            progress(f"ga rep {rep + 1}/{args.repeats}, {r} ranks: {run['driver_seconds']:.3f} s")
+    base, others = rank_cases(ranks)
+    ratios = []
+    for r in others:
+        value = series[r].median / series[base].median
+        floor = (">=", GA_FLOOR) if (base, r) == (1, 2) else (None, None)
+        ratios.append(Ratio("ga", f"throughput {r}r/{base}r", value, *floor))
+        if r != 2 or base != 1:
+            ratios.append(Ratio("ga", f"efficiency {r}r/{base}r", value * base / r))
+    rows = [s for r in ranks for s in (series[r], walls[r])]
+    return rows, ratios, notes
+
+
+def bench_collatz(runner, args, ranks):
+    """Driver wall time of the exhaustive Collatz scan, speedup and idle fractions."""
+    count = scaled(COLLATZ_COUNT, args.scale, 100_000)
+    overrides = [f"params.count={count}"]
+    config = CONFIGS / "collatz_2e7.yaml"
+    walls = {r: Series("collatz", f"{r} rank{'s' if r > 1 else ''}", "driver wall", "s") for r in ranks}
+    idles = {r: Series("collatz", f"{r} rank{'s' if r > 1 else ''}", "max idle", "%", "{:.2f}")
+             for r in ranks}
+    per_rank = {r: [[] for _ in range(r)] for r in ranks}
+    for _ in range(args.warmup):
+        runner.run(config, ranks[0], overrides)
+    for rep in range(args.repeats):
+        for r in ranks:
+            run = runner.run(config, r, overrides)
+            if run["calls"] != count:
+                raise RunError(f"collatz on {r} ranks: {run['calls']} kernel calls, expected {count}")
+            fractions = [row["idle_time"] / row["wall_time"] if row["wall_time"] > 0 else 0.0
+                         for row in sorted(run["ranks_table"], key=lambda row: row["rank"])]
+            for k, fraction in enumerate(fractions):
+                per_rank[r][k].append(100 * fraction)
+            walls[r].values.append(run["driver_seconds"])
+            idles[r].values.append(100 * max(fractions))
+            progress(f"collatz rep {rep + 1}/{args.repeats}, {r} ranks: {run['driver_seconds']:.3f} s, "
+                     f"idle " + ", ".join(f"{100 * f:.1f}%" for f in fractions))
+    base, others = rank_cases(ranks)
+    ratios = []
+    for r in others:
+        value = walls[base].median / walls[r].median
+        floor = (">=", COLLATZ_FLOOR) if (base, r) == (1, 2) else (None, None)
+        ratios.append(Ratio("collatz", f"speedup {r}r/{base}r", value, *floor))
+        if r != 2 or base != 1:
+            ratios.append(Ratio("collatz", f"efficiency {r}r/{base}r", value * base / r))
+    for r in ranks:
+        if r == 1:
+            continue
+        value = idles[r].median / 100
+        floor = ("<=", IDLE_FLOOR) if r == 2 else (None, None)
+        ratios.append(Ratio("collatz", f"idle fraction, max over ranks, {r}r", value, *floor))
+    rows = []
+    for r in ranks:
+        rows += [walls[r], idles[r]]
+        if r > 1:
+            for k in range(r):
+                s = Series("collatz", f"{r} ranks", f"idle rank {k}", "%", "{:.2f}")
+                s.values = per_rank[r][k]
+                rows.append(s)
+    return rows, ratios, []
+
+
+def bench_sweep(runner, args, _ranks):
+    """Process wall time of many small sweep tasks with HDF5 output against --no-output."""
+    tasks = scaled(SWEEP_TASKS, args.scale, 100)
+    overrides = [f"sweep.replicates={tasks}"]
+    config = CONFIGS / "sweep_10k.yaml"
+    r = args.sweep_ranks
+    cases = {True: "output", False: "no-output"}
+    process = {o: Series("sweep", f"{r} ranks, {name}", "process wall", "s") for o, name in cases.items()}
+    driver = {o: Series("sweep", f"{r} ranks, {name}", "driver wall", "s") for o, name in cases.items()}
+    for _ in range(args.warmup):
+        runner.run(config, r, overrides, output=True)
+    for rep in range(args.repeats):
+        for output in (True, False):
+            run = runner.run(config, r, overrides, output=output)
+            if run["tasks"] != tasks or run["calls"] != tasks:
+                raise RunError(f"sweep: {run['tasks']} tasks and {run['calls']} kernel calls, "
+                               f"expected {tasks} of each")
+            process[output].values.append(run["process_seconds"])
+            driver[output].values.append(run["driver_seconds"])
+            progress(f"sweep rep {rep + 1}/{args.repeats}, {cases[output]}: "
+                     f"{run['process_seconds']:.3f} s process, {run['driver_seconds']:.3f} s driver")
+    notes = ["sweep: the no-output driver wall time is the stdout figure, rounded to 10 ms"]
+    ratios = [
+        Ratio("sweep", f"process wall output/no-output, {r}r",
+              process[True].median / process[False].median, "<=", SWEEP_FLOOR),
+        Ratio("sweep", f"driver wall output/no-output, {r}r",
+              driver[True].median / driver[False].median),
+    ]
+    return [process[True], process[False], driver[True], driver[False]], ratios, notes
+
+
+RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep}
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def progress(message):
+    print("  " + message, file=sys.stderr, flush=True)
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def loadavg():
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def git_describe():
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return commit + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def levelforge_version(path):
+    try:
+        return subprocess.run([str(path), "--version"], capture_output=True, text=True,
+                              timeout=30, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def markdown_table(header, rows, right=()):
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows)]
+    def line(cells):
+        return "| " + " | ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                                 for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if i in right else ("-" * (w + 2))
+                          for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(header), rule] + [line(r) for r in rows])
+
+
+def report(machine, series, ratios, notes):
+    parts = ["\n".join(f"- {key}: {value}" for key, value in machine.items()), ""]
+    parts.append(markdown_table(["benchmark", "case", "metric", "median", "min", "max", "n"],
+                                [s.row() for s in series], right=(3, 4, 5, 6)))
+    parts.append("")
+    parts.append(markdown_table(["benchmark", "ratio (of medians)", "value", "floor", "result"],
+                                [r.row() for r in ratios], right=(2,)))
+    if notes:
+        parts.append("")
+        parts += [f"- note: {n}" for n in notes]
+    return "\n".join(parts) + "\n"
+
+
+RESULTS_HEADER = """\
+# levelforge benchmark results
+
+Sections appended by `bench/run_benchmarks.py --record`, newest last. To reproduce one,
+build Release and run the command its section names, from the repository root:
+
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLEVELFORGE_BUILD_TESTS=OFF
+    cmake --build build -j
+    bench/run_benchmarks.py --repeats 5 --record
+
+What each benchmark measures, and the definitions of throughput, speedup and idle
+fraction, are in bench/README.md. Medians over the repeats; ratios are ratios of the
+medians of one invocation (cases interleaved), never of different sections.
+"""
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def parse_ranks(text):
+    try:
+        ranks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of rank counts, got '{text}'")
+    if not ranks or any(r < 1 for r in ranks):
+        raise argparse.ArgumentTypeError(f"rank counts must be >= 1, got '{text}'")
+    return sorted(set(ranks))
+
+
+def positive_float(text):
+    value = float(text)
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got '{text}'")
+    return value
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    parser.add_argument("--levelforge", type=Path, default=REPO / "build/runner/cli/levelforge",
+                        help="the levelforge binary (default: build/runner/cli/levelforge)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of every case (default 5)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="unrecorded runs of each benchmark's first case before the repeats (default 1)")
+    parser.add_argument("--ranks", type=parse_ranks, default=parse_ranks("1,2"),
+                        help="rank counts of the ga and collatz scaling cases (default 1,2; "
+                             "a bigger node: 1,2,4,8,16); ratios are against the smallest")
+    parser.add_argument("--sweep-ranks", type=int, default=2, help="ranks of the sweep benchmark (default 2)")
+    parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
+    parser.add_argument("--scale", type=positive_float, default=1.0,
+                        help="shrink the work (GA generations, Collatz count, sweep tasks) by this "
+                             "factor, for smoke tests; floors are meaningful only at 1")
+    parser.add_argument("--record", action="store_true", help="append the results to --out")
+    parser.add_argument("--out", type=Path, default=DEFAULT_RESULTS,
+                        help="results file that --record appends to (default bench/RESULTS.md); "
+                             "without --record nothing is written")
+    parser.add_argument("--mpiexec", default="mpiexec", help="MPI launcher (default mpiexec)")
+    parser.add_argument("--mpiexec-args", default="", help="extra launcher arguments, e.g. '--bind-to core'")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per run (default 600)")
+    parser.add_argument("--strict", action="store_true", help="exit with status 1 when a floor fails")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every command")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.warmup < 0 or args.sweep_ranks < 1:
+        parser.error("--repeats and --sweep-ranks must be >= 1, --warmup >= 0")
+    args.levelforge = args.levelforge.resolve()
+    if not os.access(args.levelforge, os.X_OK):
+        parser.error(f"{args.levelforge} is not an executable; build levelforge first "
+                     f"(cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j)")
+
+    command = "bench/run_benchmarks.py " + shlex.join(sys.argv[1:] if argv is None else argv)
+    selected = [args.only] if args.only else list(BENCHMARKS)
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    machine = {
+        "date": now.isoformat().replace("+00:00", "Z"),
+        "command": f"`{command}`",
+        "host": platform.node(),
+        "cpu": f"{cpu_model()}, nproc {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}"
+               f" (online {os.cpu_count()})",
+        "levelforge": f"{levelforge_version(args.levelforge)}, tree {git_describe()}",
+        "load average at start": loadavg(),
+        "repeats": f"{args.repeats} (+{args.warmup} warmup), ranks {','.join(map(str, args.ranks))}, "
+                   f"sweep ranks {args.sweep_ranks}, scale {args.scale:g}"
+                   + ("" if args.scale == 1 else " (smoke: floors not meaningful)"),
+    }
+    all_series, all_ratios, all_notes = [], [], []
+    try:
+        with tempfile.TemporaryDirectory(prefix="levelforge-bench-") as workdir:
+            runner = Runner(args, workdir)
+            for name in selected:
+                progress(f"{name}:")
+                series, ratios, notes = RUNNERS[name](runner, args, args.ranks)
+                all_series += series
+                all_ratios += ratios
+                all_notes += notes
+    except RunError as error:
+        print(f"run_benchmarks: {error}", file=sys.stderr)
+        return 2
+    machine["load average at end"] = loadavg()
+    text = report(machine, all_series, all_ratios, all_notes)
+    print(text, end="")
+    if args.record:
+        out = args.out
+        new = not out.exists() or out.stat().st_size == 0
+        with out.open("a") as file:
+            if new:
+                file.write(RESULTS_HEADER)
+            file.write(f"\n## {machine['date']}\n\n{text}")
+        print(f"appended to {out}", file=sys.stderr)
+    failed = any(r.verdict == "FAIL" for r in all_ratios)
+    return 1 if failed and args.strict else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+#include "runner/engine/kernel_registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "runner/engine/driver_specs.hpp"
+
+namespace levelforge {
+namespace {
+
+const KernelEntry& entry(std::string_view name) {
+  const auto* found = find_kernel(name);
+  if (found == nullptr) throw std::runtime_error("kernel not registered: " + std::string(name));
+  return *found;
+}
+
+std::vector<std::string> names_of(const std::vector<ParamSpec>& specs) {
+  std::vector<std::string> names;
+  for (const auto& spec : specs) names.push_back(spec.name);
+  return names;
+}
+
+std::vector<std::string> names_of(const std::vector<FieldSpec>& fields) {
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.push_back(field.name);
+  return names;
+}
+
+template <class T>
+bool within(const ParamSpec& spec) {
+  const auto* value = std::get_if<T>(&spec.default_value);
+  if (value == nullptr || !spec.min || !spec.max) return false;
+  const auto* low = std::get_if<T>(&*spec.min);
+  const auto* high = std::get_if<T>(&*spec.max);
+  return low != nullptr && high != nullptr && *low <= *value && *value <= *high;
+}
+
+// Each default has the declared type and lies within the declared range or choices.
+void expect_defaults_valid(const std::vector<ParamSpec>& specs, const std::string& owner) {
+  std::set<std::string> seen;
+  for (const auto& spec : specs) {
+    const auto where = owner + "." + spec.name;
+    EXPECT_TRUE(seen.insert(spec.name).second) << where << " declared twice";
+    EXPECT_FALSE(spec.name.empty()) << owner;
+    EXPECT_FALSE(spec.doc.empty()) << where << " has no doc";
+    switch (spec.type) {
+      case ParamType::integer:
+        EXPECT_TRUE(within<std::int64_t>(spec)) << where << " default outside its range";
+        break;
+      case ParamType::real:
+        EXPECT_TRUE(within<double>(spec)) << where << " default outside its range";
+        break;
+      case ParamType::boolean:
+        EXPECT_TRUE(std::holds_alternative<bool>(spec.default_value)) << where;
+        EXPECT_FALSE(spec.min.has_value()) << where;
+        EXPECT_FALSE(spec.max.has_value()) << where;
+        break;
+      case ParamType::choice: {
+        const auto* value = std::get_if<std::string>(&spec.default_value);
+        ASSERT_NE(value, nullptr) << where;
+        EXPECT_NE(std::find(spec.choices.begin(), spec.choices.end(), *value), spec.choices.end())
+            << where << " default is not one of its choices";
+        EXPECT_EQ(std::set<std::string>(spec.choices.begin(), spec.choices.end()).size(),
+                  spec.choices.size())
+            << where << " repeats a choice";
+        break;
+      }
+    }
+  }
+}
+
+// A group of one for GaModel::run_task.
+class SoloGroup final : public EvaluationGroup {
+ public:
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t evaluations) override { total += evaluations; }
+  std::uint64_t total = 0;
+};
+
+ParamSet with(const KernelEntry& kernel, const std::string& name, std::int64_t value) {
+  auto params = ParamSet::defaults(kernel.params);
+  params.set(name, ParamValue{value});
+  return params;
+}
+
+// ---------------------------------------------------------------- the registry
+
+TEST(KernelRegistry, RegistersTheTestKernelsWithTheirDrivers) {
+  EXPECT_EQ(entry("onemax").drivers(), (std::vector<std::string>{"ga", "sweep"}));
+  EXPECT_EQ(entry("collatz").drivers(), (std::vector<std::string>{"sweep", "exhaustive"}));
+  EXPECT_EQ(entry("faulty").drivers(), (std::vector<std::string>{"sweep", "exhaustive"}));
+}
+
+TEST(KernelRegistry, NamesAreUniqueAndEveryKernelServesADriver) {
+  std::set<std::string> names;
+  for (const auto& kernel : registered_kernels()) {
+    EXPECT_TRUE(names.insert(kernel.name).second) << kernel.name << " registered twice";
+    EXPECT_FALSE(kernel.summary.empty()) << kernel.name;
+    EXPECT_FALSE(kernel.drivers().empty()) << kernel.name;
+  }
+  EXPECT_GE(names.size(), 3U);
+}
+
+TEST(KernelRegistry, EveryParameterDefaultLiesInsideItsDeclaredRange) {
+  for (const auto& kernel : registered_kernels()) expect_defaults_valid(kernel.params, kernel.name);
+}
+
+TEST(KernelRegistry, EveryDriverSettingDefaultLiesInsideItsDeclaredRange) {
+  expect_defaults_valid(ga_settings(), "ga");
+  expect_defaults_valid(exhaustive_settings(), "exhaustive");
+}
+
+TEST(KernelRegistry, FindKernelByName) {
+  EXPECT_EQ(find_kernel("nope"), nullptr);
+  EXPECT_EQ(find_kernel(""), nullptr);
+  EXPECT_EQ(find_kernel("OneMax"), nullptr);  // names are case-sensitive
+  const auto* onemax = find_kernel("onemax");
+  ASSERT_NE(onemax, nullptr);
+  EXPECT_EQ(onemax->name, "onemax");
+  // The same entry as in the list, not a copy.
+  EXPECT_EQ(onemax, &*std::find_if(registered_kernels().begin(), registered_kernels().end(),
+                                   [](const KernelEntry& e) { return e.name == "onemax"; }));
+}
+
+TEST(KernelRegistry, CapabilitiesCarryTheKernelDeclarations) {
+  const auto& onemax = entry("onemax");
+  ASSERT_TRUE(onemax.ga.has_value());
+  EXPECT_EQ(names_of(onemax.ga->evaluation_fields), (std::vector<std::string>{"ones"}));
+  EXPECT_FALSE(onemax.exhaustive.has_value());
+  const auto& collatz = entry("collatz");
+  EXPECT_FALSE(collatz.ga.has_value());
+  ASSERT_TRUE(collatz.exhaustive.has_value());
+  ASSERT_EQ(collatz.exhaustive->reductions.size(), 3U);
+  EXPECT_EQ(collatz.exhaustive->reductions[0].kind, ReductionKind::count);
+  EXPECT_EQ(collatz.exhaustive->reductions[1].kind, ReductionKind::histogram);
+  EXPECT_EQ(collatz.exhaustive->reductions[2].kind, ReductionKind::top_k);
+  EXPECT_EQ(names_of(collatz.exhaustive->solution_fields),
+            (std::vector<std::string>{"n", "steps"}));
+  ASSERT_TRUE(collatz.sweep.has_value());
+  EXPECT_EQ(names_of(collatz.sweep->record_fields), (std::vector<std::string>{"n", "steps", "peak"}));
+}
+
+// ---------------------------------------------------------------- the config schema
+
+TEST(ConfigSchema, ListsEveryKernelWithItsParametersAndDrivers) {
+  const auto schema = config_schema();
+  EXPECT_EQ(schema.kernels.size(), registered_kernels().size());
+  for (const auto& kernel : registered_kernels()) {
+    const auto found = schema.kernels.find(kernel.name);
+    ASSERT_NE(found, schema.kernels.end()) << kernel.name;
+    EXPECT_EQ(names_of(found->second.params), names_of(kernel.params)) << kernel.name;
+    EXPECT_EQ(found->second.drivers, kernel.drivers()) << kernel.name;
+  }
+  EXPECT_EQ(schema.kernels.at("collatz").drivers,
+            (std::vector<std::string>{"sweep", "exhaustive"}));
+}
+
+TEST(ConfigSchema, HasTheThreeDriverSections) {
+  const auto schema = config_schema();
+  EXPECT_EQ(schema.drivers.size(), 3U);
+  ASSERT_EQ(schema.drivers.count("ga"), 1U);
+  ASSERT_EQ(schema.drivers.count("sweep"), 1U);
+  ASSERT_EQ(schema.drivers.count("exhaustive"), 1U);
+  EXPECT_EQ(names_of(schema.drivers.at("ga")), names_of(ga_settings()));
+  EXPECT_TRUE(schema.drivers.at("sweep").empty());
+  EXPECT_EQ(names_of(schema.drivers.at("exhaustive")),
+            (std::vector<std::string>{"begin", "end", "chunk"}));
+  const auto ga = names_of(schema.drivers.at("ga"));
+  for (const char* name : {"population", "generations", "tournament", "crossover_rate",
+                           "mutation_rate", "elitism", "stop_fitness", "keep_best",
+                           "ranks_per_task"}) {
+    EXPECT_NE(std::find(ga.begin(), ga.end(), name), ga.end()) << name;
+  }
+}
+
+// ---------------------------------------------------------------- the factories
+
+TEST(KernelFactories, GaModelGenomeLengthIsTheLengthParameter) {
+  const auto& onemax = entry("onemax");
+  const auto model = onemax.ga->make(with(onemax, "length", 17));
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->genome_length(), 17U);
+  EXPECT_EQ(onemax.ga->make(ParamSet::defaults(onemax.params))->genome_length(), 64U);
+}
+
+TEST(KernelFactories, GaModelRunsATask) {
+  const auto& onemax = entry("onemax");
+  const auto model = onemax.ga->make(with(onemax, "length", 12));
+  const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, std::numeric_limits<double>::infinity(), 2, 0};
+  SoloGroup group;
+  const auto outcome = model->run_task(settings, 1, 0, group);
+  EXPECT_EQ(outcome.generations_run, 3U);
+  EXPECT_EQ(outcome.evaluations, 8U + 2U * 7U);
+  EXPECT_EQ(group.total, outcome.evaluations);
+  EXPECT_EQ(outcome.best_genomes.size(), 2U * 12U);
+}
+
+TEST(KernelFactories, ExhaustiveModelIndexCountIsTheCountParameter) {
+  const auto& collatz = entry("collatz");
+  EXPECT_EQ(collatz.exhaustive->make(with(collatz, "count", 123))->index_count(), 123U);
+  EXPECT_EQ(collatz.exhaustive->make(ParamSet::defaults(collatz.params))->index_count(),
+            1'000'000U);
+  const auto& faulty = entry("faulty");
+  EXPECT_EQ(faulty.exhaustive->make(with(faulty, "count", 77))->index_count(), 77U);
+}
+
+TEST(KernelFactories, ExhaustiveModelVisitsTheRangeWithIndices) {
+  const auto& collatz = entry("collatz");
+  auto params = with(collatz, "count", 100);
+  params.set("solution_steps", ParamValue{std::int64_t{0}});  // every start is a solution
+  const auto model = collatz.exhaustive->make(params);
+  Reductions out(collatz.exhaustive->reductions);
+  model->visit(5, 10, out);
+  EXPECT_EQ(out.counts()[0], 5);
+  ASSERT_EQ(out.solutions().size(), 5U);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(out.solutions()[i].index, 5 + i);
+    // start = 1: index i is n = i + 1.
+    EXPECT_EQ(std::get<std::int64_t>(out.solutions()[i].record[0]),
+              static_cast<std::int64_t>(6 + i));
+  }
+  model->visit(10, 10, out);  // empty range
+  EXPECT_EQ(out.counts()[0], 5);
+}
+
+TEST(KernelFactories, SweepModelsReturnTheirDeclaredRecords) {
+  for (const auto& kernel : registered_kernels()) {
+    if (!kernel.sweep) continue;
+    const auto model = kernel.sweep->make(ParamSet::defaults(kernel.params));
+    Rng rng({1, Stream::sweep_run, 0, 0, 0});
+    EXPECT_EQ(model->run(rng).size(), kernel.sweep->record_fields.size()) << kernel.name;
+  }
+}
+
+// ---------------------------------------------------------------- exhaustive_range
+
+ParamSet range_settings(std::int64_t begin, std::int64_t end) {
+  auto settings = ParamSet::defaults(exhaustive_settings());
+  settings.set("begin", ParamValue{begin});
+  settings.set("end", ParamValue{end});
+  return settings;
+}
+
+TEST(ExhaustiveRange, DefaultsCoverTheWholeIndexSpace) {
+  const auto range = exhaustive_range(ParamSet::defaults(exhaustive_settings()), 1000);
+  EXPECT_EQ(range.begin, 0U);
+  EXPECT_EQ(range.end, 1000U);
+}
+
+TEST(ExhaustiveRange, ExplicitBeginAndEnd) {
+  const auto range = exhaustive_range(range_settings(10, 20), 1000);
+  EXPECT_EQ(range.begin, 10U);
+  EXPECT_EQ(range.end, 20U);
+  const auto to_default_end = exhaustive_range(range_settings(990, -1), 1000);
+  EXPECT_EQ(to_default_end.begin, 990U);
+  EXPECT_EQ(to_default_end.end, 1000U);
+  const auto whole = exhaustive_range(range_settings(0, 1000), 1000);
+  EXPECT_EQ(whole.end, 1000U);
+  const auto empty = exhaustive_range(range_settings(1000, 1000), 1000);
+  EXPECT_EQ(empty.begin, 1000U);
+  EXPECT_EQ(empty.end, 1000U);
+}
+
+TEST(ExhaustiveRange, RejectsRangesThatDoNotFit) {
+  EXPECT_THROW((void)exhaustive_range(range_settings(0, 1001), 1000), KernelError);
+  EXPECT_THROW((void)exhaustive_range(range_settings(21, 20), 1000), KernelError);
+  EXPECT_THROW((void)exhaustive_range(range_settings(1001, -1), 1000), KernelError);
+  try {
+    (void)exhaustive_range(range_settings(5, 2000), 1000);
+    ADD_FAILURE() << "no KernelError";
+  } catch (const KernelError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("2000"), std::string::npos) << message;
+    EXPECT_NE(message.find("1000"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace levelforge

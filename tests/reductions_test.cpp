@@ -1,0 +1,234 @@
+#include "kernels/api/reductions.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace levelforge {
+namespace {
+
+std::vector<ReductionSpec> specs() {
+  return {
+      count_reduction("visited", "a counter"),
+      count_reduction("other", "another counter"),
+      // Four bins of width 0.5 over [-1, 1): exact binary boundaries.
+      histogram_reduction("h", -1.0, 1.0, 4, "a histogram"),
+      top_k_reduction("top", 3, {int_field("index", "the index offered")}, "a top-3"),
+  };
+}
+constexpr std::size_t visited = 0;
+constexpr std::size_t other = 1;
+constexpr std::size_t hist = 2;
+constexpr std::size_t top = 3;
+
+std::vector<std::pair<double, std::uint64_t>> scores_and_indices(
+    const std::vector<TopEntry>& entries) {
+  std::vector<std::pair<double, std::uint64_t>> out;
+  for (const auto& entry : entries) out.emplace_back(entry.score, entry.index);
+  return out;
+}
+
+TEST(Reductions, StartEmpty) {
+  const auto s = specs();
+  Reductions r(s);
+  EXPECT_EQ(r.counts(), (std::vector<std::int64_t>{0, 0, 0, 0}));
+  ASSERT_EQ(r.histograms().size(), 4U);
+  EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>(6, 0)));
+  EXPECT_TRUE(r.histograms()[visited].empty());
+  EXPECT_TRUE(r.tops()[top].empty());
+  EXPECT_TRUE(r.solutions().empty());
+}
+
+TEST(Reductions, CountAddsAmountsToItsOwnCounterOnly) {
+  const auto s = specs();
+  Reductions r(s);
+  r.count(visited);
+  r.count(visited);
+  r.count(other, 5);
+  r.count(other, -2);
+  EXPECT_EQ(r.counts()[visited], 2);
+  EXPECT_EQ(r.counts()[other], 3);
+  EXPECT_EQ(r.counts()[hist], 0);
+}
+
+TEST(Reductions, HistogramBinsEdgesUnderflowAndOverflow) {
+  const auto s = specs();
+  Reductions r(s);
+  // bins: 0 underflow, 1 [-1,-0.5), 2 [-0.5,0), 3 [0,0.5), 4 [0.5,1), 5 overflow.
+  r.histogram(hist, -1.0);                                      // exactly low -> 1
+  r.histogram(hist, std::nextafter(-1.0, -2.0));                // just below low -> 0
+  r.histogram(hist, -5.0);                                      // below low -> 0
+  r.histogram(hist, -std::numeric_limits<double>::infinity());  // -> 0
+  r.histogram(hist, -0.5);                                      // inner edge -> 2
+  r.histogram(hist, std::nextafter(-0.5, -1.0));                // -> 1
+  r.histogram(hist, 0.0);                                       // -> 3
+  r.histogram(hist, 0.25);                                      // -> 3
+  r.histogram(hist, 0.5);                                       // -> 4
+  r.histogram(hist, std::nextafter(1.0, 0.0));                  // just below high -> 4
+  r.histogram(hist, 1.0);                                       // high itself -> 5
+  r.histogram(hist, 7.0);                                       // -> 5
+  r.histogram(hist, std::numeric_limits<double>::infinity());   // -> 5
+  r.histogram(hist, std::numeric_limits<double>::quiet_NaN());  // NaN -> 5
+  EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>{3, 2, 1, 2, 2, 4}));
+}
+
+TEST(Reductions, HistogramJustBelowHighNeverOverflowsTheLastRegularBin) {
+  // A width that is not a power of two: rounding in (value - low) / width must not push a
+  // value below `high` into the overflow bin.
+  const std::vector<ReductionSpec> s{histogram_reduction("h", 0.1, 0.7, 3, "")};
+  Reductions r(s);
+  r.histogram(0, std::nextafter(0.7, 0.0));
+  r.histogram(0, 0.1);
+  EXPECT_EQ(r.histograms()[0], (std::vector<std::int64_t>{0, 1, 0, 1, 0}));
+}
+
+TEST(Reductions, CollatzStyleIntegerBinsPutEachIntegerInItsOwnBin) {
+  const std::vector<ReductionSpec> s{histogram_reduction("steps", 0, 1000, 1000, "")};
+  Reductions r(s);
+  for (int v = 0; v < 1000; ++v) r.histogram(0, static_cast<double>(v));
+  r.histogram(0, 1000.0);
+  const auto& bins = r.histograms()[0];
+  ASSERT_EQ(bins.size(), 1002U);
+  EXPECT_EQ(bins[0], 0);
+  for (std::size_t b = 1; b <= 1000; ++b) ASSERT_EQ(bins[b], 1) << "bin " << b;
+  EXPECT_EQ(bins[1001], 1);
+}
+
+TEST(Reductions, TopKKeepsTheKBestWithTiesBrokenBySmallerIndex) {
+  const auto s = specs();
+  Reductions r(s);
+  int calls = 0;
+  // Offers (index, score) in this order; the table has k = 3.
+  const std::vector<std::pair<std::uint64_t, double>> offers{
+      {0, 5.0},   // enters (table not full)                -> {5@0}
+      {1, 3.0},   // enters                                  -> {5@0, 3@1}
+      {2, 5.0},   // enters                                  -> {5@0, 5@2, 3@1}
+      {3, 7.0},   // enters, evicts 3@1                      -> {7@3, 5@0, 5@2}
+      {4, 3.0},   // rejected (worse than 5@2)
+      {5, 5.0},   // rejected (ties 5@2 with a larger index)
+      {6, 7.0},   // enters, evicts 5@2                      -> {7@3, 7@6, 5@0}
+      {10, 7.0},  // enters, evicts 5@0                      -> {7@3, 7@6, 7@10}
+      {4, 7.0},   // enters (ties 7@10, smaller index)       -> {7@3, 7@4, 7@6}
+      {11, 7.0},  // rejected (ties 7@6, larger index)
+      {7, 6.0},   // rejected (lower score)
+  };
+  for (const auto& [index, score] : offers) {
+    r.begin_index(index);
+    r.offer_top(top, score, [&, i = index] {
+      ++calls;
+      return Record{static_cast<std::int64_t>(i)};
+    });
+  }
+  EXPECT_EQ(calls, 7);
+  const auto sorted = r.sorted_top(top);
+  EXPECT_EQ(scores_and_indices(sorted),
+            (std::vector<std::pair<double, std::uint64_t>>{{7.0, 3}, {7.0, 4}, {7.0, 6}}));
+  // Each kept record is the one made when its entry was offered.
+  for (const auto& entry : sorted) {
+    ASSERT_EQ(entry.record.size(), 1U);
+    EXPECT_EQ(std::get<std::int64_t>(entry.record[0]), static_cast<std::int64_t>(entry.index));
+  }
+  // Unsorted table is a heap with the worst entry first.
+  ASSERT_EQ(r.tops()[top].size(), 3U);
+  EXPECT_EQ(r.tops()[top].front().index, 6U);
+}
+
+TEST(Reductions, MakeRecordIsNotCalledForRejectedEntries) {
+  const auto s = specs();
+  Reductions r(s);
+  int calls = 0;
+  const auto offer = [&](std::uint64_t index, double score) {
+    r.begin_index(index);
+    r.offer_top(top, score, [&] {
+      ++calls;
+      return Record{std::int64_t{0}};
+    });
+  };
+  offer(0, 10.0);
+  offer(1, 10.0);
+  offer(2, 10.0);
+  EXPECT_EQ(calls, 3);
+  for (std::uint64_t i = 3; i < 100; ++i) offer(i, i % 2 == 0 ? 10.0 : 1.0);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(r.tops()[top].size(), 3U);
+}
+
+TEST(Reductions, SortedTopWithFewerThanKEntriesIsSortedAndLeavesTablesAlone) {
+  const auto s = specs();
+  Reductions r(s);
+  r.begin_index(9);
+  r.offer_top(top, 1.0, [] { return Record{std::int64_t{9}}; });
+  r.begin_index(2);
+  r.offer_top(top, 4.0, [] { return Record{std::int64_t{2}}; });
+  const auto sorted = r.sorted_top(top);
+  EXPECT_EQ(scores_and_indices(sorted),
+            (std::vector<std::pair<double, std::uint64_t>>{{4.0, 2}, {1.0, 9}}));
+  EXPECT_EQ(r.tops()[top].size(), 2U);
+  EXPECT_TRUE(r.sorted_top(visited).empty());
+}
+
+TEST(Reductions, SolutionsCarryTheIndexSetByBeginIndex) {
+  const auto s = specs();
+  Reductions r(s);
+  r.solution({std::int64_t{1}});  // before any begin_index: index 0
+  r.begin_index(42);
+  r.solution({std::int64_t{2}});
+  r.solution({std::int64_t{3}});
+  r.begin_index(7);
+  r.solution({std::int64_t{4}});
+  const auto& solutions = r.solutions();
+  ASSERT_EQ(solutions.size(), 4U);
+  const std::vector<std::uint64_t> indices{solutions[0].index, solutions[1].index,
+                                           solutions[2].index, solutions[3].index};
+  EXPECT_EQ(indices, (std::vector<std::uint64_t>{0, 42, 42, 7}));
+  EXPECT_EQ(std::get<std::int64_t>(solutions[3].record[0]), 4);
+}
+
+TEST(Reductions, RanksBeforeIsHigherScoreThenSmallerIndex) {
+  EXPECT_TRUE(ranks_before({2.0, 9, {}}, {1.0, 0, {}}));
+  EXPECT_FALSE(ranks_before({1.0, 0, {}}, {2.0, 9, {}}));
+  EXPECT_TRUE(ranks_before({1.0, 3, {}}, {1.0, 4, {}}));
+  EXPECT_FALSE(ranks_before({1.0, 4, {}}, {1.0, 3, {}}));
+  EXPECT_FALSE(ranks_before({1.0, 4, {}}, {1.0, 4, {}}));
+}
+
+// Offering the same entries in any order keeps the same table: the brute-force answer.
+TEST(Reductions, TopKIsIndependentOfOfferOrder) {
+  constexpr std::size_t k = 10;
+  const std::vector<ReductionSpec> s{top_k_reduction("top", k, {int_field("i", "")}, "")};
+  std::mt19937_64 random(12345);
+  std::vector<std::pair<double, std::uint64_t>> entries;
+  for (std::uint64_t index = 0; index < 300; ++index) {
+    // Few distinct scores: many ties, decided by the index.
+    entries.emplace_back(static_cast<double>(random() % 8), index);
+  }
+  auto expected = entries;
+  std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  expected.resize(k);
+
+  for (int permutation = 0; permutation < 50; ++permutation) {
+    std::shuffle(entries.begin(), entries.end(), random);
+    Reductions r(s);
+    for (const auto& [score, index] : entries) {
+      r.begin_index(index);
+      r.offer_top(0, score, [i = index] { return Record{static_cast<std::int64_t>(i)}; });
+    }
+    const auto sorted = r.sorted_top(0);
+    ASSERT_EQ(scores_and_indices(sorted), expected) << "permutation " << permutation;
+    for (const auto& entry : sorted) {
+      ASSERT_EQ(std::get<std::int64_t>(entry.record[0]), static_cast<std::int64_t>(entry.index));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace levelforge
