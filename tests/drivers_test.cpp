@@ -24,7 +24,8 @@ class DriversTest : public ::testing::Test {
   void SetUp() override {
     std::string directory;
     if (world_.rank() == 0) {
-      std::string pattern = (std::filesystem::temp_directory_path() / "levelforge-drivers-XXXXXX").string();
+      std::string pattern =
+          (std::filesystem::temp_directory_path() / "levelforge-drivers-XXXXXX").string();
       directory = mkdtemp(pattern.data());
     }
     world_.broadcast(directory, 0);
@@ -100,7 +101,8 @@ seed: 11
   const auto tasks = read_table(file.root().open_dataset("tasks"));
   for (std::size_t i = 0; i < tasks.row_count(); ++i) {
     EXPECT_EQ(std::get<std::int64_t>(tasks.row(i)[tasks.field("status")]), 1);
-    EXPECT_EQ(std::get<std::int64_t>(tasks.row(i)[tasks.field("task")]), static_cast<std::int64_t>(i));
+    EXPECT_EQ(std::get<std::int64_t>(tasks.row(i)[tasks.field("task")]),
+              static_cast<std::int64_t>(i));
   }
   EXPECT_EQ(file.root().read_int_attribute("complete"), 1);
 }
@@ -166,7 +168,9 @@ seed: 3
   const auto counts = read_table(file.root().open_dataset("exhaustive/counts"));
   const auto top = read_table(file.root().open_dataset("exhaustive/top/longest"));
   const auto solutions = read_table(file.root().open_dataset("exhaustive/solutions"));
-  const auto histogram = file.root().open_dataset("exhaustive/histograms/steps").read_all_as<std::int64_t>(h5::Datatype::int64());
+  const auto histogram = file.root()
+                             .open_dataset("exhaustive/histograms/steps")
+                             .read_all_as<std::int64_t>(h5::Datatype::int64());
 
   std::size_t solution_row = 0;
   for (std::int64_t task = 0; task < 2; ++task) {
@@ -187,15 +191,16 @@ seed: 3
       }
     }
     EXPECT_EQ(std::get<std::int64_t>(counts.row(static_cast<std::size_t>(task))[0]), 30000 - 5);
-    EXPECT_TRUE(std::equal(expected_bins.begin(), expected_bins.end(),
-                           histogram.begin() + task * 1002))
+    EXPECT_TRUE(
+        std::equal(expected_bins.begin(), expected_bins.end(), histogram.begin() + task * 1002))
         << "histogram of task " << task;
     std::sort(by_steps.begin(), by_steps.end());
     for (std::size_t k = 0; k < 10; ++k) {
       const auto [negative_steps, index] = by_steps[k];
       const Record expected{static_cast<double>(-negative_steps), index, start + index,
                             -negative_steps, peaks[index]};
-      EXPECT_EQ(top.row(static_cast<std::size_t>(task) * 10 + k), expected) << "task " << task << " rank " << k;
+      EXPECT_EQ(top.row(static_cast<std::size_t>(task) * 10 + k), expected)
+          << "task " << task << " rank " << k;
     }
   }
   EXPECT_EQ(solution_row, solutions.row_count());

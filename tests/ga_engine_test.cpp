@@ -96,8 +96,8 @@ TEST(GaLayouts, ColumnsAreFixedPrefixThenKernelFields) {
   const auto history = ga_history_layout(kernel_fields);
   std::vector<std::string> names;
   for (const auto& field : history.fields()) names.push_back(field.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"generation", "best", "mean", "std", "min", "ones",
-                                             "tag"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"generation", "best", "mean", "std", "min", "ones", "tag"}));
   EXPECT_EQ(history.fields()[0].type, FieldType::int64);
 
   const auto best = ga_best_layout(kernel_fields);
@@ -185,8 +185,7 @@ TEST(SummarizeGeneration, SingleIndividualHasZeroStd) {
   evaluation.pack({0.3, std::int64_t{3}}, rows, "test");
   std::vector<std::byte> row(history.row_size());
   summarize_generation(0, fitness, rows, evaluation, history, row);
-  EXPECT_EQ(history.unpack(row),
-            (Record{std::int64_t{0}, 0.3, 0.3, 0.0, 0.3, std::int64_t{3}}));
+  EXPECT_EQ(history.unpack(row), (Record{std::int64_t{0}, 0.3, 0.3, 0.0, 0.3, std::int64_t{3}}));
 }
 
 TEST(GaSettings, FromReadsTheSectionAndRejectsElitismNotBelowPopulation) {
@@ -357,8 +356,8 @@ TEST(GaRun, KeepBestBeyondThePopulationPadsWithMissingRows) {
       EXPECT_EQ(layout.get_int(row, 0), -1) << "position " << k;
       EXPECT_TRUE(std::isnan(layout.get_real(row, 1))) << "position " << k;
       EXPECT_EQ(layout.get_int(row, 2), -1) << "position " << k;
-      EXPECT_TRUE(std::all_of(genome.begin(), genome.end(),
-                              [](std::int64_t bit) { return bit == -1; }))
+      EXPECT_TRUE(
+          std::all_of(genome.begin(), genome.end(), [](std::int64_t bit) { return bit == -1; }))
           << "position " << k;
     }
   }

@@ -189,8 +189,8 @@ TEST(ParallelWrite, RowsOfEveryRankIntoAChunkedDeflatedDataset) {
 
     // The last row comes from the last rank alone; every other rank selects nothing.
     const bool last_rank = world_rank() == world_size() - 1;
-    const std::vector<Block> extra = last_rank ? std::vector<Block>{row(rows - 1, columns)}
-                                               : std::vector<Block>{};
+    const std::vector<Block> extra =
+        last_rank ? std::vector<Block>{row(rows - 1, columns)} : std::vector<Block>{};
     const std::vector<std::int64_t> extra_cells = packed_cells(extra, columns);
     history.write(int64, extra, last_rank ? extra_cells.data() : nullptr);
     // No rank contributes, yet the collective call completes.
@@ -398,8 +398,8 @@ void write_variable_length_strings(hid_t object) {
   const std::array<const char*, 3> many = {"x", "", "yz"};
   const hsize_t count = many.size();
   Handle list_space(H5Screate_simple(1, &count, nullptr));
-  Handle list(H5Acreate2(object, "vlen_list", type.id(), list_space.id(), H5P_DEFAULT,
-                         H5P_DEFAULT));
+  Handle list(
+      H5Acreate2(object, "vlen_list", type.id(), list_space.id(), H5P_DEFAULT, H5P_DEFAULT));
   EXPECT_GE(H5Awrite(list.id(), type.id(), many.data()), 0);
 }
 
@@ -472,35 +472,39 @@ TEST(Errors, BadObjectsAndSelectionsAreReportedWithContext) {
   EXPECT_EQ(missing.find("no HDF5 error details"), std::string::npos) << missing;
 
   EXPECT_NE(error_of([&] { root.open_group("nope"); }).find("'/nope'"), std::string::npos);
-  EXPECT_NE(error_of([&] { root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}}); })
-                .find("need a chunked layout"),
+  EXPECT_NE(error_of([&] {
+              root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}});
+            }).find("need a chunked layout"),
             std::string::npos);
 
   const Datatype int64 = Datatype::int64();
   Dataset small = root.create_dataset("small", int64, {4, 3});
   const std::vector<std::int64_t> data(12, 1);
-  const std::string outside =
-      error_of([&] { small.write(int64, {Block{{3, 0}, {2, 3}}}, data.data()); });
+  const std::string outside = error_of([&] {
+    small.write(int64, {Block{{3, 0}, {2, 3}}}, data.data());
+  });
   EXPECT_NE(outside.find("writing dataset '/small' in " + path), std::string::npos) << outside;
   EXPECT_NE(outside.find("outside the extent [4, 3]"), std::string::npos) << outside;
-  const std::string overlap = error_of(
-      [&] { small.write(int64, {Block{{0, 0}, {2, 2}}, Block{{1, 1}, {2, 2}}}, data.data()); });
+  const std::string overlap = error_of([&] {
+    small.write(int64, {Block{{0, 0}, {2, 2}}, Block{{1, 1}, {2, 2}}}, data.data());
+  });
   EXPECT_NE(overlap.find("overlap"), std::string::npos) << overlap;
-  const std::string wrong_rank =
-      error_of([&] { small.write(int64, {Block{{0}, {1}}}, data.data()); });
+  const std::string wrong_rank = error_of([&] {
+    small.write(int64, {Block{{0}, {1}}}, data.data());
+  });
   EXPECT_NE(wrong_rank.find("rank 2"), std::string::npos) << wrong_rank;
   DatasetOptions deflated;
   deflated.chunk = {2, 3};
   deflated.deflate_level = 1;
   Dataset packed = root.create_dataset("packed", int64, {4, 3}, deflated);
   // HDF5 1.10 writes filtered datasets only collectively, even on a single rank.
-  const std::string independent = error_of([&] {
-    packed.write(int64, {row(0, 3)}, data.data(), Transfer::independent);
-  });
+  const std::string independent =
+      error_of([&] { packed.write(int64, {row(0, 3)}, data.data(), Transfer::independent); });
   EXPECT_NE(independent.find("writing dataset '/packed'"), std::string::npos) << independent;
   EXPECT_NE(independent.find("independent"), std::string::npos) << independent;
-  EXPECT_NE(error_of([&] { root.write_attribute("huge", std::uint64_t{1} << 63); })
-                .find("does not fit int64"),
+  EXPECT_NE(error_of([&] {
+              root.write_attribute("huge", std::uint64_t{1} << 63);
+            }).find("does not fit int64"),
             std::string::npos);
   std::vector<std::int64_t> out(12);
   EXPECT_NE(error_of([&] { small.read(int64, {Block{{0, 3}, {1, 1}}}, out.data()); }), "");

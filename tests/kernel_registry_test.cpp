@@ -152,7 +152,8 @@ TEST(KernelRegistry, CapabilitiesCarryTheKernelDeclarations) {
   EXPECT_EQ(names_of(collatz.exhaustive->solution_fields),
             (std::vector<std::string>{"n", "steps"}));
   ASSERT_TRUE(collatz.sweep.has_value());
-  EXPECT_EQ(names_of(collatz.sweep->record_fields), (std::vector<std::string>{"n", "steps", "peak"}));
+  EXPECT_EQ(names_of(collatz.sweep->record_fields),
+            (std::vector<std::string>{"n", "steps", "peak"}));
 }
 
 // ---------------------------------------------------------------- the config schema
@@ -181,9 +182,9 @@ TEST(ConfigSchema, HasTheThreeDriverSections) {
   EXPECT_EQ(names_of(schema.drivers.at("exhaustive")),
             (std::vector<std::string>{"begin", "end", "chunk"}));
   const auto ga = names_of(schema.drivers.at("ga"));
-  for (const char* name : {"population", "generations", "tournament", "crossover_rate",
-                           "mutation_rate", "elitism", "stop_fitness", "keep_best",
-                           "ranks_per_task"}) {
+  for (const char* name :
+       {"population", "generations", "tournament", "crossover_rate", "mutation_rate", "elitism",
+        "stop_fitness", "keep_best", "ranks_per_task"}) {
     EXPECT_NE(std::find(ga.begin(), ga.end(), name), ga.end()) << name;
   }
 }

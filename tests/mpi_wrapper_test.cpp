@@ -16,7 +16,8 @@ TEST(Comm, CopyDuplicatesAndMoveLeavesNull) {
   MPI_Comm_compare(world.native(), copy.native(), &relation);
   EXPECT_EQ(relation, MPI_CONGRUENT);
   Comm moved(std::move(copy));
-  EXPECT_EQ(copy.native(), MPI_COMM_NULL);  // NOLINT(bugprone-use-after-move): the contract under test
+  EXPECT_EQ(copy.native(),
+            MPI_COMM_NULL);  // NOLINT(bugprone-use-after-move): the contract under test
   EXPECT_EQ(moved.size(), world.size());
 }
 
@@ -51,7 +52,8 @@ TEST(Comm, AllReduceSums) {
   EXPECT_EQ(values[0], ranks * (ranks - 1) / 2);
   EXPECT_EQ(values[1], ranks);
   EXPECT_EQ(values[2], -ranks * (ranks - 1));
-  EXPECT_EQ(world.all_reduce_max(static_cast<double>(world.rank())), static_cast<double>(ranks - 1));
+  EXPECT_EQ(world.all_reduce_max(static_cast<double>(world.rank())),
+            static_cast<double>(ranks - 1));
 }
 
 TEST(Comm, AllGatherUnevenContributions) {
@@ -79,7 +81,8 @@ TEST(Comm, AllGatherStrings) {
   const auto world = Comm::world();
   const auto names = world.all_gather_strings("rank-" + std::to_string(world.rank()));
   ASSERT_EQ(names.size(), static_cast<std::size_t>(world.size()));
-  for (int r = 0; r < world.size(); ++r) EXPECT_EQ(names[static_cast<std::size_t>(r)], "rank-" + std::to_string(r));
+  for (int r = 0; r < world.size(); ++r)
+    EXPECT_EQ(names[static_cast<std::size_t>(r)], "rank-" + std::to_string(r));
 }
 
 TEST(SharedCounters, EveryItemIsHandedOutExactlyOnce) {
@@ -98,7 +101,8 @@ TEST(SharedCounters, EveryItemIsHandedOutExactlyOnce) {
     EXPECT_EQ(counters.read(0), items + world.size());
   }
   world.all_reduce_sum(taken_by_me);
-  EXPECT_TRUE(std::all_of(taken_by_me.begin(), taken_by_me.end(), [](std::int64_t n) { return n == 1; }));
+  EXPECT_TRUE(
+      std::all_of(taken_by_me.begin(), taken_by_me.end(), [](std::int64_t n) { return n == 1; }));
 }
 
 TEST(Check, NamesTheCallAndMpisMessage) {

@@ -23,9 +23,9 @@ TEST(FormatValue, OtherTypes) {
 }
 
 TEST(ParamSet, TypedAccess) {
-  const ParamSet set = ParamSet::defaults({int_param("n", 3, 0, 9, "n"), real_param("x", 0.5, 0, 1, "x"),
-                                           bool_param("b", true, "b"),
-                                           choice_param("mode", {"stop", "pass"}, "mode")});
+  const ParamSet set = ParamSet::defaults(
+      {int_param("n", 3, 0, 9, "n"), real_param("x", 0.5, 0, 1, "x"), bool_param("b", true, "b"),
+       choice_param("mode", {"stop", "pass"}, "mode")});
   EXPECT_EQ(set.integer("n"), 3);
   EXPECT_DOUBLE_EQ(set.real("x"), 0.5);
   EXPECT_TRUE(set.boolean("b"));

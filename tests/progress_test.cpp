@@ -103,8 +103,7 @@ TEST(ProgressFormat, ClockShowsHoursMinutesSeconds) {
   EXPECT_TRUE(contains(line, "elapsed 1:06:40")) << line;
   EXPECT_TRUE(contains(line, "ETA 1:06:40")) << line;
   // 25 hours do not wrap around.
-  const auto long_line =
-      ProgressReporter::format_line({1, 2, 50, 100}, 90000.0, "tasks", "evals");
+  const auto long_line = ProgressReporter::format_line({1, 2, 50, 100}, 90000.0, "tasks", "evals");
   EXPECT_TRUE(contains(long_line, "elapsed 25:00:00")) << long_line;
 }
 

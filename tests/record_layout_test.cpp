@@ -103,8 +103,9 @@ TEST(RecordLayout, TextOneOverTheLimitIsAKernelErrorNamingTheField) {
 TEST(RecordLayout, WrongValueCountIsAKernelErrorNamingTheContext) {
   const auto layout = mixed_layout();
   std::vector<std::byte> row(layout.row_size());
-  const auto too_few = kernel_error_message(
-      [&] { layout.pack({std::int64_t{1}, std::string("a"), 1.0}, row, "ctx-few"); });
+  const auto too_few = kernel_error_message([&] {
+    layout.pack({std::int64_t{1}, std::string("a"), 1.0}, row, "ctx-few");
+  });
   EXPECT_NE(too_few.find("ctx-few"), std::string::npos) << too_few;
   EXPECT_NE(too_few.find('3'), std::string::npos) << too_few;
   EXPECT_NE(too_few.find('4'), std::string::npos) << too_few;
@@ -119,8 +120,9 @@ TEST(RecordLayout, WrongTypeIsAKernelErrorNamingContextAndField) {
   const auto layout = mixed_layout();
   std::vector<std::byte> row(layout.row_size());
   // A real where an int is declared.
-  const auto int_message = kernel_error_message(
-      [&] { layout.pack({1.0, std::string("a"), 1.0, std::int64_t{2}}, row, "ctx"); });
+  const auto int_message = kernel_error_message([&] {
+    layout.pack({1.0, std::string("a"), 1.0, std::int64_t{2}}, row, "ctx");
+  });
   EXPECT_NE(int_message.find("ctx"), std::string::npos) << int_message;
   EXPECT_NE(int_message.find("'a'"), std::string::npos) << int_message;
   // An int where a real is declared: no silent conversion.
@@ -194,8 +196,8 @@ TEST(RecordLayout, SetAndGetIntAndRealTouchOnlyTheirField) {
 TEST(RecordLayout, RealsRoundTripBitExactIncludingSpecialValues) {
   const RecordLayout layout({real_field("x", "")});
   std::vector<std::byte> row(layout.row_size());
-  for (const double value : {-0.0, 1e-310, 1.7976931348623157e308,
-                             -std::numeric_limits<double>::infinity()}) {
+  for (const double value :
+       {-0.0, 1e-310, 1.7976931348623157e308, -std::numeric_limits<double>::infinity()}) {
     layout.pack({value}, row, "test");
     const double back = std::get<double>(layout.unpack(row)[0]);
     EXPECT_EQ(back, value);

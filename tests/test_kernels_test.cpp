@@ -69,7 +69,8 @@ TEST(CollatzOrbit, PeakAboveInt64MaxThrowsInsteadOfWrapping) {
     (void)collatz_orbit(8'528'817'511);
     FAIL() << "expected KernelError";
   } catch (const KernelError& error) {
-    EXPECT_NE(std::string(error.what()).find("8528817511 exceeds the int64 peak"), std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("8528817511 exceeds the int64 peak"),
+              std::string::npos)
         << error.what();
   }
 }
@@ -95,8 +96,8 @@ std::pair<std::int64_t, std::int64_t> brute_orbit(std::uint64_t n) {
 
 TEST(Collatz, VisitOverAThousandStartsMatchesBruteForce) {
   constexpr std::int64_t solution_steps = 100;
-  const Collatz kernel(params_with<Collatz>(
-      {{"start", 1}, {"count", 1000}, {"solution_steps", solution_steps}}));
+  const Collatz kernel(
+      params_with<Collatz>({{"start", 1}, {"count", 1000}, {"solution_steps", solution_steps}}));
   ASSERT_EQ(kernel.index_count(), 1000U);
   const auto specs = Collatz::reductions();
   Reductions out(specs);
@@ -132,8 +133,8 @@ TEST(Collatz, VisitOverAThousandStartsMatchesBruteForce) {
   for (std::size_t i = 0; i < 10; ++i) {
     EXPECT_EQ(top[i].score, static_cast<double>(all[i].steps)) << "rank " << i;
     EXPECT_EQ(top[i].index, all[i].n - 1) << "rank " << i;
-    EXPECT_EQ(top[i].record, (Record{static_cast<std::int64_t>(all[i].n), all[i].steps,
-                                     all[i].peak}))
+    EXPECT_EQ(top[i].record,
+              (Record{static_cast<std::int64_t>(all[i].n), all[i].steps, all[i].peak}))
         << "rank " << i;
   }
   // n = 871 has the longest orbit below 1000 (178 steps).
@@ -145,8 +146,8 @@ TEST(Collatz, VisitOverAThousandStartsMatchesBruteForce) {
   for (std::size_t i = 0; i < solutions.size(); ++i) {
     const auto& solution = out.solutions()[i];
     EXPECT_EQ(solution.index, solutions[i].first);
-    EXPECT_EQ(solution.record, (Record{static_cast<std::int64_t>(solutions[i].first + 1),
-                                       solutions[i].second}));
+    EXPECT_EQ(solution.record,
+              (Record{static_cast<std::int64_t>(solutions[i].first + 1), solutions[i].second}));
   }
 }
 

@@ -25,7 +25,8 @@ concept Kernel = requires {
   { K::name } -> std::convertible_to<std::string_view>;
   { K::summary } -> std::convertible_to<std::string_view>;
   { K::parameters() } -> std::same_as<std::vector<ParamSpec>>;
-} && std::constructible_from<K, const ParamSet&>;
+}
+&&std::constructible_from<K, const ParamSet&>;
 
 struct Evaluation {
   double fitness;  // larger is better
@@ -42,8 +43,9 @@ concept GaKernel = Kernel<K> && std::copyable<typename K::Genome> &&
   { K::evaluation_fields() } -> std::same_as<std::vector<FieldSpec>>;
   { kernel.genome_length() } -> std::same_as<std::size_t>;
   { kernel.random_genome(rng) } -> std::same_as<typename K::Genome>;
-  { kernel.crossover(genome, genome, rng) }
-      -> std::same_as<std::pair<typename K::Genome, typename K::Genome>>;
+  {
+    kernel.crossover(genome, genome, rng)
+    } -> std::same_as<std::pair<typename K::Genome, typename K::Genome>>;
   { kernel.mutate(mutable_genome, rate, rng) } -> std::same_as<void>;
   { kernel.evaluate(genome, rng) } -> std::same_as<Evaluation>;
   { kernel.encode(genome, encoded) } -> std::same_as<void>;
@@ -59,8 +61,8 @@ concept SweepKernel = Kernel<K> && requires(const K& kernel, Rng& rng) {
 
 // `exhaustive` driver: a deterministic visit of every index of a finite space.
 template <class K>
-concept ExhaustiveKernel = Kernel<K> && requires(const K& kernel, std::uint64_t index,
-                                                 Reductions& out) {
+concept ExhaustiveKernel = Kernel<K> &&
+    requires(const K& kernel, std::uint64_t index, Reductions& out) {
   { K::reductions() } -> std::same_as<std::vector<ReductionSpec>>;
   { K::solution_fields() } -> std::same_as<std::vector<FieldSpec>>;
   { kernel.index_count() } -> std::same_as<std::uint64_t>;

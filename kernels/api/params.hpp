@@ -28,34 +28,48 @@ struct ParamSpec {
   ParamType type;
   ParamValue default_value;
   std::string doc;
-  std::optional<ParamValue> min;  // inclusive; integer and real only
-  std::optional<ParamValue> max;  // inclusive; integer and real only
+  std::optional<ParamValue> min;     // inclusive; integer and real only
+  std::optional<ParamValue> max;     // inclusive; integer and real only
   std::vector<std::string> choices;  // choice only
 };
 
 inline ParamSpec int_param(std::string name, std::int64_t default_value, std::int64_t min,
                            std::int64_t max, std::string doc) {
-  return {std::move(name), ParamType::integer, default_value, std::move(doc), ParamValue{min},
-          ParamValue{max}, {}};
+  return {std::move(name),
+          ParamType::integer,
+          default_value,
+          std::move(doc),
+          ParamValue{min},
+          ParamValue{max},
+          {}};
 }
 
 inline ParamSpec real_param(std::string name, double default_value, double min, double max,
                             std::string doc) {
-  return {std::move(name), ParamType::real, default_value, std::move(doc), ParamValue{min},
-          ParamValue{max}, {}};
+  return {std::move(name),
+          ParamType::real,
+          default_value,
+          std::move(doc),
+          ParamValue{min},
+          ParamValue{max},
+          {}};
 }
 
 inline ParamSpec bool_param(std::string name, bool default_value, std::string doc) {
-  return {std::move(name), ParamType::boolean, default_value, std::move(doc), std::nullopt,
-          std::nullopt, {}};
+  return {std::move(name),
+          ParamType::boolean,
+          default_value,
+          std::move(doc),
+          std::nullopt,
+          std::nullopt,
+          {}};
 }
 
 // The first choice is the default.
-inline ParamSpec choice_param(std::string name, std::vector<std::string> choices,
-                              std::string doc) {
+inline ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string doc) {
   ParamValue first = choices.at(0);
-  return {std::move(name), ParamType::choice, std::move(first), std::move(doc), std::nullopt,
-          std::nullopt, std::move(choices)};
+  return {std::move(name), ParamType::choice, std::move(first),  std::move(doc),
+          std::nullopt,    std::nullopt,      std::move(choices)};
 }
 
 std::string_view to_string(ParamType type);

@@ -39,8 +39,8 @@ inline ReductionSpec histogram_reduction(std::string name, double low, double hi
                                          std::size_t bins, std::string doc) {
   return {std::move(name), ReductionKind::histogram, std::move(doc), low, high, bins, 0, {}};
 }
-inline ReductionSpec top_k_reduction(std::string name, std::size_t k,
-                                     std::vector<FieldSpec> fields, std::string doc) {
+inline ReductionSpec top_k_reduction(std::string name, std::size_t k, std::vector<FieldSpec> fields,
+                                     std::string doc) {
   return {std::move(name), ReductionKind::top_k, std::move(doc), 0, 0, 0, k, std::move(fields)};
 }
 
@@ -67,7 +67,8 @@ class Reductions {
   explicit Reductions(const std::vector<ReductionSpec>& specs) : specs_(&specs) {
     for (const auto& spec : specs) {
       if (spec.kind == ReductionKind::histogram && (spec.bins == 0 || !(spec.high > spec.low))) {
-        throw KernelError("reduction '" + spec.name + "': a histogram needs bins > 0 and high > low");
+        throw KernelError("reduction '" + spec.name +
+                          "': a histogram needs bins > 0 and high > low");
       }
       if (spec.kind == ReductionKind::top_k && spec.k == 0) {
         throw KernelError("reduction '" + spec.name + "': a top-k table needs k > 0");
@@ -94,8 +95,7 @@ class Reductions {
       bin = spec.bins + 1;
     } else if (value >= spec.low) {
       const double width = (spec.high - spec.low) / static_cast<double>(spec.bins);
-      bin = 1 + std::min(spec.bins - 1,
-                         static_cast<std::size_t>((value - spec.low) / width));
+      bin = 1 + std::min(spec.bins - 1, static_cast<std::size_t>((value - spec.low) / width));
     }
     ++bins[bin];
   }

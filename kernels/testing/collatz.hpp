@@ -21,12 +21,15 @@ inline CollatzOrbit collatz_orbit(std::uint64_t n) {
   const auto start = n;
   CollatzOrbit orbit{0, static_cast<std::int64_t>(n)};
   // The peak is stored as int64, so the orbit must stay within int64, not just uint64.
-  constexpr auto limit = static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max() - 1) / 3);
+  constexpr auto limit =
+      static_cast<std::uint64_t>((std::numeric_limits<std::int64_t>::max() - 1) / 3);
   while (n != 1) {
     if ((n & 1U) == 0) {
       n >>= 1U;
     } else {
-      if (n > limit) throw KernelError("collatz: the orbit of " + std::to_string(start) + " exceeds the int64 peak field");
+      if (n > limit)
+        throw KernelError("collatz: the orbit of " + std::to_string(start) +
+                          " exceeds the int64 peak field");
       n = 3 * n + 1;
     }
     ++orbit.steps;

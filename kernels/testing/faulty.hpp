@@ -20,10 +20,13 @@ class Faulty {
   static std::vector<ParamSpec> parameters() {
     return {
         int_param("value", 0, 0, 1'000'000, "sweep driver: the task's value (sweep it)"),
-        int_param("fail_value", -1, -1, 1'000'000, "sweep driver: the value that throws (-1: none)"),
-        int_param("fail_index", -1, -1, 1'000'000'000, "exhaustive driver: the index that throws (-1: none)"),
+        int_param("fail_value", -1, -1, 1'000'000,
+                  "sweep driver: the value that throws (-1: none)"),
+        int_param("fail_index", -1, -1, 1'000'000'000,
+                  "exhaustive driver: the index that throws (-1: none)"),
         int_param("count", 1000, 1, 1'000'000'000, "exhaustive driver: indices in the space"),
-        int_param("sleep_ms", 0, 0, 60'000, "sleep per sweep run or per 1000 indices, milliseconds"),
+        int_param("sleep_ms", 0, 0, 60'000,
+                  "sleep per sweep run or per 1000 indices, milliseconds"),
     };
   }
 

@@ -13,8 +13,8 @@ namespace levelforge::cli {
 
 // Exit codes, documented in docs/cli.md.
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_failure = 1;     // a rank failed while running
-inline constexpr int exit_usage = 2;       // bad command line, config or input file
+inline constexpr int exit_failure = 1;  // a rank failed while running
+inline constexpr int exit_usage = 2;    // bad command line, config or input file
 
 struct RunArguments {
   std::string config_path;

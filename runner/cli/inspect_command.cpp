@@ -121,11 +121,13 @@ void print_ga_summary(const h5::Group& root) {
     lengths[key].push_back(static_cast<double>(last + 1));
   }
   fmt::print("final best fitness per point (over replicates):\n");
-  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12}\n", "point", "median", "min", "max", "generations");
+  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12}\n", "point", "median", "min", "max",
+             "generations");
   for (auto& [key, values] : finals) {
     std::sort(values.begin(), values.end());
     const auto& runs = lengths[key];
-    const double mean_generations = std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
+    const double mean_generations =
+        std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
     fmt::print("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}\n", key, values[values.size() / 2],
                values.front(), values.back(), mean_generations);
   }
@@ -135,7 +137,8 @@ void print_results(const h5::Group& root, std::size_t rows) {
   if (root.has("ga/history") && root.has("tasks")) print_ga_summary(root);
   if (root.has("exhaustive/counts")) {
     fmt::print("exhaustive counts per task:\n");
-    print_table(read_table(root.open_dataset("exhaustive/counts")), std::max<std::size_t>(rows, 20));
+    print_table(read_table(root.open_dataset("exhaustive/counts")),
+                std::max<std::size_t>(rows, 20));
   }
   if (root.has("sweep/records") && rows > 0) {
     fmt::print("sweep records:\n");
@@ -153,7 +156,8 @@ int inspect_command(const std::string& path, const InspectDetail& detail, const 
     throw h5::IoError(path + " is an HDF5 file but not a levelforge result (no format attribute '" +
                       std::string(result_format) + "')");
   }
-  fmt::print("{}: levelforge results, format version {}\n", path, root.read_int_attribute("format_version"));
+  fmt::print("{}: levelforge results, format version {}\n", path,
+             root.read_int_attribute("format_version"));
   if (root.read_int_attribute("complete") != 1) {
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
   }

@@ -15,7 +15,8 @@ using config::join;
 
 std::string allowed(const ParamSpec& spec) {
   if (spec.type == ParamType::choice) return "one of " + join(spec.choices);
-  if (spec.min && spec.max) return fmt::format("[{}, {}]", format_value(*spec.min), format_value(*spec.max));
+  if (spec.min && spec.max)
+    return fmt::format("[{}, {}]", format_value(*spec.min), format_value(*spec.max));
   return spec.type == ParamType::boolean ? "true or false" : "any";
 }
 
@@ -39,20 +40,24 @@ void describe(const KernelEntry& kernel) {
   fmt::print("{}: {}\n", kernel.name, kernel.summary);
   fmt::print("drivers: {}\n", join(kernel.drivers()));
   fmt::print("parameters (params.NAME):\n");
-  fmt::print("  {:<20} {:<7} {:<12} {:<28} {}\n", "name", "type", "default", "valid", "description");
+  fmt::print("  {:<20} {:<7} {:<12} {:<28} {}\n", "name", "type", "default", "valid",
+             "description");
   for (const auto& spec : kernel.params) {
     fmt::print("  {:<20} {:<7} {:<12} {:<28} {}\n", spec.name, to_string(spec.type),
                format_value(spec.default_value), allowed(spec), spec.doc);
   }
   fmt::print("records:\n");
-  if (kernel.ga) print_fields("ga: evaluation fields (in ga/history and ga/best)", kernel.ga->evaluation_fields);
-  if (kernel.sweep) print_fields("sweep: record fields (sweep/records)", kernel.sweep->record_fields);
+  if (kernel.ga)
+    print_fields("ga: evaluation fields (in ga/history and ga/best)", kernel.ga->evaluation_fields);
+  if (kernel.sweep)
+    print_fields("sweep: record fields (sweep/records)", kernel.sweep->record_fields);
   if (kernel.exhaustive) {
     fmt::print("  exhaustive: reductions\n");
     for (const auto& reduction : kernel.exhaustive->reductions) {
       fmt::print("    {:<20} {}\n", reduction.name, reduction.doc);
     }
-    print_fields("exhaustive: solution fields (exhaustive/solutions)", kernel.exhaustive->solution_fields);
+    print_fields("exhaustive: solution fields (exhaustive/solutions)",
+                 kernel.exhaustive->solution_fields);
   }
 }
 

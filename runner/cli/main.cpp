@@ -18,7 +18,7 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
-                                         std::string(build_commit()) + ")");
+                                        std::string(build_commit()) + ")");
 
   cli::RunArguments run;
   auto* run_app = app.add_subcommand("run", "run an experiment (under mpirun -n N, or alone)");
@@ -28,14 +28,16 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
       ->allow_extra_args(false);
   run_app->add_flag("--force", run.force, "replace an existing result file");
   run_app->add_flag("--no-output", run.no_output, "run without writing a result file (benchmarks)");
-  run_app->add_option("--progress-interval", run.progress_interval,
-                      "seconds between progress lines when stderr is not a terminal")
+  run_app
+      ->add_option("--progress-interval", run.progress_interval,
+                   "seconds between progress lines when stderr is not a terminal")
       ->check(CLI::PositiveNumber);
   run_app->add_flag("-q,--quiet", run.quiet, "no progress reports");
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;
-  auto* validate_app = app.add_subcommand("validate", "check a config and print the expanded sweep");
+  auto* validate_app =
+      app.add_subcommand("validate", "check a config and print the expanded sweep");
   validate_app->add_option("config", validate_path, "experiment config (YAML)")->required();
   validate_app->add_option("--set", validate_overrides, "override a config value: key.path=value")
       ->allow_extra_args(false);
@@ -49,7 +51,8 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   bool brief = false;
   auto* inspect_app = app.add_subcommand("inspect", "summarize a result file");
   inspect_app->add_option("file", inspect_path, "HDF5 result file")->required();
-  inspect_app->add_flag("--all", all_rows, "list every point, task and record, not only the first 20");
+  inspect_app->add_flag("--all", all_rows,
+                        "list every point, task and record, not only the first 20");
   inspect_app->add_flag("--brief", brief, "provenance, task counts and result summaries only");
 
   try {
@@ -61,7 +64,8 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   }
 
   if (run_app->parsed()) return cli::run_command(run, world);
-  if (validate_app->parsed()) return cli::validate_command(validate_path, validate_overrides, world);
+  if (validate_app->parsed())
+    return cli::validate_command(validate_path, validate_overrides, world);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
   cli::InspectDetail detail;
   if (all_rows) detail.rows = SIZE_MAX;

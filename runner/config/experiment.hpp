@@ -35,8 +35,8 @@ struct Schema {
 // the complete parameter sets they produce.
 struct Point {
   std::vector<ParamValue> swept_values;
-  ParamSet params;   // the kernel's
-  ParamSet driver;   // the driver section's
+  ParamSet params;  // the kernel's
+  ParamSet driver;  // the driver section's
 };
 
 struct Experiment {
@@ -44,11 +44,11 @@ struct Experiment {
   std::string kernel;
   std::string driver;
   std::uint64_t seed = 0;
-  std::string output;             // path of the HDF5 file
+  std::string output;  // path of the HDF5 file
   std::int64_t replicates = 1;
   std::vector<std::string> swept_keys;  // "params.width", "ga.population", ...
-  std::vector<Point> points;             // at least one (no sweep: one point)
-  std::string config_text;        // the config as YAML after --set overrides
+  std::vector<Point> points;            // at least one (no sweep: one point)
+  std::string config_text;              // the config as YAML after --set overrides
 
   [[nodiscard]] std::uint64_t task_count() const {
     return static_cast<std::uint64_t>(points.size()) * static_cast<std::uint64_t>(replicates);

@@ -112,14 +112,10 @@ std::optional<bool> read_boolean(const std::string& text) {
 
 std::string expected_type(const ParamSpec& spec) {
   switch (spec.type) {
-    case ParamType::integer:
-      return "an int";
-    case ParamType::real:
-      return "a real";
-    case ParamType::boolean:
-      return "a bool (true or false)";
-    case ParamType::choice:
-      return "one of: " + join(spec.choices);
+    case ParamType::integer: return "an int";
+    case ParamType::real: return "a real";
+    case ParamType::boolean: return "a bool (true or false)";
+    case ParamType::choice: return "one of: " + join(spec.choices);
   }
   return "?";
 }
@@ -197,14 +193,10 @@ std::string choice_value(const ParamSpec& spec, const YAML::Node& node, std::str
 ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                       std::string_view location) {
   switch (spec.type) {
-    case ParamType::integer:
-      return integer_value(spec, node, key_path, location);
-    case ParamType::real:
-      return real_value(spec, node, key_path, location);
-    case ParamType::boolean:
-      return boolean_value(spec, node, key_path, location);
-    case ParamType::choice:
-      return choice_value(spec, node, key_path, location);
+    case ParamType::integer: return integer_value(spec, node, key_path, location);
+    case ParamType::real: return real_value(spec, node, key_path, location);
+    case ParamType::boolean: return boolean_value(spec, node, key_path, location);
+    case ParamType::choice: return choice_value(spec, node, key_path, location);
   }
   fail_type(spec, node, key_path, location);
 }
@@ -213,14 +205,10 @@ std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
       return "'" + node.Scalar() + "'" + (node.Tag() == "!" ? " (a quoted string)" : "");
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Null:
-      return "null";
-    case YAML::NodeType::Undefined:
-      break;
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Undefined: break;
   }
   return "nothing";
 }

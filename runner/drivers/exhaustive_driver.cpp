@@ -91,10 +91,11 @@ class ExhaustiveRun {
     ranges_ = plan_ranges(experiment_, models_);
     for (const auto& range : ranges_) units_total_ += range.end - range.begin;
     task_seconds_.assign(task_count_, 0.0);
-    chunk_total_ = ranges_.empty() ? 0
-                                   : ranges_.back().first_chunk +
-                                         (ranges_.back().end - ranges_.back().begin +
-                                          ranges_.back().chunk - 1) / ranges_.back().chunk;
+    chunk_total_ = ranges_.empty()
+                       ? 0
+                       : ranges_.back().first_chunk + (ranges_.back().end - ranges_.back().begin +
+                                                       ranges_.back().chunk - 1) /
+                                                          ranges_.back().chunk;
   }
 
   void run() {
@@ -130,10 +131,9 @@ class ExhaustiveRun {
   }
 
   [[nodiscard]] std::uint64_t task_of(std::uint64_t chunk) const {
-    const auto after = std::upper_bound(ranges_.begin(), ranges_.end(), chunk,
-                                        [](std::uint64_t id, const TaskRange& range) {
-                                          return id < range.first_chunk;
-                                        });
+    const auto after = std::upper_bound(
+        ranges_.begin(), ranges_.end(), chunk,
+        [](std::uint64_t id, const TaskRange& range) { return id < range.first_chunk; });
     return static_cast<std::uint64_t>(std::distance(ranges_.begin(), after) - 1);
   }
 
@@ -162,8 +162,9 @@ class ExhaustiveRun {
     if (!found.empty()) {
       const auto size = solution_layout_.row_size();
       for (auto& solution : found) {
-        solution.record.insert(solution.record.begin(),
-                               {static_cast<std::int64_t>(task), static_cast<std::int64_t>(solution.index)});
+        solution.record.insert(
+            solution.record.begin(),
+            {static_cast<std::int64_t>(task), static_cast<std::int64_t>(solution.index)});
         solution_rows_.resize(solution_rows_.size() + size);
         solution_layout_.pack(solution.record, std::span(solution_rows_).last(size),
                               context_.kernel.name);
@@ -180,7 +181,8 @@ class ExhaustiveRun {
     for (auto& [task, reductions] : reductions_) {
       auto* slots = merged.data() + task * slots_.per_task;
       for (std::size_t r = 0; r < specs.size(); ++r) {
-        if (specs[r].kind == ReductionKind::count) slots[slots_.offset[r]] += reductions.counts()[r];
+        if (specs[r].kind == ReductionKind::count)
+          slots[slots_.offset[r]] += reductions.counts()[r];
         if (specs[r].kind == ReductionKind::histogram) {
           const auto& bins = reductions.histograms()[r];
           std::copy(bins.begin(), bins.end(), slots + slots_.offset[r]);
@@ -195,7 +197,8 @@ class ExhaustiveRun {
   // The first row of each chunk's solutions in the merged dataset, and the total.
   std::vector<std::int64_t> merge_solution_counts() {
     std::vector<std::int64_t> counts(chunk_total_ + 1, 0);
-    for (const auto& [chunk, count] : solution_chunks_) counts[chunk] = static_cast<std::int64_t>(count);
+    for (const auto& [chunk, count] : solution_chunks_)
+      counts[chunk] = static_cast<std::int64_t>(count);
     {
       const auto timer = context_.idle.measure();
       context_.comm.all_reduce_sum(counts);
@@ -210,7 +213,8 @@ class ExhaustiveRun {
     std::vector<std::vector<std::byte>> tables(specs.size());
     for (std::size_t r = 0; r < specs.size(); ++r) {
       if (specs[r].kind != ReductionKind::top_k) continue;
-      const auto layout = RecordLayout::concat({int_field("task", "")}, top_layout(specs[r]).fields());
+      const auto layout =
+          RecordLayout::concat({int_field("task", "")}, top_layout(specs[r]).fields());
       std::vector<std::byte> local;
       for (auto& [task, reductions] : reductions_) {
         for (const auto& entry : reductions.tops()[r]) {
@@ -238,7 +242,8 @@ class ExhaustiveRun {
     for (std::size_t offset = 0; offset < gathered.size(); offset += gathered_layout.row_size()) {
       auto row = gathered_layout.unpack(gathered.subspan(offset, gathered_layout.row_size()));
       const auto task = static_cast<std::size_t>(std::get<std::int64_t>(row[0]));
-      TopEntry entry{std::get<double>(row[1]), static_cast<std::uint64_t>(std::get<std::int64_t>(row[2])),
+      TopEntry entry{std::get<double>(row[1]),
+                     static_cast<std::uint64_t>(std::get<std::int64_t>(row[2])),
                      Record(row.begin() + 3, row.end())};
       per_task[task].push_back(std::move(entry));
     }
@@ -248,7 +253,8 @@ class ExhaustiveRun {
       auto& entries = per_task[task];
       std::sort(entries.begin(), entries.end(), ranks_before);
       for (std::size_t i = 0; i < spec.k; ++i) {
-        auto row = std::span(table).subspan((task * spec.k + i) * layout.row_size(), layout.row_size());
+        auto row =
+            std::span(table).subspan((task * spec.k + i) * layout.row_size(), layout.row_size());
         if (i >= entries.size()) {
           layout.fill_missing(row);
           continue;

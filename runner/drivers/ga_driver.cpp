@@ -39,7 +39,8 @@ class MpiEvaluationGroup final : public EvaluationGroup {
 // Members per group: the configured count, or as many as keep every group busy.
 int group_size(std::int64_t configured, int ranks, std::uint64_t tasks) {
   if (configured > 0) return static_cast<int>(std::min<std::int64_t>(configured, ranks));
-  return std::max(1, static_cast<int>(static_cast<std::uint64_t>(ranks) / std::max<std::uint64_t>(tasks, 1)));
+  return std::max(
+      1, static_cast<int>(static_cast<std::uint64_t>(ranks) / std::max<std::uint64_t>(tasks, 1)));
 }
 
 // What a group leader keeps of each task until the collective write.
@@ -77,12 +78,14 @@ void run_ga_driver(DriverContext& context) {
   for (const auto& point : experiment.points) {
     models.push_back(ga.make(point.params));
     settings.push_back(GaSettings::from(point.driver));
-    max_generations = std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
+    max_generations =
+        std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
     max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
     max_length = std::max(max_length, models.back()->genome_length());
     // Elites keep their fitness, so later generations evaluate only the offspring.
     const auto& last = settings.back();
-    const auto evaluations = last.population + (last.generations - 1) * (last.population - last.elitism);
+    const auto evaluations =
+        last.population + (last.generations - 1) * (last.population - last.elitism);
     units_total += static_cast<std::uint64_t>(evaluations * experiment.replicates);
   }
   const int size = group_size(settings.front().ranks_per_task, context.comm.size(), task_count);
@@ -139,13 +142,17 @@ void run_ga_driver(DriverContext& context) {
   ResultFile::write(best, row_blocks(results.tasks, {task_count, max_kept}), results.best);
   auto genomes = file.create_array("ga/best_genomes", h5::Datatype::int64(),
                                    {task_count, max_kept, max_length});
-  genomes.write(h5::Datatype::int64(), row_blocks(results.tasks, {task_count, max_kept, max_length}),
+  genomes.write(h5::Datatype::int64(),
+                row_blocks(results.tasks, {task_count, max_kept, max_length}),
                 results.genomes.data());
   std::vector<std::int64_t> lengths;
-  for (const auto& model : models) lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
+  for (const auto& model : models)
+    lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
   auto length_set = file.create_array("ga/genome_length", h5::Datatype::int64(), {lengths.size()});
   length_set.write_all(h5::Datatype::int64(), lengths.data());
-  length_set.write_attribute("doc", std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
+  length_set.write_attribute(
+      "doc",
+      std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
   file.root().open_group("ga").write_attribute("groups", std::int64_t{groups});
   file.root().open_group("ga").write_attribute("ranks_per_group", std::int64_t{size});
 }

@@ -43,12 +43,12 @@ double ProgressReporter::elapsed() const {
 
 std::string ProgressReporter::format_line(const ProgressSnapshot& snapshot, double elapsed_seconds,
                                           const std::string& item, const std::string& unit) {
-  const double fraction =
-      snapshot.units_total == 0
-          ? 1.0
-          : std::min(1.0, static_cast<double>(snapshot.units_done) /
-                              static_cast<double>(snapshot.units_total));
-  const double rate = elapsed_seconds > 0 ? static_cast<double>(snapshot.units_done) / elapsed_seconds : 0.0;
+  const double fraction = snapshot.units_total == 0
+                              ? 1.0
+                              : std::min(1.0, static_cast<double>(snapshot.units_done) /
+                                                  static_cast<double>(snapshot.units_total));
+  const double rate =
+      elapsed_seconds > 0 ? static_cast<double>(snapshot.units_done) / elapsed_seconds : 0.0;
   const std::string eta =
       fraction > 0 ? clock_text(elapsed_seconds * (1 - fraction) / fraction) : "?";
   return fmt::format("{}/{} {}  {:5.1f}%  {:.3g} {}/s  elapsed {}  ETA {}", snapshot.items_done,

@@ -42,18 +42,19 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
         std::visit([&](const auto& v) { record.emplace_back(v); }, value);
       }
     }
-    layout.pack(record, std::span(rows).subspan(p * layout.row_size(), layout.row_size()), "points");
+    layout.pack(record, std::span(rows).subspan(p * layout.row_size(), layout.row_size()),
+                "points");
   }
   auto table = file.create_table("points", layout, {experiment.points.size()});
   // Rank 0 writes the whole (small) table; the others take part in the collective call.
   const std::vector<h5::Block> everything{{{0}, {experiment.points.size()}}};
-  ResultFile::write(table, comm.rank() == 0 ? everything : std::vector<h5::Block>{},
-                    comm.rank() == 0 ? std::span<const std::byte>(rows) : std::span<const std::byte>());
+  ResultFile::write(
+      table, comm.rank() == 0 ? everything : std::vector<h5::Block>{},
+      comm.rank() == 0 ? std::span<const std::byte>(rows) : std::span<const std::byte>());
 }
 
-void write_provenance(ResultFile& file, const config::Experiment& experiment,
-                      const mpi::Comm& comm, const std::vector<std::string>& hosts,
-                      const std::string& start_time) {
+void write_provenance(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm,
+                      const std::vector<std::string>& hosts, const std::string& start_time) {
   auto root = file.root();
   root.write_attribute("levelforge_version", std::string(build_version()));
   root.write_attribute("git_commit", std::string(build_commit()));
@@ -132,7 +133,8 @@ void check_runnable(const config::Experiment& experiment) {
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     if (experiment.driver == "ga" && experiment.points[p].driver.integer("ranks_per_task") !=
                                          experiment.points[0].driver.integer("ranks_per_task")) {
-      throw config::ConfigError("ga.ranks_per_task cannot be swept: one value holds for the whole run");
+      throw config::ConfigError(
+          "ga.ranks_per_task cannot be swept: one value holds for the whole run");
     }
     try {
       check_point(experiment, *kernel, experiment.points[p]);
@@ -175,7 +177,8 @@ RunSummary run_experiment(const config::Experiment& experiment, const RunOptions
   RunSummary summary;
   summary.tasks = experiment.task_count();
   summary.wall_seconds = comm.all_reduce_max(wall.count());
-  summary.max_idle_fraction = comm.all_reduce_max(wall.count() > 0 ? idle.seconds() / wall.count() : 0.0);
+  summary.max_idle_fraction =
+      comm.all_reduce_max(wall.count() > 0 ? idle.seconds() / wall.count() : 0.0);
   std::vector<std::int64_t> units{static_cast<std::int64_t>(context.work_units)};
   comm.all_reduce_sum(units);
   summary.work_units = static_cast<std::uint64_t>(units.front());

@@ -29,8 +29,12 @@ class WorkQueue {
   }
 
   [[nodiscard]] std::uint64_t total() const { return total_; }
-  [[nodiscard]] std::uint64_t items_done() { return static_cast<std::uint64_t>(counters_.read(done_items)); }
-  [[nodiscard]] std::uint64_t units_done() { return static_cast<std::uint64_t>(counters_.read(done_units)); }
+  [[nodiscard]] std::uint64_t items_done() {
+    return static_cast<std::uint64_t>(counters_.read(done_items));
+  }
+  [[nodiscard]] std::uint64_t units_done() {
+    return static_cast<std::uint64_t>(counters_.read(done_units));
+  }
 
  private:
   enum Counter : std::size_t { next_item, done_items, done_units };

@@ -13,7 +13,8 @@ std::vector<ParamSpec> ga_settings() {
       int_param("tournament", 3, 1, 1024, "tournament size of parent selection"),
       real_param("crossover_rate", 0.9, 0.0, 1.0, "probability that a pair of parents is crossed"),
       real_param("mutation_rate", 0.01, 0.0, 1.0, "mutation rate passed to the kernel's mutate"),
-      int_param("elitism", 1, 0, 10'000'000, "best individuals copied unchanged (not re-evaluated)"),
+      int_param("elitism", 1, 0, 10'000'000,
+                "best individuals copied unchanged (not re-evaluated)"),
       real_param("stop_fitness", inf, -inf, inf,
                  "stop a task once its best fitness reaches this (.inf: never)"),
       int_param("keep_best", 5, 1, 100'000, "best genomes of the final population stored"),
@@ -26,19 +27,21 @@ std::vector<ParamSpec> exhaustive_settings() {
   constexpr std::int64_t max_index = std::numeric_limits<std::int64_t>::max();
   return {
       int_param("begin", 0, 0, max_index, "first index visited"),
-      int_param("end", -1, -1, max_index, "one past the last index visited (-1: the kernel's index count)"),
+      int_param("end", -1, -1, max_index,
+                "one past the last index visited (-1: the kernel's index count)"),
       int_param("chunk", 65536, 1, max_index, "indices per chunk pulled by a rank"),
   };
 }
 
 IndexRange exhaustive_range(const ParamSet& settings, std::uint64_t index_count) {
   const auto begin = static_cast<std::uint64_t>(settings.integer("begin"));
-  const auto end = settings.integer("end") < 0 ? index_count
-                                               : static_cast<std::uint64_t>(settings.integer("end"));
+  const auto end = settings.integer("end") < 0
+                       ? index_count
+                       : static_cast<std::uint64_t>(settings.integer("end"));
   if (end > index_count || begin > end) {
     throw KernelError("exhaustive range [" + std::to_string(begin) + ", " + std::to_string(end) +
-                      ") does not fit the kernel's index space [0, " +
-                      std::to_string(index_count) + ")");
+                      ") does not fit the kernel's index space [0, " + std::to_string(index_count) +
+                      ")");
   }
   return {begin, end};
 }

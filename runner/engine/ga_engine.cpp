@@ -12,8 +12,8 @@ GaSettings GaSettings::from(const ParamSet& section) {
                       section.integer("ranks_per_task")};
   if (settings.elitism >= settings.population) {
     throw KernelError("ga.elitism (" + std::to_string(settings.elitism) +
-                      ") must be less than ga.population (" +
-                      std::to_string(settings.population) + ")");
+                      ") must be less than ga.population (" + std::to_string(settings.population) +
+                      ")");
   }
   return settings;
 }
@@ -52,8 +52,8 @@ std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank
 
 void summarize_generation(std::int64_t generation, std::span<const double> fitness,
                           std::span<const std::byte> evaluation_rows,
-                          const RecordLayout& evaluation_layout,
-                          const RecordLayout& history_layout, std::span<std::byte> history_row) {
+                          const RecordLayout& evaluation_layout, const RecordLayout& history_layout,
+                          std::span<std::byte> history_row) {
   const auto order = ranking(fitness);
   const double count = static_cast<double>(fitness.size());
   const double mean = std::accumulate(fitness.begin(), fitness.end(), 0.0) / count;

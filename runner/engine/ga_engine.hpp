@@ -49,14 +49,13 @@ RecordLayout ga_best_layout(const std::vector<FieldSpec>& kernel_fields);
 std::vector<std::size_t> ranking(std::span<const double> fitness);
 
 // [begin, end) of `count` evaluations that member `rank` of `size` performs.
-std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank,
-                                             std::size_t size);
+std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank, std::size_t size);
 
 // Fills `history_row` with the statistics of one generation.
 void summarize_generation(std::int64_t generation, std::span<const double> fitness,
                           std::span<const std::byte> evaluation_rows,
-                          const RecordLayout& evaluation_layout,
-                          const RecordLayout& history_layout, std::span<std::byte> history_row);
+                          const RecordLayout& evaluation_layout, const RecordLayout& history_layout,
+                          std::span<std::byte> history_row);
 
 template <GaKernel K>
 class GaRun {
@@ -124,8 +123,7 @@ class GaRun {
       auto evaluation = kernel_.evaluate(genomes_[individual], rng);
       evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
       evaluation_layout_.pack(evaluation.record,
-                              std::span(local).subspan((i - begin) * row_size, row_size),
-                              K::name);
+                              std::span(local).subspan((i - begin) * row_size, row_size), K::name);
     }
     auto all = std::span(rows_).subspan(first * row_size, count * row_size);
     if (group_.size() == 1) {
@@ -162,7 +160,8 @@ class GaRun {
     std::vector<std::byte> next_rows(rows_.size());
     for (std::size_t e = 0; e < elites; ++e) {
       next.push_back(genomes_[order[e]]);
-      std::copy_n(row(order[e]).begin(), row_size, next_rows.begin() + static_cast<std::ptrdiff_t>(e * row_size));
+      std::copy_n(row(order[e]).begin(), row_size,
+                  next_rows.begin() + static_cast<std::ptrdiff_t>(e * row_size));
     }
     for (std::size_t child = elites; child < population_size_; child += 2) {
       Rng selection(stream(Stream::selection, generation, child));
@@ -202,7 +201,8 @@ class GaRun {
     outcome.best.assign(kept * best_layout.row_size(), std::byte{});
     outcome.best_genomes.assign(kept * length, -1);
     for (std::size_t k = 0; k < kept; ++k) {
-      auto best_row = std::span(outcome.best).subspan(k * best_layout.row_size(), best_layout.row_size());
+      auto best_row =
+          std::span(outcome.best).subspan(k * best_layout.row_size(), best_layout.row_size());
       if (k >= order.size()) {
         best_layout.fill_missing(best_row);
         continue;
@@ -210,8 +210,10 @@ class GaRun {
       // The evaluation row is (fitness, fields...); the best row is (position, fitness, fields...).
       best_layout.set_int(best_row, 0, static_cast<std::int64_t>(k));
       auto source = row(order[k]);
-      std::copy(source.begin(), source.end(), best_row.begin() + static_cast<std::ptrdiff_t>(best_layout.offset(1)));
-      kernel_.encode(genomes_[order[k]], std::span(outcome.best_genomes).subspan(k * length, length));
+      std::copy(source.begin(), source.end(),
+                best_row.begin() + static_cast<std::ptrdiff_t>(best_layout.offset(1)));
+      kernel_.encode(genomes_[order[k]],
+                     std::span(outcome.best_genomes).subspan(k * length, length));
     }
   }
 

@@ -66,10 +66,9 @@ Handle simple_space(const std::vector<hsize_t>& dims, const std::vector<hsize_t>
   if (dims.empty()) {
     return checked_handle(H5Screate(H5S_SCALAR), [] { return "creating a scalar dataspace"; });
   }
-  return checked_handle(
-      H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
-                       max_dims.empty() ? nullptr : max_dims.data()),
-      [&] { return "creating a dataspace of extent " + dims_text(dims); });
+  return checked_handle(H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
+                                         max_dims.empty() ? nullptr : max_dims.data()),
+                        [&] { return "creating a dataspace of extent " + dims_text(dims); });
 }
 
 Handle transfer_list(Transfer transfer) {
@@ -218,8 +217,7 @@ class AttributeIo {
     return static_cast<std::size_t>(check(H5Sget_simple_extent_npoints(space.id()), context));
   }
 
-  std::vector<std::string> read_variable_strings(const Handle& attribute,
-                                                 const Handle& memory_type,
+  std::vector<std::string> read_variable_strings(const Handle& attribute, const Handle& memory_type,
                                                  std::size_t count) const {
     auto context = [&] { return "reading attribute " + in_quotes(name_) + " of " + description_; };
     std::vector<char*> pointers(count, nullptr);
@@ -382,7 +380,8 @@ void Object::write_attribute(const std::string& name, const std::vector<std::str
   std::vector<const char*> texts;
   texts.reserve(values.size());
   for (const auto& value : values) texts.push_back(value.c_str());
-  AttributeIo(id(), name, describe()).write(type.id(), type.id(), false, values.size(), texts.data());
+  AttributeIo(id(), name, describe())
+      .write(type.id(), type.id(), false, values.size(), texts.data());
 }
 
 void Object::write_attribute(const std::string& name, const std::vector<std::int64_t>& values) {
@@ -439,8 +438,8 @@ std::vector<std::string> Object::attribute_names() const {
 std::vector<hsize_t> Dataset::dims() const {
   auto context = [&] { return "reading the extent of dataset " + describe(); };
   Handle space = checked_handle(H5Dget_space(id()), context);
-  std::vector<hsize_t> extent(static_cast<std::size_t>(
-      check(H5Sget_simple_extent_ndims(space.id()), context)));
+  std::vector<hsize_t> extent(
+      static_cast<std::size_t>(check(H5Sget_simple_extent_ndims(space.id()), context)));
   check(H5Sget_simple_extent_dims(space.id(), extent.data(), nullptr), context);
   return extent;
 }
@@ -451,9 +450,8 @@ hsize_t Dataset::element_count() const {
 }
 
 Datatype Dataset::datatype() const {
-  return Datatype(checked_handle(H5Dget_type(id()), [&] {
-    return "reading the datatype of dataset " + describe();
-  }));
+  return Datatype(checked_handle(H5Dget_type(id()),
+                                 [&] { return "reading the datatype of dataset " + describe(); }));
 }
 
 void Dataset::set_extent(const std::vector<hsize_t>& new_dims) {
@@ -525,8 +523,9 @@ void Dataset::write_all(const Datatype& memory_type, const void* data) {
   const std::string action = "writing dataset " + describe();
   Handle file_space = checked_handle(H5Dget_space(id()), [&] { return action; });
   const bool contributes = rank_in_file(id(), describe()) == 0;
-  Handle memory_space = contributes ? checked_handle(H5Scopy(file_space.id()), [&] { return action; })
-                                    : simple_space({1});
+  Handle memory_space = contributes
+                            ? checked_handle(H5Scopy(file_space.id()), [&] { return action; })
+                            : simple_space({1});
   if (!contributes) {
     check(H5Sselect_none(file_space.id()), [&] { return action; });
     check(H5Sselect_none(memory_space.id()), [&] { return action; });
@@ -568,17 +567,18 @@ void Dataset::read_all(const Datatype& memory_type, void* out, Transfer transfer
 
 Group Group::create_group(const std::string& name) {
   const std::string child = join_path(path(), name);
-  return Group(checked_handle(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT,
-                                         H5P_DEFAULT),
-                              [&] { return "creating group " + in_quotes(child) + " in " + file_path(); }),
-               file_path(), child);
+  return Group(
+      checked_handle(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     [&] { return "creating group " + in_quotes(child) + " in " + file_path(); }),
+      file_path(), child);
 }
 
 Group Group::open_group(const std::string& name) const {
   const std::string child = join_path(path(), name);
-  return Group(checked_handle(H5Gopen2(id(), name.c_str(), H5P_DEFAULT),
-                              [&] { return "opening group " + in_quotes(child) + " in " + file_path(); }),
-               file_path(), child);
+  return Group(
+      checked_handle(H5Gopen2(id(), name.c_str(), H5P_DEFAULT),
+                     [&] { return "opening group " + in_quotes(child) + " in " + file_path(); }),
+      file_path(), child);
 }
 
 bool Group::has(const std::string& name) const {
@@ -633,18 +633,18 @@ Dataset Group::create_dataset(const std::string& name, const Datatype& type,
   const std::string action = "creating dataset " + in_quotes(child) + " in " + file_path();
   Handle dcpl = creation_list(options, action);
   Handle space = simple_space(dims, options.max_dims);
-  return Dataset(checked_handle(H5Dcreate2(id(), name.c_str(), type.id(), space.id(),
-                                           H5P_DEFAULT, dcpl.id(), H5P_DEFAULT),
+  return Dataset(checked_handle(H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT,
+                                           dcpl.id(), H5P_DEFAULT),
                                 [&] { return action; }),
                  file_path(), child);
 }
 
 Dataset Group::open_dataset(const std::string& name) const {
   const std::string child = join_path(path(), name);
-  return Dataset(checked_handle(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), [&] {
-                   return "opening dataset " + in_quotes(child) + " in " + file_path();
-                 }),
-                 file_path(), child);
+  return Dataset(
+      checked_handle(H5Dopen2(id(), name.c_str(), H5P_DEFAULT),
+                     [&] { return "opening dataset " + in_quotes(child) + " in " + file_path(); }),
+      file_path(), child);
 }
 
 // ---- File ---------------------------------------------------------------------------------
@@ -677,8 +677,8 @@ File File::open_serial(const std::string& path, Access access) {
   if (!std::filesystem::exists(path, error)) throw IoError(path + " does not exist");
   auto context = [&] { return "opening " + path; };
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
-  return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context),
-              path, false);
+  return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path,
+              false);
 }
 
 Group File::root() const {

@@ -125,8 +125,8 @@ class Object {
   void write_attribute(const std::string& name, const std::vector<double>& values);
   // Other integer types (a plain `3` would be ambiguous between int64 and double).
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, std::int64_t>)
-  void write_attribute(const std::string& name, T value) {
+  requires(!std::same_as<T, bool> &&
+           !std::same_as<T, std::int64_t>) void write_attribute(const std::string& name, T value) {
     if (!std::in_range<std::int64_t>(value)) {
       throw IoError("attribute '" + name + "' of " + describe() + ": value does not fit int64");
     }
@@ -205,8 +205,8 @@ class Group : public Object {
   // `name` may be a relative path ("a/b") or absolute ("/a/b").
   Group create_group(const std::string& name);
   Group open_group(const std::string& name) const;
-  bool has(const std::string& name) const;             // a link of that name/path exists
-  std::vector<std::string> children() const;           // link names, in name order
+  bool has(const std::string& name) const;    // a link of that name/path exists
+  std::vector<std::string> children() const;  // link names, in name order
   Dataset create_dataset(const std::string& name, const Datatype& type,
                          const std::vector<hsize_t>& dims, const DatasetOptions& options = {});
   Dataset open_dataset(const std::string& name) const;

@@ -62,8 +62,7 @@ void add_runs(const Block& block, const std::vector<hsize_t>& extent, hsize_t me
 }  // namespace
 
 hsize_t block_size(const Block& block) {
-  return std::accumulate(block.count.begin(), block.count.end(), hsize_t{1},
-                         std::multiplies<>());
+  return std::accumulate(block.count.begin(), block.count.end(), hsize_t{1}, std::multiplies<>());
 }
 
 SelectionLayout lay_out(const std::vector<Block>& selection, const std::vector<hsize_t>& extent) {

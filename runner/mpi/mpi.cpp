@@ -13,7 +13,8 @@ void check(int code, const char* call) {
   char description[MPI_MAX_ERROR_STRING] = {};
   int length = 0;
   MPI_Error_string(code, description, &length);
-  throw MpiError(std::string(call) + " failed: " + std::string(description, static_cast<std::size_t>(length)));
+  throw MpiError(std::string(call) +
+                 " failed: " + std::string(description, static_cast<std::size_t>(length)));
 }
 
 Environment::Environment(int& argc, char**& argv) {
@@ -173,7 +174,8 @@ void Comm::all_gather_into(std::span<const std::byte> local, std::span<std::byte
 
 std::vector<std::string> Comm::all_gather_strings(const std::string& local) const {
   std::vector<int> lengths;
-  const auto gathered = all_gather_bytes(std::as_bytes(std::span(local.data(), local.size())), &lengths);
+  const auto gathered =
+      all_gather_bytes(std::as_bytes(std::span(local.data(), local.size())), &lengths);
   std::vector<std::string> strings;
   std::size_t offset = 0;
   for (int length : lengths) {
@@ -210,8 +212,8 @@ SharedCounters::~SharedCounters() {
 
 std::int64_t SharedCounters::fetch_add(std::size_t which, std::int64_t amount) {
   std::int64_t previous = 0;
-  check(MPI_Fetch_and_op(&amount, &previous, MPI_INT64_T, 0, static_cast<MPI_Aint>(which),
-                         MPI_SUM, window_),
+  check(MPI_Fetch_and_op(&amount, &previous, MPI_INT64_T, 0, static_cast<MPI_Aint>(which), MPI_SUM,
+                         window_),
         "MPI_Fetch_and_op");
   check(MPI_Win_flush(0, window_), "MPI_Win_flush");
   return previous;
@@ -219,8 +221,8 @@ std::int64_t SharedCounters::fetch_add(std::size_t which, std::int64_t amount) {
 
 std::int64_t SharedCounters::read(std::size_t which) {
   std::int64_t value = 0;
-  check(MPI_Fetch_and_op(nullptr, &value, MPI_INT64_T, 0, static_cast<MPI_Aint>(which),
-                         MPI_NO_OP, window_),
+  check(MPI_Fetch_and_op(nullptr, &value, MPI_INT64_T, 0, static_cast<MPI_Aint>(which), MPI_NO_OP,
+                         window_),
         "MPI_Fetch_and_op");
   check(MPI_Win_flush(0, window_), "MPI_Win_flush");
   return value;

@@ -19,8 +19,8 @@ std::string partial_path(const std::string& final_path) { return final_path + ".
 h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t element_size) {
   h5::DatasetOptions options;
   if (dims.empty() || dims.front() == 0) return options;
-  const hsize_t trailing = std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1},
-                                           std::multiplies<>());
+  const hsize_t trailing =
+      std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1}, std::multiplies<>());
   const hsize_t row_bytes = std::max<hsize_t>(1, trailing * element_size);
   options.chunk = dims;
   options.chunk.front() = std::clamp<hsize_t>(chunk_bytes / row_bytes, 1, dims.front());
@@ -53,8 +53,8 @@ Table ResultFile::create_table(const std::string& path, RecordLayout layout,
                                std::vector<hsize_t> dims) {
   auto group = group_for(path);
   const auto name = path.substr(path.rfind('/') + 1);
-  auto dataset = group.create_dataset(name, compound_type(layout), dims,
-                                      storage_for(dims, layout.row_size()));
+  auto dataset =
+      group.create_dataset(name, compound_type(layout), dims, storage_for(dims, layout.row_size()));
   return {std::move(dataset), std::move(layout)};
 }
 
