@@ -44,10 +44,10 @@ SUMMARY = re.compile(
     re.MULTILINE,
 )
 
-# Full-size parameters (those of bench/configs/*.yaml) and how --scale shrinks them.
-GA_POPULATION, GA_GENERATIONS, GA_ELITISM = 512, 20, 0
-COLLATZ_COUNT = 20_000_000
-SWEEP_TASKS = 10_000
+# Full-size parameters: read from bench/configs/*.yaml (with PyYAML), else these, which
+# are the values of those files. --scale shrinks generations, count and tasks.
+FALLBACK = {"ga_population": 512, "ga_generations": 20, "ga_elitism": 0,
+            "collatz_count": 20_000_000, "sweep_tasks": 10_000}
 
 # Floors (bench/README.md): 2 ranks against 1 for the scaling runs, output against none.
 GA_FLOOR = 1.8       # throughput 2 ranks / 1 rank >= 1.8
@@ -182,6 +182,33 @@ class Ratio:
         return [self.benchmark, self.name, f"{self.value:.3f}", floor, self.verdict]
 
 
+def config_values():
+    """The sizes the benchmarks scale and check, from the config files when PyYAML is
+    there (python3-yaml). Keys missing from a file take levelforge's defaults."""
+    try:
+        import yaml
+    except ImportError:
+        return dict(FALLBACK)
+
+    def load(name):
+        with open(CONFIGS / name) as file:
+            return yaml.safe_load(file) or {}
+
+    def whole(value):  # PyYAML reads 2e7 as a string (YAML 1.1); levelforge takes it
+        return int(float(value))
+
+    ga = load("ga_fixed_cost.yaml").get("ga", {})
+    collatz = load("collatz_2e7.yaml").get("params", {})
+    sweep = load("sweep_10k.yaml").get("sweep", {})
+    if sweep.get("grid") or sweep.get("zip"):
+        raise RunError("sweep_10k.yaml: the script expects replicates only, no grid or zip")
+    return {"ga_population": whole(ga.get("population", 64)),
+            "ga_generations": whole(ga.get("generations", 50)),
+            "ga_elitism": whole(ga.get("elitism", 1)),
+            "collatz_count": whole(collatz.get("count", 1_000_000)),
+            "sweep_tasks": whole(sweep.get("replicates", 1))}
+
+
 def scaled(value, scale, least):
     return max(least, int(round(value * scale)))
 
@@ -196,9 +223,11 @@ def rank_cases(ranks):
 
 def bench_ga(runner, args, ranks):
     """Throughput (evaluations per second of driver wall time) of one fixed-cost GA task."""
-    generations = scaled(GA_GENERATIONS, args.scale, 2)
+    sizes = config_values()
+    population, elitism = sizes["ga_population"], sizes["ga_elitism"]
+    generations = scaled(sizes["ga_generations"], args.scale, 2)
     overrides = [f"ga.generations={generations}"]
-    expected = GA_POPULATION + (generations - 1) * (GA_POPULATION - GA_ELITISM)
+    expected = population + (generations - 1) * (population - elitism)
     config = CONFIGS / "ga_fixed_cost.yaml"
     series = {r: Series("ga", f"{r} rank{'s' if r > 1 else ''}", "throughput", "evals/s", "{:.0f}")
               for r in ranks}
@@ -216,7 +245,7 @@ def bench_ga(runner, args, ranks):
                     notes.append(note)
             series[r].values.append(expected / run["driver_seconds"])
             walls[r].values.append(run["driver_seconds"])
-            progress(f"ga rep {rep + 1}/{args.repeats}, {r} ranks: {run['driver_seconds']:.3f} s")
+            progress(f"ga rep {rep + 1}/{args.repeats}, {r} rank{'s' if r > 1 else ''}: {run['driver_seconds']:.3f} s")
     base, others = rank_cases(ranks)
     ratios = []
     for r in others:
@@ -231,7 +260,7 @@ def bench_ga(runner, args, ranks):
 
 def bench_collatz(runner, args, ranks):
     """Driver wall time of the exhaustive Collatz scan, speedup and idle fractions."""
-    count = scaled(COLLATZ_COUNT, args.scale, 100_000)
+    count = scaled(config_values()["collatz_count"], args.scale, 100_000)
     overrides = [f"params.count={count}"]
     config = CONFIGS / "collatz_2e7.yaml"
     walls = {r: Series("collatz", f"{r} rank{'s' if r > 1 else ''}", "driver wall", "s") for r in ranks}
@@ -251,7 +280,7 @@ def bench_collatz(runner, args, ranks):
                 per_rank[r][k].append(100 * fraction)
             walls[r].values.append(run["driver_seconds"])
             idles[r].values.append(100 * max(fractions))
-            progress(f"collatz rep {rep + 1}/{args.repeats}, {r} ranks: {run['driver_seconds']:.3f} s, "
+            progress(f"collatz rep {rep + 1}/{args.repeats}, {r} rank{'s' if r > 1 else ''}: {run['driver_seconds']:.3f} s, "
                      f"idle " + ", ".join(f"{100 * f:.1f}%" for f in fractions))
     base, others = rank_cases(ranks)
     ratios = []
@@ -280,7 +309,7 @@ def bench_collatz(runner, args, ranks):
 
 def bench_sweep(runner, args, _ranks):
     """Process wall time of many small sweep tasks with HDF5 output against --no-output."""
-    tasks = scaled(SWEEP_TASKS, args.scale, 100)
+    tasks = scaled(config_values()["sweep_tasks"], args.scale, 100)
     overrides = [f"sweep.replicates={tasks}"]
     config = CONFIGS / "sweep_10k.yaml"
     r = args.sweep_ranks
@@ -305,6 +334,9 @@ def bench_sweep(runner, args, _ranks):
               process[True].median / process[False].median, "<=", SWEEP_FLOOR),
         Ratio("sweep", f"driver wall output/no-output, {r}r",
               driver[True].median / driver[False].median),
+        # What the process ratio dilutes with the constant MPI and HDF5 start-up cost.
+        Ratio("sweep", f"output cost per task, {r}r (us, from process medians)",
+              1e6 * (process[True].median - process[False].median) / tasks),
     ]
     return [process[True], process[False], driver[True], driver[False]], ratios, notes
 
@@ -478,7 +510,8 @@ def main(argv=None):
         return 2
     machine["load average at end"] = loadavg()
     text = report(machine, all_series, all_ratios, all_notes)
-    print(text, end="")
+    sys.stderr.flush()
+    print(text, end="", flush=True)
     if args.record:
         out = args.out
         new = not out.exists() or out.stat().st_size == 0

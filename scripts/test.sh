@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite.
+# Installs what is missing, builds, and runs the whole test suite: first the Release
+# build, then the C++ tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# LEVELFORGE_SKIP_SANITIZERS=1 skips the second pass (for a quick local run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 "$LEVELFORGE_ROOT/scripts/setup.sh"
 levelforge_build
-cd "$LEVELFORGE_BUILD"
-ctest --output-on-failure -j "$(nproc)" "$@"
+(cd "$LEVELFORGE_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+
+if [[ "${LEVELFORGE_SKIP_SANITIZERS:-0}" != 1 ]]; then
+  sanitized="$LEVELFORGE_BUILD-sanitize"
+  cmake -S "$LEVELFORGE_ROOT" -B "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DLEVELFORGE_SANITIZE=ON -DLEVELFORGE_BUILD_BENCHMARKS=OFF
+  cmake --build "$sanitized" -j "$(nproc)"
+  # Open MPI keeps its own allocations until exit: leak reports would be its, not ours.
+  export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+  (cd "$sanitized" && ctest --output-on-failure -j "$(nproc)" "$@")
+fi

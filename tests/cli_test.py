@@ -204,7 +204,7 @@ class Commands(TempDirTest):
         self.assertIn("2 points x 2 replicates = 4 tasks", result.stdout)
         self.assertIn("params.length=20", result.stdout)
         self.assertIn("tournament: 3", result.stdout)  # a default filled in
-        self.assertIn("crossover_rate: 0.90000000000000002", result.stdout)
+        self.assertIn("crossover_rate: 0.9", result.stdout)
 
     def test_kernels_lists_every_kernel_and_parameter(self):
         listing = levelforge("kernels")

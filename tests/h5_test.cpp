@@ -283,7 +283,8 @@ TEST(ParallelWrite, UnlimitedDatasetGrowsWithSetExtent) {
     const auto all = file.root().open_dataset("log").read_all_as<double>(float64);
     ASSERT_EQ(all.size(), 3 * size_h() * columns);
     for (std::size_t i = 0; i < all.size(); ++i) {
-      EXPECT_EQ(all[i], static_cast<double>(i / columns) + 0.5) << "element " << i;
+      const auto row = i / columns;
+      EXPECT_EQ(all[i], static_cast<double>(row) + 0.5) << "element " << i;
     }
   }
 }

@@ -27,12 +27,14 @@ const KernelEntry& entry(std::string_view name) {
 
 std::vector<std::string> names_of(const std::vector<ParamSpec>& specs) {
   std::vector<std::string> names;
+  names.reserve(specs.size());
   for (const auto& spec : specs) names.push_back(spec.name);
   return names;
 }
 
 std::vector<std::string> names_of(const std::vector<FieldSpec>& fields) {
   std::vector<std::string> names;
+  names.reserve(fields.size());
   for (const auto& field : fields) names.push_back(field.name);
   return names;
 }

@@ -31,6 +31,7 @@ constexpr std::size_t top = 3;
 std::vector<std::pair<double, std::uint64_t>> scores_and_indices(
     const std::vector<TopEntry>& entries) {
   std::vector<std::pair<double, std::uint64_t>> out;
+  out.reserve(entries.size());
   for (const auto& entry : entries) out.emplace_back(entry.score, entry.index);
   return out;
 }

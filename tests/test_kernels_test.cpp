@@ -21,9 +21,9 @@ using kernels::Faulty;
 using kernels::OneMax;
 
 template <class K>
-ParamSet params_with(std::vector<std::pair<std::string, std::int64_t>> overrides) {
+ParamSet params_with(const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
   auto params = ParamSet::defaults(K::parameters());
-  for (auto& [name, value] : overrides) params.set(name, ParamValue{value});
+  for (const auto& [name, value] : overrides) params.set(name, ParamValue{value});
   return params;
 }
 

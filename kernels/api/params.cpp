@@ -1,8 +1,8 @@
 #include "kernels/api/params.hpp"
 
+#include <array>
+#include <charconv>
 #include <cmath>
-#include <iomanip>
-#include <sstream>
 
 namespace levelforge {
 
@@ -23,9 +23,10 @@ std::string format_value(const ParamValue& value) {
       // YAML spellings, so that every formatted value parses back to itself.
       if (std::isnan(v)) return ".nan";
       if (std::isinf(v)) return v > 0 ? ".inf" : "-.inf";
-      std::ostringstream out;
-      out << std::setprecision(17) << v;
-      std::string text = out.str();
+      // The shortest text that reads back as exactly this double: 0.9, not 0.90000000000000002.
+      std::array<char, 32> buffer{};
+      const auto end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), v).ptr;
+      std::string text(buffer.data(), end);
       // A real must still read back as a real, never as an int.
       if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
       return text;

@@ -76,9 +76,9 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   const auto summary = run_experiment(experiment, options, comm);
   if (comm.rank() == 0) {
     fmt::print(
-        "levelforge: {} tasks, {} kernel calls in {:.2f} s on {} rank{} (max idle {:.1f}%)\n",
-        summary.tasks, summary.work_units, summary.wall_seconds, comm.size(),
-        comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
+        "levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
+        summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
+        comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
     if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   }
   return exit_ok;

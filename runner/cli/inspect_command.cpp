@@ -49,7 +49,8 @@ std::string type_text(const h5::Datatype& type) {
 
 void list_datasets(const h5::Group& group, const std::string& prefix) {
   for (const auto& name : group.children()) {
-    const auto path = prefix + "/" + name;
+    auto path = prefix;
+    path.append("/").append(name);
     // A link that opens as a group is listed recursively, anything else as a dataset.
     try {
       list_datasets(group.open_group(name), path);

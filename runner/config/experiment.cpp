@@ -73,6 +73,7 @@ const ParamSpec* find_spec(const std::vector<ParamSpec>& specs, std::string_view
 std::vector<std::string> spec_names(const std::vector<ParamSpec>& specs,
                                     const std::string& prefix = "") {
   std::vector<std::string> names;
+  names.reserve(specs.size());
   for (const auto& spec : specs) names.push_back(prefix + spec.name);
   return names;
 }
@@ -80,6 +81,7 @@ std::vector<std::string> spec_names(const std::vector<ParamSpec>& specs,
 template <class Map>
 std::vector<std::string> key_names(const Map& map) {
   std::vector<std::string> names;
+  names.reserve(map.size());
   for (const auto& [name, value] : map) names.push_back(name);
   return names;
 }

@@ -25,8 +25,13 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   }
 
   void generation_done(std::uint64_t evaluations) override {
+    const auto [begin, end] = share_of(evaluations, rank(), size());
+    local_evaluations_ += end - begin;
     if (comm_.rank() == 0) queue_.finished(0, evaluations);
   }
+
+  // Evaluations this member made itself, over all tasks so far.
+  [[nodiscard]] std::uint64_t local_evaluations() const { return local_evaluations_; }
 
   [[nodiscard]] const mpi::Comm& comm() const { return comm_; }
 
@@ -34,6 +39,7 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   mpi::Comm comm_;
   WorkQueue& queue_;
   IdleClock& idle_;
+  std::uint64_t local_evaluations_ = 0;
 };
 
 // Members per group: the configured count, or as many as keep every group busy.
@@ -109,7 +115,6 @@ void run_ga_driver(DriverContext& context) {
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto started = std::chrono::steady_clock::now();
     auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group);
-    context.work_units += outcome.evaluations / group.size();
     if (leader) {
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
       results.tasks.push_back(task);
@@ -131,6 +136,7 @@ void run_ga_driver(DriverContext& context) {
     const auto timer = context.idle.measure();
     context.comm.barrier();
   }
+  context.work_units = group.local_evaluations();
   context.finish_progress(queue, units_total);
   if (context.file == nullptr) return;
 
@@ -146,6 +152,7 @@ void run_ga_driver(DriverContext& context) {
                 row_blocks(results.tasks, {task_count, max_kept, max_length}),
                 results.genomes.data());
   std::vector<std::int64_t> lengths;
+  lengths.reserve(models.size());
   for (const auto& model : models)
     lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
   auto length_set = file.create_array("ga/genome_length", h5::Datatype::int64(), {lengths.size()});

@@ -223,6 +223,7 @@ class AttributeIo {
     std::vector<char*> pointers(count, nullptr);
     check(H5Aread(attribute.id(), memory_type.id(), pointers.data()), context);
     std::vector<std::string> values;
+    values.reserve(pointers.size());
     for (const char* pointer : pointers) values.emplace_back(pointer == nullptr ? "" : pointer);
     // The library allocated the strings; hand them back the way it allocated them.
     Handle space = checked_handle(H5Aget_space(attribute.id()), context);

@@ -111,6 +111,7 @@ void Comm::broadcast(std::span<std::byte> bytes, int root) const {
 }
 
 void Comm::all_reduce_sum(std::span<std::int64_t> values) const {
+  // NOLINTNEXTLINE(mpi-type-mismatch): std::int64_t is MPI_INT64_T; the check sees only 'long'
   check(MPI_Allreduce(MPI_IN_PLACE, values.data(), checked_count(values.size()), MPI_INT64_T,
                       MPI_SUM, comm_),
         "MPI_Allreduce");

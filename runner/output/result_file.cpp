@@ -10,7 +10,7 @@
 namespace levelforge {
 
 namespace {
-constexpr std::size_t chunk_bytes = 256 * 1024;
+constexpr std::size_t chunk_bytes = std::size_t{256} * 1024;
 constexpr int deflate_level = 4;
 
 std::string partial_path(const std::string& final_path) { return final_path + ".partial"; }
@@ -50,7 +50,7 @@ h5::Group ResultFile::group_for(const std::string& path) {
 }
 
 Table ResultFile::create_table(const std::string& path, RecordLayout layout,
-                               std::vector<hsize_t> dims) {
+                               const std::vector<hsize_t>& dims) {
   auto group = group_for(path);
   const auto name = path.substr(path.rfind('/') + 1);
   auto dataset =
@@ -59,7 +59,7 @@ Table ResultFile::create_table(const std::string& path, RecordLayout layout,
 }
 
 h5::Dataset ResultFile::create_array(const std::string& path, const h5::Datatype& type,
-                                     std::vector<hsize_t> dims) {
+                                     const std::vector<hsize_t>& dims) {
   auto group = group_for(path);
   const auto name = path.substr(path.rfind('/') + 1);
   return group.create_dataset(name, type, dims, storage_for(dims, type.size()));

@@ -33,9 +33,10 @@ class ResultFile {
 
   // Collective. `path` may name groups that do not exist yet ("ga/history"). `dims` are
   // rows (and more dimensions); large tables are chunked and compressed.
-  Table create_table(const std::string& path, RecordLayout layout, std::vector<hsize_t> dims);
+  Table create_table(const std::string& path, RecordLayout layout,
+                     const std::vector<hsize_t>& dims);
   h5::Dataset create_array(const std::string& path, const h5::Datatype& type,
-                           std::vector<hsize_t> dims);
+                           const std::vector<hsize_t>& dims);
 
   // Collective: every rank writes its own rows (`rows` of `row_bytes`, given as a union of
   // blocks; an empty selection writes nothing).
