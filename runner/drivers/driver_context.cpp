@@ -29,7 +29,7 @@ void TaskLog::add(const config::Experiment& experiment, std::uint64_t task, doub
 
 void TaskLog::write(ResultFile& file, std::uint64_t task_count) const {
   auto table = file.create_table("tasks", layout(), {task_count});
-  ResultFile::write(table, row_blocks(tasks_, {task_count}), rows_);
+  file.write(table, tasks_, rows_);
 }
 
 void DriverContext::poll_progress(WorkQueue& queue, std::uint64_t units_total) {

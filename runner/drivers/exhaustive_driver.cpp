@@ -280,7 +280,7 @@ class ExhaustiveRun {
                   std::span(rows).subspan(i * layout.row_size(), layout.row_size()), "ranges");
     }
     auto table = context_.file->create_table("exhaustive/ranges", layout, {task_count_});
-    ResultFile::write(table, row_blocks(owned, {task_count_}), rows);
+    context_.file->write(table, owned, rows);
   }
 
   void write_integers(const std::vector<std::int64_t>& merged) {
@@ -298,7 +298,7 @@ class ExhaustiveRun {
         }
       }
       auto table = context_.file->create_table("exhaustive/counts", counts_layout, {task_count_});
-      ResultFile::write(table, row_blocks(owned, {task_count_}), rows);
+      context_.file->write(table, owned, rows);
     }
     for (std::size_t r = 0; r < specs.size(); ++r) {
       if (specs[r].kind != ReductionKind::histogram) continue;
@@ -310,7 +310,8 @@ class ExhaustiveRun {
       }
       auto dataset = context_.file->create_array("exhaustive/histograms/" + specs[r].name,
                                                  h5::Datatype::int64(), {task_count_, width});
-      dataset.write(h5::Datatype::int64(), row_blocks(owned, {task_count_, width}), rows.data());
+      context_.file->write_rows(dataset, h5::Datatype::int64(), owned,
+                                std::as_bytes(std::span(rows)));
       dataset.write_attribute("low", specs[r].low);
       dataset.write_attribute("high", specs[r].high);
       dataset.write_attribute("bins", static_cast<std::int64_t>(specs[r].bins));
@@ -332,19 +333,20 @@ class ExhaustiveRun {
       }
       auto table = context_.file->create_table("exhaustive/top/" + specs[r].name, layout,
                                                {task_count_, specs[r].k});
-      ResultFile::write(table, row_blocks(owned, {task_count_, specs[r].k}), rows);
+      context_.file->write(table, owned, rows);
       table.dataset.write_attribute("doc", specs[r].doc);
     }
   }
 
   void write_solutions(const std::vector<std::int64_t>& offsets) {
     const auto total = static_cast<hsize_t>(offsets.back());
-    std::vector<h5::Block> blocks;
+    std::vector<std::uint64_t> rows;
     for (const auto& [chunk, count] : solution_chunks_) {
-      blocks.push_back({{static_cast<hsize_t>(offsets[chunk])}, {static_cast<hsize_t>(count)}});
+      for (std::size_t i = 0; i < count; ++i)
+        rows.push_back(static_cast<std::uint64_t>(offsets[chunk]) + i);
     }
     auto table = context_.file->create_table("exhaustive/solutions", solution_layout_, {total});
-    ResultFile::write(table, blocks, solution_rows_);
+    context_.file->write(table, rows, solution_rows_);
   }
 
   DriverContext& context_;

@@ -142,15 +142,13 @@ void run_ga_driver(DriverContext& context) {
 
   auto& file = *context.file;
   auto history = file.create_table("ga/history", history_layout, {task_count, max_generations});
-  ResultFile::write(history, row_blocks(results.tasks, {task_count, max_generations}),
-                    results.history);
+  file.write(history, results.tasks, results.history);
   auto best = file.create_table("ga/best", best_layout, {task_count, max_kept});
-  ResultFile::write(best, row_blocks(results.tasks, {task_count, max_kept}), results.best);
+  file.write(best, results.tasks, results.best);
   auto genomes = file.create_array("ga/best_genomes", h5::Datatype::int64(),
                                    {task_count, max_kept, max_length});
-  genomes.write(h5::Datatype::int64(),
-                row_blocks(results.tasks, {task_count, max_kept, max_length}),
-                results.genomes.data());
+  file.write_rows(genomes, h5::Datatype::int64(), results.tasks,
+                  std::as_bytes(std::span(results.genomes)));
   std::vector<std::int64_t> lengths;
   lengths.reserve(models.size());
   for (const auto& model : models)

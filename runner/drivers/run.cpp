@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -46,11 +47,15 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
                 "points");
   }
   auto table = file.create_table("points", layout, {experiment.points.size()});
-  // Rank 0 writes the whole (small) table; the others take part in the collective call.
-  const std::vector<h5::Block> everything{{{0}, {experiment.points.size()}}};
-  ResultFile::write(
-      table, comm.rank() == 0 ? everything : std::vector<h5::Block>{},
-      comm.rank() == 0 ? std::span<const std::byte>(rows) : std::span<const std::byte>());
+  // Every rank knows the points; rank 0 contributes them, the others take part.
+  std::vector<std::uint64_t> point_rows;
+  if (comm.rank() == 0) {
+    point_rows.resize(experiment.points.size());
+    std::iota(point_rows.begin(), point_rows.end(), std::uint64_t{0});
+  } else {
+    rows.clear();
+  }
+  file.write(table, point_rows, rows);
 }
 
 void write_provenance(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm,
@@ -81,7 +86,8 @@ void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, doub
               "ranks");
   const auto ranks = static_cast<hsize_t>(comm.size());
   auto table = file.create_table("ranks", layout, {ranks});
-  ResultFile::write(table, {{{static_cast<hsize_t>(comm.rank())}, {1}}}, row);
+  const std::vector<std::uint64_t> own_row{static_cast<std::uint64_t>(comm.rank())};
+  file.write(table, own_row, row);
 }
 
 void run_driver(DriverContext& context) {
@@ -187,7 +193,7 @@ RunSummary run_experiment(const config::Experiment& experiment, const RunOptions
     tasks.write(*file, experiment.task_count());
     write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
     file->root().write_attribute("end_time", utc_now());
-    file->commit(comm);
+    file->commit();
   }
   return summary;
 }

@@ -40,7 +40,7 @@ void run_sweep_driver(DriverContext& context) {
   if (context.file == nullptr) return;
 
   auto table = context.file->create_table("sweep/records", layout, {task_count});
-  ResultFile::write(table, row_blocks(tasks, {task_count}), rows);
+  context.file->write(table, tasks, rows);
 }
 
 }  // namespace levelforge

@@ -71,6 +71,13 @@ class Comm {
   // Like all_gather_bytes, but into `out` whose size is already the total.
   void all_gather_into(std::span<const std::byte> local, std::span<std::byte> out) const;
 
+  // MPI_Alltoallv of bytes: `send` holds the bytes for rank 0, then rank 1, ...
+  // (`send_counts` of each); returns what every rank sent here, in rank order, and the
+  // per-rank byte counts in `received_counts`.
+  [[nodiscard]] std::vector<std::byte> all_to_all_bytes(std::span<const std::byte> send,
+                                                        std::span<const int> send_counts,
+                                                        std::vector<int>& received_counts) const;
+
   // Every rank receives every rank's string, in rank order.
   [[nodiscard]] std::vector<std::string> all_gather_strings(const std::string& local) const;
 

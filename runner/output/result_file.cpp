@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "runner/output/compound.hpp"
+#include "runner/output/row_exchange.hpp"
 
 namespace levelforge {
 
@@ -32,7 +33,8 @@ h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t ele
 
 ResultFile::ResultFile(std::string final_path, const mpi::Comm& comm)
     : final_path_(std::move(final_path)),
-      file_(h5::File::create(partial_path(final_path_), comm.native())) {
+      comm_(comm),
+      file_(h5::File::create(partial_path(final_path_), comm_.native())) {
   root().write_attribute("format", std::string(result_format));
   root().write_attribute("format_version", result_format_version);
   root().write_attribute("complete", std::int64_t{0});
@@ -65,16 +67,34 @@ h5::Dataset ResultFile::create_array(const std::string& path, const h5::Datatype
   return group.create_dataset(name, type, dims, storage_for(dims, type.size()));
 }
 
-void ResultFile::write(Table& table, const std::vector<h5::Block>& selection,
-                       std::span<const std::byte> rows) {
-  table.dataset.write(compound_type(table.layout), selection, rows.data());
+void ResultFile::write_rows(h5::Dataset& dataset, const h5::Datatype& memory_type,
+                            std::span<const std::uint64_t> rows, std::span<const std::byte> data) {
+  const auto dims = dataset.dims();
+  const auto row_elements =
+      std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1}, std::multiplies<>());
+  const auto owned =
+      exchange_rows(comm_, dims.front(), row_elements * memory_type.size(), rows, data);
+  std::vector<h5::Block> blocks;
+  blocks.reserve(owned.runs.size());
+  for (const auto& [first, count] : owned.runs) {
+    h5::Block block{std::vector<hsize_t>(dims.size(), 0), dims};
+    block.start.front() = first;
+    block.count.front() = count;
+    blocks.push_back(std::move(block));
+  }
+  dataset.write(memory_type, blocks, owned.data.data());
 }
 
-void ResultFile::commit(const mpi::Comm& comm) {
+void ResultFile::write(Table& table, std::span<const std::uint64_t> rows,
+                       std::span<const std::byte> data) {
+  write_rows(table.dataset, compound_type(table.layout), rows, data);
+}
+
+void ResultFile::commit() {
   root().write_attribute("complete", std::int64_t{1});
   file_.close();
-  comm.barrier();
-  if (comm.rank() == 0) {
+  comm_.barrier();
+  if (comm_.rank() == 0) {
     std::error_code error;
     std::filesystem::rename(partial_path(final_path_), final_path_, error);
     if (error) {
@@ -82,20 +102,7 @@ void ResultFile::commit(const mpi::Comm& comm) {
                         error.message());
     }
   }
-  comm.barrier();
-}
-
-std::vector<h5::Block> row_blocks(std::span<const std::uint64_t> rows,
-                                  const std::vector<hsize_t>& dims) {
-  std::vector<h5::Block> blocks;
-  blocks.reserve(rows.size());
-  for (auto row : rows) {
-    h5::Block block{std::vector<hsize_t>(dims.size(), 0), dims};
-    block.start.front() = row;
-    block.count.front() = 1;
-    blocks.push_back(std::move(block));
-  }
-  return blocks;
+  comm_.barrier();
 }
 
 }  // namespace levelforge

@@ -38,13 +38,14 @@ class ResultFile {
   h5::Dataset create_array(const std::string& path, const h5::Datatype& type,
                            const std::vector<hsize_t>& dims);
 
-  // Collective: every rank writes its own rows (`rows` of `row_bytes`, given as a union of
-  // blocks; an empty selection writes nothing).
-  static void write(Table& table, const std::vector<h5::Block>& selection,
-                    std::span<const std::byte> rows);
+  // Collective: `rows[i]` is the leading-dimension index of the i-th row in `data` (a row
+  // is everything below that index). Each row is written once, by whichever rank holds it.
+  void write_rows(h5::Dataset& dataset, const h5::Datatype& memory_type,
+                  std::span<const std::uint64_t> rows, std::span<const std::byte> data);
+  void write(Table& table, std::span<const std::uint64_t> rows, std::span<const std::byte> data);
 
   // Collective: marks the file complete, closes it and renames it to its final path.
-  void commit(const mpi::Comm& comm);
+  void commit();
 
   [[nodiscard]] const std::string& final_path() const { return final_path_; }
 
@@ -52,11 +53,8 @@ class ResultFile {
   h5::Group group_for(const std::string& path);
 
   std::string final_path_;
+  mpi::Comm comm_;
   h5::File file_;
 };
-
-// Blocks selecting whole leading-dimension rows `rows` of a dataset of shape `dims`.
-std::vector<h5::Block> row_blocks(std::span<const std::uint64_t> rows,
-                                  const std::vector<hsize_t>& dims);
 
 }  // namespace levelforge
