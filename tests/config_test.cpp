@@ -538,9 +538,8 @@ TEST(ConfigRoundTrip, EffectiveYamlHasEveryKeyAndParsesBack) {
   const std::string effective = effective_yaml(experiment, schema());
   for (const char* expected :
        {"experiment: trial", "kernel: onemax", "driver: ga", "seed: 77", "output: results/trial.h5",
-        "length: 64", "noise: 0.7", "population: 12", "stop_fitness: .inf",
-        "ranks_per_task: 0", "replicates: 2",
-        "ga.mutation_rate: [0.1, 0.001, 0.3333333333333333]",
+        "length: 64", "noise: 0.7", "population: 12", "stop_fitness: .inf", "ranks_per_task: 0",
+        "replicates: 2", "ga.mutation_rate: [0.1, 0.001, 0.3333333333333333]",
         "params.length: [8, 2000]"}) {
     EXPECT_NE(effective.find(expected), std::string::npos) << expected << " in\n" << effective;
   }

@@ -119,7 +119,8 @@ seed: 5
   run(parsed);
   if (world_.rank() != 0) return;
   auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
-  EXPECT_EQ(file.root().open_group("ga").read_int_attribute("ranks_per_group"), world_.size());
+  EXPECT_EQ(file.root().open_group("ga").read_int_attribute_array("group_sizes"),
+            std::vector<std::int64_t>{world_.size()});
   const auto history = read_table(file.root().open_dataset("ga/history"));
   const kernels::OneMax kernel(parsed.points[0].params);
   SingleMember group;
@@ -204,6 +205,22 @@ seed: 3
     }
   }
   EXPECT_EQ(solution_row, solutions.row_count());
+}
+
+TEST_F(DriversTest, ExhaustiveWithoutSolutionsWritesAnEmptyTable) {
+  const auto parsed = experiment(R"(
+experiment: none
+kernel: faulty
+driver: exhaustive
+params: {count: 5000}
+exhaustive: {chunk: 300}
+)");
+  run(parsed);
+  if (world_.rank() != 0) return;
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  EXPECT_EQ(file.root().open_dataset("exhaustive/solutions").dims(), std::vector<hsize_t>{0});
+  const auto counts = read_table(file.root().open_dataset("exhaustive/counts"));
+  EXPECT_EQ(counts.row(0), (Record{std::int64_t{5000}}));
 }
 
 TEST_F(DriversTest, DisabledOutputWritesNothing) {

@@ -42,11 +42,11 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   std::uint64_t local_evaluations_ = 0;
 };
 
-// Members per group: the configured count, or as many as keep every group busy.
-int group_size(std::int64_t configured, int ranks, std::uint64_t tasks) {
-  if (configured > 0) return static_cast<int>(std::min<std::int64_t>(configured, ranks));
-  return std::max(
-      1, static_cast<int>(static_cast<std::uint64_t>(ranks) / std::max<std::uint64_t>(tasks, 1)));
+// Groups that evaluate tasks side by side: one per task while ranks suffice (auto), or
+// as many groups of the configured size as the ranks allow.
+int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {
+  if (ranks_per_task > 0) return std::max(1, static_cast<int>(ranks / ranks_per_task));
+  return static_cast<int>(std::clamp<std::uint64_t>(tasks, 1, static_cast<std::uint64_t>(ranks)));
 }
 
 // What a group leader keeps of each task until the collective write.
@@ -94,9 +94,10 @@ void run_ga_driver(DriverContext& context) {
         last.population + (last.generations - 1) * (last.population - last.elitism);
     units_total += static_cast<std::uint64_t>(evaluations * experiment.replicates);
   }
-  const int size = group_size(settings.front().ranks_per_task, context.comm.size(), task_count);
-  const int groups = std::max(1, context.comm.size() / size);
-  const int color = std::min(context.comm.rank() / size, groups - 1);
+  const int groups = group_count(settings.front().ranks_per_task, context.comm.size(), task_count);
+  // Contiguous blocks of ranks (neighbours on a node), sizes differing by at most one.
+  const int color = static_cast<int>(static_cast<std::int64_t>(context.comm.rank()) * groups /
+                                     context.comm.size());
   WorkQueue queue(context.comm, task_count, context.idle);
   MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle);
   const bool leader = group.rank() == 0;
@@ -158,8 +159,11 @@ void run_ga_driver(DriverContext& context) {
   length_set.write_attribute(
       "doc",
       std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
-  file.root().open_group("ga").write_attribute("groups", std::int64_t{groups});
-  file.root().open_group("ga").write_attribute("ranks_per_group", std::int64_t{size});
+  std::vector<std::int64_t> group_sizes(static_cast<std::size_t>(groups), 0);
+  for (std::int64_t rank = 0; rank < context.comm.size(); ++rank) {
+    ++group_sizes[static_cast<std::size_t>(rank * groups / context.comm.size())];
+  }
+  file.root().open_group("ga").write_attribute("group_sizes", group_sizes);
 }
 
 }  // namespace levelforge

@@ -505,6 +505,9 @@ Spaces select(hid_t dataset, const std::vector<Block>& selection, const std::str
 
 void Dataset::write(const Datatype& memory_type, const std::vector<Block>& selection,
                     const void* data, Transfer transfer) {
+  // An empty dataset has no storage to write to; every rank sees the same extent, so
+  // every rank skips the collective call alike.
+  if (element_count() == 0) return;
   const std::string action = "writing dataset " + describe();
   Spaces spaces = select(id(), selection, action);
   const std::size_t element_size = memory_type.size();
