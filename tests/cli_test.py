@@ -154,6 +154,7 @@ class Run(TempDirTest):
             self.assertEqual(f.attrs["kernel"], "onemax")
             self.assertEqual(f.attrs["seed"], 7)
             self.assertIn("population: 50", f.attrs["config"])
+            self.assertIn(f"output: {out}", f.attrs["config"], "-o is recorded as an override")
             self.assertTrue(f.attrs["start_time"].endswith("Z"))
             self.assertGreaterEqual(len(f.attrs["hosts"]), 1)
             self.assertEqual(list(f["tasks"]["status"]), [1, 1, 1, 1])

@@ -39,6 +39,13 @@ config::Experiment load_experiment(const std::string& path,
   return experiment;
 }
 
+// A YAML single-quoted scalar: any path reads back as itself.
+std::string yaml_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted + "'";
+}
+
 // Refuses to replace an existing result unless forced; decided by rank 0 for all.
 void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
   std::string problem;
@@ -46,7 +53,7 @@ void check_output_free(const std::string& output, bool force, const mpi::Comm& c
     problem = "output file '" + output + "' already exists; pass --force to replace it";
   }
   comm.broadcast(problem, 0);
-  if (!problem.empty()) throw config::ConfigError(problem);
+  if (!problem.empty()) throw UsageError(problem);
 }
 
 std::string point_line(const config::Experiment& experiment, std::size_t point) {
@@ -61,8 +68,10 @@ std::string point_line(const config::Experiment& experiment, std::size_t point) 
 }  // namespace
 
 int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
-  auto experiment = load_experiment(arguments.config_path, arguments.overrides, comm);
-  if (!arguments.output.empty()) experiment.output = arguments.output;
+  // -o is `--set output=...`, so the stored config text names the file it went to.
+  auto overrides = arguments.overrides;
+  if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
+  const auto experiment = load_experiment(arguments.config_path, overrides, comm);
   if (!arguments.no_output) check_output_free(experiment.output, arguments.force, comm);
   if (comm.rank() == 0 && !arguments.quiet) {
     fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}\n",

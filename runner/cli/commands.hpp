@@ -4,6 +4,7 @@
 // is thrown for main() to abort the job with.
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,13 @@ namespace levelforge::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;  // a rank failed while running
 inline constexpr int exit_usage = 2;    // bad command line, config or input file
+
+// A command refused before doing anything: an existing output, an unknown kernel, an
+// input file that is not a levelforge result. Reported by rank 0, exit_usage.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct RunArguments {
   std::string config_path;

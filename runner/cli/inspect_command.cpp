@@ -147,10 +147,7 @@ void print_results(const h5::Group& root, std::size_t rows) {
   }
 }
 
-}  // namespace
-
-int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm) {
-  if (comm.rank() != 0) return exit_ok;
+void inspect(const std::string& path, const InspectDetail& detail) {
   auto file = h5::File::open_serial(path, h5::Access::read_only);
   const auto root = file.root();
   if (!root.has_attribute("format") || root.read_string_attribute("format") != result_format) {
@@ -181,6 +178,18 @@ int inspect_command(const std::string& path, const InspectDetail& detail, const 
   print_results(root, detail.rows);
   fmt::print("datasets:\n");
   list_datasets(root, "");
+}
+
+}  // namespace
+
+int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm) {
+  if (comm.rank() != 0) return exit_ok;
+  try {
+    inspect(path, detail);
+  } catch (const h5::IoError& error) {
+    // The file is the user's input: a bad one is a usage error, not a failed run.
+    throw UsageError(error.what());
+  }
   return exit_ok;
 }
 

@@ -77,8 +77,8 @@ int kernels_command(const std::string& name, const mpi::Comm& comm) {
   if (kernel == nullptr) {
     std::vector<std::string> names;
     for (const auto& entry : registered_kernels()) names.push_back(entry.name);
-    throw config::ConfigError("unknown kernel '" + name + "'" +
-                              config::closest_hint(name, names, "the kernels are"));
+    throw UsageError("unknown kernel '" + name + "'" +
+                     config::closest_hint(name, names, "the kernels are"));
   }
   if (comm.rank() == 0) describe(*kernel);
   return exit_ok;

@@ -80,6 +80,9 @@ int main(int argc, char** argv) {
   const auto world = levelforge::mpi::Comm::world();
   try {
     return dispatch(argc, argv, world);
+  } catch (const levelforge::cli::UsageError& error) {
+    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    return levelforge::cli::exit_usage;
   } catch (const levelforge::config::ConfigError& error) {
     // Config errors are found identically on every rank: one report, a clean exit.
     if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
