@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -27,6 +28,15 @@ inline FieldSpec real_field(std::string name, std::string doc) {
 }
 inline FieldSpec text_field(std::string name, std::size_t size, std::string doc) {
   return {std::move(name), FieldType::text, std::move(doc), size};
+}
+
+constexpr std::string_view to_string(FieldType type) {
+  switch (type) {
+    case FieldType::int64: return "int";
+    case FieldType::float64: return "real";
+    case FieldType::text: return "text";
+  }
+  return "?";
 }
 
 using FieldValue = std::variant<std::int64_t, double, std::string>;

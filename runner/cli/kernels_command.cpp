@@ -20,19 +20,10 @@ std::string allowed(const ParamSpec& spec) {
   return spec.type == ParamType::boolean ? "true or false" : "any";
 }
 
-std::string_view field_type(FieldType type) {
-  switch (type) {
-    case FieldType::int64: return "int";
-    case FieldType::float64: return "real";
-    case FieldType::text: return "text";
-  }
-  return "?";
-}
-
 void print_fields(const std::string& title, const std::vector<FieldSpec>& fields) {
   fmt::print("  {}:\n", title);
   for (const auto& field : fields) {
-    fmt::print("    {:<20} {:<5} {}\n", field.name, field_type(field.type), field.doc);
+    fmt::print("    {:<20} {:<5} {}\n", field.name, to_string(field.type), field.doc);
   }
 }
 

@@ -26,15 +26,6 @@ std::size_t RecordLayout::field_size(const FieldSpec& field) {
 }
 
 namespace {
-std::string_view type_name(FieldType type) {
-  switch (type) {
-    case FieldType::int64: return "int";
-    case FieldType::float64: return "real";
-    case FieldType::text: return "text";
-  }
-  return "?";
-}
-
 template <class T>
 void store(std::span<std::byte> row, std::size_t offset, T value) {
   std::memcpy(row.data() + offset, &value, sizeof value);
@@ -59,7 +50,7 @@ void RecordLayout::pack(const Record& record, std::span<std::byte> row,
     const auto& value = record[i];
     const auto mismatch = [&] {
       return KernelError(std::string(context) + ": field '" + field.name + "' is declared " +
-                         std::string(type_name(field.type)) + " but got another type");
+                         std::string(to_string(field.type)) + " but got another type");
     };
     switch (field.type) {
       case FieldType::int64: {
