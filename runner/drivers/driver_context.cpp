@@ -37,9 +37,11 @@ void DriverContext::poll_progress(WorkQueue& queue, std::uint64_t units_total) {
   progress.report({queue.items_done(), queue.total(), queue.units_done(), units_total});
 }
 
-void DriverContext::finish_progress(WorkQueue& queue, std::uint64_t units_total) {
+void DriverContext::finish_progress(WorkQueue& queue) {
   if (comm.rank() != 0) return;
-  progress.finish({queue.items_done(), queue.total(), queue.units_done(), units_total});
+  // Early stops (ga.stop_fitness) leave planned units undone: at the end, done is all.
+  const auto units = queue.units_done();
+  progress.finish({queue.items_done(), queue.total(), units, units});
 }
 
 }  // namespace levelforge

@@ -41,7 +41,7 @@ struct DriverContext {
 
   // Rank 0 reports when due; every rank may call it.
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);
-  void finish_progress(WorkQueue& queue, std::uint64_t units_total);
+  void finish_progress(WorkQueue& queue);
 };
 
 void run_ga_driver(DriverContext& context);

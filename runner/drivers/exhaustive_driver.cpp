@@ -113,7 +113,7 @@ class ExhaustiveRun {
     std::vector<std::int64_t> merged = merge_integers();
     auto solution_offsets = merge_solution_counts();
     auto tops = merge_tops();
-    context_.finish_progress(queue, units_total_);
+    context_.finish_progress(queue);
     if (context_.file == nullptr) return;
     write_ranges();
     write_integers(merged);

@@ -138,7 +138,7 @@ void run_ga_driver(DriverContext& context) {
     context.comm.barrier();
   }
   context.work_units = group.local_evaluations();
-  context.finish_progress(queue, units_total);
+  context.finish_progress(queue);
   if (context.file == nullptr) return;
 
   auto& file = *context.file;

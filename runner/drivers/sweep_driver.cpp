@@ -36,7 +36,7 @@ void run_sweep_driver(DriverContext& context) {
     const auto timer = context.idle.measure();
     context.comm.barrier();
   }
-  context.finish_progress(queue, task_count);
+  context.finish_progress(queue);
   if (context.file == nullptr) return;
 
   auto table = context.file->create_table("sweep/records", layout, {task_count});

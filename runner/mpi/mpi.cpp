@@ -32,7 +32,6 @@ Environment::~Environment() {
 }
 
 Comm Comm::world() { return Comm(MPI_COMM_WORLD); }
-Comm Comm::self() { return Comm(MPI_COMM_SELF); }
 
 bool Comm::owned() const {
   return comm_ != MPI_COMM_NULL && comm_ != MPI_COMM_WORLD && comm_ != MPI_COMM_SELF;

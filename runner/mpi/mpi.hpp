@@ -36,7 +36,6 @@ class Environment {
 class Comm {
  public:
   static Comm world();
-  static Comm self();
 
   Comm(const Comm& other);
   Comm& operator=(const Comm& other);
