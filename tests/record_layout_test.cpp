@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "kernels/api/params.hpp"
+#include "tests/error_message.hpp"
 
 namespace levelforge {
 namespace {
@@ -20,16 +23,8 @@ RecordLayout mixed_layout() {
                        real_field("x", "a real"), int_field("b", "another int")});
 }
 
-// Runs `action`, which must throw KernelError, and returns its message.
-template <class Action>
-std::string kernel_error_message(Action&& action) {
-  try {
-    action();
-  } catch (const KernelError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no KernelError thrown";
-  return {};
+std::string kernel_error_message(const std::function<void()>& action) {
+  return testing::error_message<KernelError>(action);
 }
 
 TEST(RecordLayout, OffsetsAndRowSizeFollowDeclarationOrderWithoutPadding) {

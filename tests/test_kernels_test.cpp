@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "kernels/all.hpp"
+#include "tests/error_message.hpp"
 
 namespace levelforge {
 namespace {
@@ -27,16 +30,8 @@ ParamSet params_with(const std::vector<std::pair<std::string, std::int64_t>>& ov
   return params;
 }
 
-// Runs `action`, which must throw KernelError, and returns its message.
-template <class Action>
-std::string kernel_error_message(Action&& action) {
-  try {
-    action();
-  } catch (const KernelError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no KernelError thrown";
-  return {};
+std::string kernel_error_message(const std::function<void()>& action) {
+  return testing::error_message<KernelError>(action);
 }
 
 std::int64_t ones(const OneMax::Genome& genome) {
