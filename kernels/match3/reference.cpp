@@ -1,0 +1,170 @@
+#include "kernels/match3/reference.hpp"
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace levelforge::match3::reference {
+
+namespace {
+
+constexpr std::array<int, 4> row_step{-1, 1, 0, 0};
+constexpr std::array<int, 4> column_step{0, 0, -1, 1};
+
+// Length of the run of `color` through (row, column) along (dr, dc), the cell included.
+int line_length(const Board& board, int row, int column, int dr, int dc) {
+  const auto color = board.at(row, column);
+  int length = 1;
+  for (int sign : {-1, 1}) {
+    int r = row + sign * dr;
+    int c = column + sign * dc;
+    while (r >= 0 && r < board.height && c >= 0 && c < board.width && board.at(r, c) == color) {
+      ++length;
+      r += sign * dr;
+      c += sign * dc;
+    }
+  }
+  return length;
+}
+
+void refill(Board& board, const Rules& rules, PlayoutStream& stream) {
+  for (int column = 0; column < board.width; ++column) {
+    for (int row = 0; row < board.height; ++row) {
+      if (board.at(row, column) == empty_cell) {
+        board.at(row, column) = static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));
+      }
+    }
+  }
+}
+
+// The blocks a swap of (row, column) with its neighbour in `direction` would remove,
+// cascades included, without refilling: what the greedy player looks ahead with.
+int lookahead(const Board& board, int row, int column, Direction direction, const Rules& rules) {
+  Board copy = board;
+  const int r = row + row_step[direction];
+  const int c = column + column_step[direction];
+  std::swap(copy.at(row, column), copy.at(r, c));
+  if (!in_run(copy, row, column) && !in_run(copy, r, c)) return 0;
+  Rules no_refill = rules;
+  no_refill.refill = Refill::none;
+  return resolve_cascade(copy, no_refill, nullptr);
+}
+
+// A swap the rules allow: inside the board, two blocks of different colors.
+bool swappable(const Board& board, int row, int column, Direction direction) {
+  const int r = row + row_step[direction];
+  const int c = column + column_step[direction];
+  if (r < 0 || r >= board.height || c < 0 || c >= board.width) return false;
+  const auto a = board.at(row, column);
+  const auto b = board.at(r, c);
+  return a != empty_cell && b != empty_cell && a != b;
+}
+
+int greedy_move(Board& board, const Rules& rules, PlayoutStream& stream) {
+  int best = 0;
+  std::vector<std::pair<int, Direction>> ties;
+  for (int cell = 0; cell < board.width * board.height; ++cell) {
+    for (Direction direction : {right, down}) {
+      const int row = cell / board.width;
+      const int column = cell % board.width;
+      if (!swappable(board, row, column, direction)) continue;
+      const int removed = lookahead(board, row, column, direction, rules);
+      if (removed == 0 || removed < best) continue;
+      if (removed > best) {
+        best = removed;
+        ties.clear();
+      }
+      ties.emplace_back(cell, direction);
+    }
+  }
+  if (ties.empty()) {
+    const auto move = draw_move(stream(), board.width * board.height);
+    return make_move(board, move.cell / board.width, move.cell % board.width, move.direction,
+                     rules, stream);
+  }
+  const auto [cell, direction] = ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
+  return make_move(board, cell / board.width, cell % board.width, direction, rules, stream);
+}
+
+}  // namespace
+
+std::vector<bool> run_cells(const Board& board) {
+  std::vector<bool> marked(board.cells.size(), false);
+  for (int row = 0; row < board.height; ++row) {
+    for (int column = 0; column < board.width; ++column) {
+      if (board.at(row, column) == empty_cell) continue;
+      if (line_length(board, row, column, 0, 1) >= 3 || line_length(board, row, column, 1, 0) >= 3) {
+        marked[static_cast<std::size_t>(row * board.width + column)] = true;
+      }
+    }
+  }
+  return marked;
+}
+
+bool in_run(const Board& board, int row, int column) {
+  if (board.at(row, column) == empty_cell) return false;
+  return line_length(board, row, column, 0, 1) >= 3 || line_length(board, row, column, 1, 0) >= 3;
+}
+
+void apply_gravity(Board& board) {
+  for (int column = 0; column < board.width; ++column) {
+    int target = board.height - 1;
+    for (int row = board.height - 1; row >= 0; --row) {
+      const auto color = board.at(row, column);
+      if (color == empty_cell) continue;
+      board.at(row, column) = empty_cell;
+      board.at(target--, column) = color;
+    }
+  }
+}
+
+int resolve_cascade(Board& board, const Rules& rules, PlayoutStream* stream) {
+  int removed = 0;
+  for (;;) {
+    const auto marked = run_cells(board);
+    int count = 0;
+    for (std::size_t i = 0; i < marked.size(); ++i) {
+      if (!marked[i]) continue;
+      board.cells[i] = empty_cell;
+      ++count;
+    }
+    if (count == 0) return removed;
+    removed += count;
+    apply_gravity(board);
+    if (rules.refill == Refill::random && stream != nullptr) refill(board, rules, *stream);
+  }
+}
+
+int make_move(Board& board, int row, int column, Direction direction, const Rules& rules,
+              PlayoutStream& stream) {
+  if (!swappable(board, row, column, direction)) return 0;
+  const int r = row + row_step[direction];
+  const int c = column + column_step[direction];
+  std::swap(board.at(row, column), board.at(r, c));
+  if (!in_run(board, row, column) && !in_run(board, r, c)) {
+    if (rules.no_match == NoMatch::undo) std::swap(board.at(row, column), board.at(r, c));
+    return 0;
+  }
+  return resolve_cascade(board, rules, &stream);
+}
+
+double play(const Board& start, const Rules& rules, std::uint64_t seed,
+            const std::vector<double>& scores) {
+  Board board = start;
+  PlayoutStream stream(seed);
+  double score = 0;
+  for (int move = 0; move < rules.moves; ++move) {
+    int removed = 0;
+    if (rules.player == Player::greedy) {
+      removed = greedy_move(board, rules, stream);
+    } else {
+      const auto drawn = draw_move(stream(), board.width * board.height);
+      removed = make_move(board, drawn.cell / board.width, drawn.cell % board.width,
+                          drawn.direction, rules, stream);
+    }
+    if (removed > 0) score += scores[static_cast<std::size_t>(removed)];
+  }
+  return score;
+}
+
+}  // namespace levelforge::match3::reference

@@ -1,0 +1,105 @@
+#pragma once
+// Match-3 rules shared by the scalar reference and the bitboard playout kernel
+// (docs/match3.md is the normative description; both implementations follow it and the
+// tests hold them equal).
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace levelforge::match3 {
+
+inline constexpr std::uint8_t empty_cell = 255;
+inline constexpr int max_side = 16;
+inline constexpr int max_colors = 8;
+
+enum class NoMatch { undo, keep };
+enum class Refill { none, random };
+enum class Player { random, greedy };
+enum class InitialRuns { resolve, keep, reroll };
+enum Direction : int { up = 0, down = 1, left = 2, right = 3 };
+
+struct Rules {
+  int width = 5;
+  int height = 10;
+  int colors = 5;
+  NoMatch no_match = NoMatch::undo;
+  Refill refill = Refill::none;
+  Player player = Player::random;
+  int moves = 100;
+  double score_base = 1.5;
+};
+
+// Cells row by row from the top: cells[row * width + column], empty_cell for none.
+struct Board {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> cells;
+
+  [[nodiscard]] std::uint8_t at(int row, int column) const {
+    return cells[static_cast<std::size_t>(row * width + column)];
+  }
+  std::uint8_t& at(int row, int column) {
+    return cells[static_cast<std::size_t>(row * width + column)];
+  }
+  friend bool operator==(const Board&, const Board&) = default;
+};
+
+// score_base^k for k = 0 .. cells, so both implementations add identical values.
+std::vector<double> score_table(const Rules& rules);
+
+// SplitMix64: the documented generator that colors a board from its 32-bit gene.
+class GeneStream {
+ public:
+  explicit GeneStream(std::uint32_t gene) : state_(gene) {}
+  std::uint64_t operator()() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31U);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// wyrand: the documented per-playout generator (one multiply per draw), seeded from the
+// evaluation's counter-based stream.
+class PlayoutStream {
+ public:
+  explicit PlayoutStream(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t operator()() {
+    state_ += 0xa0761d6478bd642fULL;
+    __extension__ using Wide = unsigned __int128;
+    const Wide product = static_cast<Wide>(state_) * (state_ ^ 0xe7037ed1a0b428dbULL);
+    return static_cast<std::uint64_t>(product >> 64U) ^ static_cast<std::uint64_t>(product);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// A random move from one draw: the cell from the low 32 bits (multiply-shift), the
+// direction from the top two bits.
+struct MoveDraw {
+  int cell;
+  Direction direction;
+};
+inline MoveDraw draw_move(std::uint64_t draw, int cells) {
+  const auto cell = static_cast<int>(((draw & 0xffffffffULL) * static_cast<std::uint64_t>(cells)) >> 32U);
+  return {cell, static_cast<Direction>(draw >> 62U)};
+}
+
+// Uniform choice among `count` options from one draw (multiply-shift on 32 bits).
+inline int draw_choice(std::uint64_t draw, int count) {
+  return static_cast<int>(((draw & 0xffffffffULL) * static_cast<std::uint64_t>(count)) >> 32U);
+}
+
+// The board a gene produces, with `initial_runs` applied.
+Board board_from_gene(std::uint32_t gene, const Rules& rules, InitialRuns initial_runs);
+// A board from explicit colors (the grid genome), with `initial_runs` applied; `reroll`
+// redraws run-forming cells from a stream seeded by `reroll_seed`.
+Board board_from_colors(std::vector<std::uint8_t> colors, const Rules& rules,
+                        InitialRuns initial_runs, std::uint32_t reroll_seed);
+
+}  // namespace levelforge::match3
