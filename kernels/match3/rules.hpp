@@ -79,21 +79,21 @@ class PlayoutStream {
   std::uint64_t state_;
 };
 
-// A random move from one draw: the cell from the low 32 bits (multiply-shift), the
-// direction from the top two bits.
+// Uniform choice among `count` options from one draw: multiply-shift on its low 32 bits.
+// A random move takes its cell that way and its direction from the top two bits.
 struct MoveDraw {
   int cell;
   Direction direction;
 };
-inline MoveDraw draw_move(std::uint64_t draw, int cells) {
-  const auto cell = static_cast<int>(((draw & 0xffffffffULL) * static_cast<std::uint64_t>(cells)) >> 32U);
-  return {cell, static_cast<Direction>(draw >> 62U)};
+inline int draw_choice(std::uint64_t draw, int count) {
+  constexpr std::uint64_t low_bits = 0xffffffffU;
+  return static_cast<int>(((draw & low_bits) * static_cast<std::uint64_t>(count)) >> 32U);
 }
 
-// Uniform choice among `count` options from one draw (multiply-shift on 32 bits).
-inline int draw_choice(std::uint64_t draw, int count) {
-  return static_cast<int>(((draw & 0xffffffffULL) * static_cast<std::uint64_t>(count)) >> 32U);
+inline MoveDraw draw_move(std::uint64_t draw, int cells) {
+  return {draw_choice(draw, cells), static_cast<Direction>(draw >> 62U)};
 }
+
 
 // The board a gene produces, with `initial_runs` applied.
 Board board_from_gene(std::uint32_t gene, const Rules& rules, InitialRuns initial_runs);
