@@ -1,6 +1,7 @@
 #pragma once
 // The registered kernels. Adding a kernel: write it under kernels/NAME/ and list it here.
 
+#include "kernels/match3/match3.hpp"
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/faulty.hpp"
 #include "kernels/testing/onemax.hpp"
@@ -10,6 +11,6 @@ namespace levelforge::kernels {
 template <class... Ks>
 struct KernelList {};
 
-using Registered = KernelList<OneMax, Collatz, Faulty>;
+using Registered = KernelList<Match3, OneMax, Collatz, Faulty>;
 
 }  // namespace levelforge::kernels

@@ -52,6 +52,24 @@ concept GaKernel = Kernel<K> && std::copyable<typename K::Genome> &&
   { kernel.decode(stored) } -> std::same_as<typename K::Genome>;
 };
 
+// Optional GA capability: the final best genomes are measured again, independently of the
+// noisy evaluations that selected them; stored in /ga/validation.
+template <class K>
+concept ValidatingGaKernel = GaKernel<K> &&
+    requires(const K& kernel, const typename K::Genome& genome, Rng& rng) {
+  { K::validation_fields() } -> std::same_as<std::vector<FieldSpec>>;
+  { kernel.validate(genome, rng) } -> std::same_as<Record>;
+};
+
+// Optional GA capability: a genome renders to a level grid of small integers (255 for
+// nothing), stored for the final best genomes in /ga/best_levels.
+template <class K>
+concept LevelGaKernel = GaKernel<K> &&
+    requires(const K& kernel, const typename K::Genome& genome, std::span<std::uint8_t> cells) {
+  { kernel.level_shape() } -> std::same_as<std::vector<std::size_t>>;
+  { kernel.render_level(genome, cells) } -> std::same_as<void>;
+};
+
 // `sweep` driver: one independent run per task.
 template <class K>
 concept SweepKernel = Kernel<K> && requires(const K& kernel, Rng& rng) {

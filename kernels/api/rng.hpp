@@ -21,6 +21,7 @@ enum class Stream : std::uint64_t {
   mutation = 5,
   evaluation = 6,
   sweep_run = 7,
+  validation = 8,
 };
 
 struct StreamId {

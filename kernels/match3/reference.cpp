@@ -31,7 +31,8 @@ void refill(Board& board, const Rules& rules, PlayoutStream& stream) {
   for (int column = 0; column < board.width; ++column) {
     for (int row = 0; row < board.height; ++row) {
       if (board.at(row, column) == empty_cell) {
-        board.at(row, column) = static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));
+        board.at(row, column) =
+            static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));
       }
     }
   }
@@ -79,10 +80,11 @@ int greedy_move(Board& board, const Rules& rules, PlayoutStream& stream) {
   }
   if (ties.empty()) {
     const auto move = draw_move(stream(), board.width * board.height);
-    return make_move(board, move.cell / board.width, move.cell % board.width, move.direction,
-                     rules, stream);
+    return make_move(board, move.cell / board.width, move.cell % board.width, move.direction, rules,
+                     stream);
   }
-  const auto [cell, direction] = ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
+  const auto [cell, direction] =
+      ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
   return make_move(board, cell / board.width, cell % board.width, direction, rules, stream);
 }
 
@@ -93,7 +95,8 @@ std::vector<bool> run_cells(const Board& board) {
   for (int row = 0; row < board.height; ++row) {
     for (int column = 0; column < board.width; ++column) {
       if (board.at(row, column) == empty_cell) continue;
-      if (line_length(board, row, column, 0, 1) >= 3 || line_length(board, row, column, 1, 0) >= 3) {
+      if (line_length(board, row, column, 0, 1) >= 3 ||
+          line_length(board, row, column, 1, 0) >= 3) {
         marked[static_cast<std::size_t>(row * board.width + column)] = true;
       }
     }

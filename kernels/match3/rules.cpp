@@ -18,8 +18,10 @@ namespace {
 
 // Would `color` at (row, column) complete a run with the two cells to its left or above?
 bool completes_run(const Board& board, int row, int column, std::uint8_t color) {
-  const bool left = column >= 2 && board.at(row, column - 1) == color && board.at(row, column - 2) == color;
-  const bool above = row >= 2 && board.at(row - 1, column) == color && board.at(row - 2, column) == color;
+  const bool left =
+      column >= 2 && board.at(row, column - 1) == color && board.at(row, column - 2) == color;
+  const bool above =
+      row >= 2 && board.at(row - 1, column) == color && board.at(row - 2, column) == color;
   return left || above;
 }
 
@@ -29,8 +31,11 @@ constexpr int reroll_attempts = 64;
 void reroll_runs(Board& board, const Rules& rules, GeneStream& stream) {
   for (int row = 0; row < board.height; ++row) {
     for (int column = 0; column < board.width; ++column) {
-      for (int attempt = 0; attempt < reroll_attempts && completes_run(board, row, column, board.at(row, column)); ++attempt) {
-        board.at(row, column) = static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));
+      for (int attempt = 0;
+           attempt < reroll_attempts && completes_run(board, row, column, board.at(row, column));
+           ++attempt) {
+        board.at(row, column) =
+            static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));
       }
     }
   }
@@ -50,7 +55,8 @@ void apply_initial_runs(Board& board, const Rules& rules, InitialRuns initial_ru
 }  // namespace
 
 Board board_from_gene(std::uint32_t gene, const Rules& rules, InitialRuns initial_runs) {
-  Board board{rules.width, rules.height, std::vector<std::uint8_t>(static_cast<std::size_t>(rules.width * rules.height))};
+  Board board{rules.width, rules.height,
+              std::vector<std::uint8_t>(static_cast<std::size_t>(rules.width * rules.height))};
   GeneStream stream(gene);
   for (auto& cell : board.cells) {
     cell = static_cast<std::uint8_t>(stream() % static_cast<std::uint64_t>(rules.colors));

@@ -94,7 +94,6 @@ inline MoveDraw draw_move(std::uint64_t draw, int cells) {
   return {draw_choice(draw, cells), static_cast<Direction>(draw >> 62U)};
 }
 
-
 // The board a gene produces, with `initial_runs` applied.
 Board board_from_gene(std::uint32_t gene, const Rules& rules, InitialRuns initial_runs);
 // A board from explicit colors (the grid genome), with `initial_runs` applied; `reroll`

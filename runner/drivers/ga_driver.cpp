@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <numeric>
 
 #include "runner/drivers/driver_context.hpp"
 
@@ -55,7 +57,30 @@ struct GaResults {
   std::vector<std::byte> history;
   std::vector<std::byte> best;
   std::vector<std::int64_t> genomes;
+  std::vector<std::byte> validation;
+  std::vector<std::uint8_t> levels;
 };
+
+// Appends `level` (of `shape`) as a block of `padded` shape, 255 outside the level.
+void append_level(std::vector<std::uint8_t>& out, std::span<const std::uint8_t> level,
+                  const std::vector<std::size_t>& shape, const std::vector<std::size_t>& padded) {
+  const auto start = out.size();
+  const auto padded_cells =
+      std::accumulate(padded.begin(), padded.end(), std::size_t{1}, std::multiplies<>());
+  out.resize(start + padded_cells, std::uint8_t{255});
+  for (std::size_t cell = 0; cell < level.size(); ++cell) {
+    // Row-major index in `shape` to row-major index in `padded`.
+    std::size_t remainder = cell;
+    std::size_t target = 0;
+    std::size_t stride = 1;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      target += (remainder % shape[d]) * stride;
+      remainder /= shape[d];
+      stride *= padded[d];
+    }
+    out[start + target] = level[cell];
+  }
+}
 
 void append_padded(std::vector<std::byte>& out, std::span<const std::byte> rows,
                    const RecordLayout& layout, std::size_t row_count) {
@@ -80,6 +105,7 @@ void run_ga_driver(DriverContext& context) {
   std::size_t max_generations = 0;
   std::size_t max_kept = 0;
   std::size_t max_length = 0;
+  std::vector<std::size_t> level_shape;  // the largest level of every point, per dimension
   std::uint64_t units_total = 0;
   for (const auto& point : experiment.points) {
     models.push_back(ga.make(point.params));
@@ -88,6 +114,10 @@ void run_ga_driver(DriverContext& context) {
         std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
     max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
     max_length = std::max(max_length, models.back()->genome_length());
+    const auto shape = models.back()->level_shape();
+    level_shape.resize(std::max(level_shape.size(), shape.size()), 0);
+    for (std::size_t d = 0; d < shape.size(); ++d)
+      level_shape[d] = std::max(level_shape[d], shape[d]);
     // Elites keep their fitness, so later generations evaluate only the offspring.
     const auto& last = settings.back();
     const auto evaluations =
@@ -128,6 +158,22 @@ void run_ga_driver(DriverContext& context) {
           results.genomes.push_back(stored ? outcome.best_genomes[k * length + i] : -1);
         }
       }
+      if (!ga.validation_fields.empty()) {
+        append_padded(results.validation, outcome.validation, RecordLayout(ga.validation_fields),
+                      max_kept);
+      }
+      if (!level_shape.empty()) {
+        const auto shape = models[point]->level_shape();
+        const auto cells =
+            outcome.levels.size() / static_cast<std::size_t>(settings[point].keep_best);
+        for (std::size_t k = 0; k < max_kept; ++k) {
+          const auto level =
+              k < static_cast<std::size_t>(settings[point].keep_best)
+                  ? std::span<const std::uint8_t>(outcome.levels).subspan(k * cells, cells)
+                  : std::span<const std::uint8_t>();
+          append_level(results.levels, level, shape, level_shape);
+        }
+      }
       context.tasks.add(experiment, task, wall.count(), context.comm.rank());
       queue.finished(1, 0);
     }
@@ -150,6 +196,22 @@ void run_ga_driver(DriverContext& context) {
                                    {task_count, max_kept, max_length});
   file.write_rows(genomes, h5::Datatype::int64(), results.tasks,
                   std::as_bytes(std::span(results.genomes)));
+  if (!ga.validation_fields.empty()) {
+    auto validation = file.create_table("ga/validation", RecordLayout(ga.validation_fields),
+                                        {task_count, max_kept});
+    file.write(validation, results.tasks, results.validation);
+  }
+  if (!level_shape.empty()) {
+    std::vector<hsize_t> dims{task_count, max_kept};
+    dims.insert(dims.end(), level_shape.begin(), level_shape.end());
+    auto levels = file.create_array("ga/best_levels", h5::Datatype::uint8(), dims);
+    file.write_rows(levels, h5::Datatype::uint8(), results.tasks,
+                    std::as_bytes(std::span(results.levels)));
+    levels.write_attribute(
+        "doc",
+        std::string(
+            "the level of each kept genome before play; 255: empty or outside a smaller level"));
+  }
   std::vector<std::int64_t> lengths;
   lengths.reserve(models.size());
   for (const auto& model : models)

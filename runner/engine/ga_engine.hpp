@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -35,6 +36,9 @@ struct GaOutcome {
   std::vector<std::byte> history;          // generations_run rows of ga_history_layout
   std::vector<std::byte> best;             // keep_best rows of ga_best_layout
   std::vector<std::int64_t> best_genomes;  // keep_best x genome_length, -1 where missing
+  // Optional capabilities, computed by the group's first member only (the one that writes):
+  std::vector<std::byte> validation;  // keep_best rows of the kernel's validation_fields()
+  std::vector<std::uint8_t> levels;   // keep_best levels of level_shape(), 255 where missing
   std::uint64_t evaluations = 0;
 };
 
@@ -214,6 +218,36 @@ class GaRun {
                 best_row.begin() + static_cast<std::ptrdiff_t>(best_layout.offset(1)));
       kernel_.encode(genomes_[order[k]],
                      std::span(outcome.best_genomes).subspan(k * length, length));
+    }
+    if (group_.rank() != 0) return;
+    if constexpr (ValidatingGaKernel<K>) validate_best(outcome, order);
+    if constexpr (LevelGaKernel<K>) render_best(outcome, order);
+  }
+
+  // Each kept genome measured again on its own stream (task, position).
+  void validate_best(GaOutcome& outcome, const std::vector<std::size_t>& order) const {
+    const RecordLayout layout(K::validation_fields());
+    const auto kept = static_cast<std::size_t>(settings_.keep_best);
+    outcome.validation.assign(kept * layout.row_size(), std::byte{});
+    for (std::size_t k = 0; k < kept; ++k) {
+      auto target = std::span(outcome.validation).subspan(k * layout.row_size(), layout.row_size());
+      if (k >= order.size()) {
+        layout.fill_missing(target);
+        continue;
+      }
+      Rng rng(stream(Stream::validation, 0, k));
+      layout.pack(kernel_.validate(genomes_[order[k]], rng), target, K::name);
+    }
+  }
+
+  void render_best(GaOutcome& outcome, const std::vector<std::size_t>& order) const {
+    const auto shape = kernel_.level_shape();
+    const auto cells =
+        std::accumulate(shape.begin(), shape.end(), std::size_t{1}, std::multiplies<>());
+    const auto kept = static_cast<std::size_t>(settings_.keep_best);
+    outcome.levels.assign(kept * cells, std::uint8_t{255});
+    for (std::size_t k = 0; k < std::min(kept, order.size()); ++k) {
+      kernel_.render_level(genomes_[order[k]], std::span(outcome.levels).subspan(k * cells, cells));
     }
   }
 

@@ -13,9 +13,10 @@ template <Kernel K>
 KernelEntry describe() {
   KernelEntry entry{std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}};
   if constexpr (GaKernel<K>) {
-    entry.ga = GaCapability{K::evaluation_fields(), [](const ParamSet& params) {
+    entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
                               return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
                             }};
+    if constexpr (ValidatingGaKernel<K>) entry.ga->validation_fields = K::validation_fields();
   }
   if constexpr (SweepKernel<K>) {
     entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {

@@ -20,6 +20,7 @@ namespace levelforge {
 
 struct GaCapability {
   std::vector<FieldSpec> evaluation_fields;
+  std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
   std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
 };
 

@@ -15,6 +15,8 @@ class GaModel {
  public:
   virtual ~GaModel() = default;
   [[nodiscard]] virtual std::size_t genome_length() const = 0;
+  // Dimensions of the kernel's level grid; empty when it renders none.
+  [[nodiscard]] virtual std::vector<std::size_t> level_shape() const = 0;
   virtual GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                              EvaluationGroup& group) const = 0;
 };
@@ -38,6 +40,13 @@ class ErasedGa final : public GaModel {
  public:
   explicit ErasedGa(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
+  [[nodiscard]] std::vector<std::size_t> level_shape() const override {
+    if constexpr (LevelGaKernel<K>) {
+      return kernel_.level_shape();
+    } else {
+      return {};
+    }
+  }
   GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                      EvaluationGroup& group) const override {
     return GaRun<K>(kernel_, settings, seed, task, group).run();

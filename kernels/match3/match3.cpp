@@ -1,0 +1,229 @@
+#include "kernels/match3/match3.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace levelforge::kernels {
+
+namespace {
+
+template <class Enum>
+Enum pick(const std::string& value, std::initializer_list<std::pair<const char*, Enum>> options) {
+  for (const auto& [text, option] : options) {
+    if (value == text) return option;
+  }
+  throw KernelError("match3: unexpected choice '" + value + "'");
+}
+
+}  // namespace
+
+std::vector<ParamSpec> Match3::parameters() {
+  return {
+      int_param("width", 5, 3, match3::max_side, "board columns"),
+      int_param("height", 10, 3, match3::max_side, "board rows"),
+      int_param("colors", 5, 2, match3::max_colors, "block colors"),
+      choice_param("genome", {"seed", "grid"},
+                   "seed: the paper's 32-bit gene; grid: one color per cell"),
+      choice_param("initial_runs", {"resolve", "keep", "reroll"},
+                   "runs on the generated board: removed before play, kept, or redrawn"),
+      choice_param("no_match", {"undo", "keep"}, "a swap that makes no run is undone or kept"),
+      choice_param("refill", {"none", "random"}, "emptied cells stay empty or are refilled"),
+      choice_param("player", {"random", "greedy"}, "random moves, or the largest removal"),
+      int_param("moves", 100, 1, 100'000, "move attempts per playout"),
+      real_param("score_base", 1.5, 1.0, 10.0, "a move removing k blocks scores score_base^k"),
+      int_param("playouts", 200, 2, 10'000'000, "playouts per evaluation"),
+      real_param("threshold", 15.0, 0.0, 1e12, "a playout succeeds when its score exceeds this"),
+      real_param("target", 0.7, 0.0, 1.0, "wanted success probability"),
+      choice_param("estimator", {"normal", "empirical"},
+                   "p from a normal fit of the scores (the paper's) or counted"),
+      int_param("validation_playouts", 10'000, 2, 100'000'000,
+                "fresh playouts re-measuring each final best board"),
+      int_param("gene", 804'118'649, std::numeric_limits<std::int32_t>::min(),
+                std::numeric_limits<std::uint32_t>::max(),
+                "sweep driver: the gene whose board is evaluated (int32 or uint32 bits)"),
+  };
+}
+
+Match3::Match3(const ParamSet& params)
+    : initial_runs_(pick<match3::InitialRuns>(params.choice("initial_runs"),
+                                              {{"resolve", match3::InitialRuns::resolve},
+                                               {"keep", match3::InitialRuns::keep},
+                                               {"reroll", match3::InitialRuns::reroll}})),
+      encoding_(pick<Encoding>(params.choice("genome"),
+                               {{"seed", Encoding::seed}, {"grid", Encoding::grid}})),
+      estimator_(
+          pick<Estimator>(params.choice("estimator"),
+                          {{"normal", Estimator::normal}, {"empirical", Estimator::empirical}})),
+      playouts_(params.integer("playouts")),
+      validation_playouts_(params.integer("validation_playouts")),
+      threshold_(params.real("threshold")),
+      target_(params.real("target")),
+      gene_(static_cast<std::uint32_t>(params.integer("gene"))) {
+  rules_.width = static_cast<int>(params.integer("width"));
+  rules_.height = static_cast<int>(params.integer("height"));
+  rules_.colors = static_cast<int>(params.integer("colors"));
+  rules_.no_match =
+      pick<match3::NoMatch>(params.choice("no_match"),
+                            {{"undo", match3::NoMatch::undo}, {"keep", match3::NoMatch::keep}});
+  rules_.refill =
+      pick<match3::Refill>(params.choice("refill"),
+                           {{"none", match3::Refill::none}, {"random", match3::Refill::random}});
+  rules_.player = pick<match3::Player>(
+      params.choice("player"),
+      {{"random", match3::Player::random}, {"greedy", match3::Player::greedy}});
+  rules_.moves = static_cast<int>(params.integer("moves"));
+  rules_.score_base = params.real("score_base");
+  score_table_ = match3::score_table(rules_);
+}
+
+std::size_t Match3::genome_length() const {
+  return encoding_ == Encoding::seed ? 1 : static_cast<std::size_t>(rules_.width * rules_.height);
+}
+
+Match3::Genome Match3::random_genome(Rng& rng) const {
+  Genome genome;
+  if (encoding_ == Encoding::seed) {
+    genome.gene = static_cast<std::uint32_t>(rng());
+  } else {
+    genome.colors.resize(genome_length());
+    for (auto& color : genome.colors)
+      color = static_cast<std::uint8_t>(rng.below(static_cast<std::uint64_t>(rules_.colors)));
+  }
+  return genome;
+}
+
+// Seed genomes: one-point crossover of the 32 gene bits. Grid genomes: the children swap
+// a random rectangle of cells.
+std::pair<Match3::Genome, Match3::Genome> Match3::crossover(const Genome& a, const Genome& b,
+                                                            Rng& rng) const {
+  Genome first = a;
+  Genome second = b;
+  if (encoding_ == Encoding::seed) {
+    const auto cut = static_cast<std::uint32_t>(1 + rng.below(31));
+    const std::uint32_t low = (std::uint32_t{1} << cut) - 1;
+    first.gene = (a.gene & low) | (b.gene & ~low);
+    second.gene = (b.gene & low) | (a.gene & ~low);
+    return {first, second};
+  }
+  const auto span_of = [&](int size) {
+    const auto p = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
+    const auto q = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
+    return std::pair<int, int>{std::min(p, q), std::max(p, q)};
+  };
+  const auto [top, bottom] = span_of(rules_.height);
+  const auto [left, right] = span_of(rules_.width);
+  for (int row = top; row <= bottom; ++row) {
+    for (int column = left; column <= right; ++column) {
+      const auto cell = static_cast<std::size_t>(row * rules_.width + column);
+      std::swap(first.colors[cell], second.colors[cell]);
+    }
+  }
+  return {first, second};
+}
+
+// Seed genomes: each bit flips with probability `rate`. Grid genomes: each cell is
+// recolored with probability `rate`, to one of the other colors.
+void Match3::mutate(Genome& genome, double rate, Rng& rng) const {
+  if (encoding_ == Encoding::seed) {
+    for (std::uint32_t bit = 0; bit < 32; ++bit) {
+      if (rng.bernoulli(rate)) genome.gene ^= std::uint32_t{1} << bit;
+    }
+    return;
+  }
+  for (auto& color : genome.colors) {
+    if (!rng.bernoulli(rate)) continue;
+    const auto shift = 1 + rng.below(static_cast<std::uint64_t>(rules_.colors - 1));
+    color = static_cast<std::uint8_t>((color + shift) % static_cast<std::uint64_t>(rules_.colors));
+  }
+}
+
+match3::Board Match3::board(const Genome& genome) const {
+  if (encoding_ == Encoding::seed)
+    return match3::board_from_gene(genome.gene, rules_, initial_runs_);
+  return match3::board_from_colors(genome.colors, rules_, initial_runs_, 0);
+}
+
+match3::PlayoutStats Match3::measure(const match3::Board& start, std::int64_t playouts,
+                                     Rng& rng) const {
+  const auto scores = match3::play_scores(start, rules_, playouts, score_table_, rng);
+  return match3::summarize(scores, threshold_);
+}
+
+double Match3::fitness(const match3::PlayoutStats& stats) const {
+  const double p = estimator_ == Estimator::normal ? stats.p_normal : stats.p_empirical;
+  return 1.0 - std::abs(target_ - p);
+}
+
+std::vector<FieldSpec> Match3::evaluation_fields() {
+  return {real_field("score_mean", "mean playout score"),
+          real_field("score_std", "sample standard deviation of the playout scores"),
+          real_field("p_normal", "P(score > threshold) under a normal fit"),
+          real_field("p_empirical", "fraction of playouts over the threshold")};
+}
+
+Evaluation Match3::evaluate(const Genome& genome, Rng& rng) const {
+  const auto stats = measure(board(genome), playouts_, rng);
+  return {fitness(stats), {stats.mean, stats.std, stats.p_normal, stats.p_empirical}};
+}
+
+void Match3::encode(const Genome& genome, std::span<std::int64_t> out) const {
+  if (encoding_ == Encoding::seed) {
+    out[0] = static_cast<std::int32_t>(genome.gene);  // the paper writes genes signed
+    return;
+  }
+  std::copy(genome.colors.begin(), genome.colors.end(), out.begin());
+}
+
+Match3::Genome Match3::decode(std::span<const std::int64_t> stored) const {
+  Genome genome;
+  if (encoding_ == Encoding::seed) {
+    genome.gene = static_cast<std::uint32_t>(stored[0]);
+  } else {
+    genome.colors.resize(genome_length());
+    for (std::size_t i = 0; i < genome.colors.size(); ++i) {
+      genome.colors[i] = static_cast<std::uint8_t>(stored[i]);
+    }
+  }
+  return genome;
+}
+
+std::vector<FieldSpec> Match3::validation_fields() {
+  return {real_field("validated_mean", "mean score over validation_playouts fresh playouts"),
+          real_field("validated_std", "their sample standard deviation"),
+          real_field("validated_p_normal", "P(score > threshold) under a normal fit"),
+          real_field("validated_p_empirical", "fraction of them over the threshold")};
+}
+
+Record Match3::validate(const Genome& genome, Rng& rng) const {
+  const auto stats = measure(board(genome), validation_playouts_, rng);
+  return {stats.mean, stats.std, stats.p_normal, stats.p_empirical};
+}
+
+std::vector<std::size_t> Match3::level_shape() const {
+  return {static_cast<std::size_t>(rules_.height), static_cast<std::size_t>(rules_.width)};
+}
+
+void Match3::render_level(const Genome& genome, std::span<std::uint8_t> out) const {
+  const auto cells = board(genome).cells;
+  std::copy(cells.begin(), cells.end(), out.begin());
+}
+
+std::vector<FieldSpec> Match3::record_fields() {
+  auto fields = evaluation_fields();
+  fields.insert(fields.begin(), {int_field("gene", "the gene evaluated (signed 32-bit)"),
+                                 real_field("fitness", "1 - |target - p|")});
+  return fields;
+}
+
+Record Match3::run(Rng& rng) const {
+  const auto stats = measure(match3::board_from_gene(gene_, rules_, initial_runs_), playouts_, rng);
+  return {std::int64_t{static_cast<std::int32_t>(gene_)},
+          fitness(stats),
+          stats.mean,
+          stats.std,
+          stats.p_normal,
+          stats.p_empirical};
+}
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,81 @@
+#pragma once
+// The `match3` kernel: Park & Oh's Match-3 level generation by GA (docs/match3.md).
+// A genome is either the paper's 32-bit seed gene or a direct grid of colors; its fitness
+// is how close the board's success probability, estimated from random playouts, comes to
+// a target.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "kernels/match3/evaluation.hpp"
+#include "kernels/match3/rules.hpp"
+
+namespace levelforge::kernels {
+
+class Match3 {
+ public:
+  enum class Encoding { seed, grid };
+  enum class Estimator { normal, empirical };
+
+  // A seed genome uses only `gene`; a grid genome only `colors`.
+  struct Genome {
+    std::uint32_t gene = 0;
+    std::vector<std::uint8_t> colors;
+  };
+
+  static constexpr std::string_view name = "match3";
+  static constexpr std::string_view summary =
+      "Match-3 boards evolved to a target success probability (Park & Oh 2019)";
+
+  static std::vector<ParamSpec> parameters();
+  explicit Match3(const ParamSet& params);
+
+  // ga driver
+  static std::vector<FieldSpec> evaluation_fields();
+  [[nodiscard]] std::size_t genome_length() const;
+  Genome random_genome(Rng& rng) const;
+  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
+  void mutate(Genome& genome, double rate, Rng& rng) const;
+  Evaluation evaluate(const Genome& genome, Rng& rng) const;
+  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  Genome decode(std::span<const std::int64_t> stored) const;
+
+  // The final best boards are re-measured with fresh playouts (the winner's curse).
+  static std::vector<FieldSpec> validation_fields();
+  Record validate(const Genome& genome, Rng& rng) const;
+
+  // The board before play: height x width colors, 255 for an empty cell.
+  [[nodiscard]] std::vector<std::size_t> level_shape() const;
+  void render_level(const Genome& genome, std::span<std::uint8_t> out) const;
+
+  // sweep driver: evaluates the board of params.gene.
+  static std::vector<FieldSpec> record_fields();
+  Record run(Rng& rng) const;
+
+  [[nodiscard]] match3::Board board(const Genome& genome) const;
+
+ private:
+  [[nodiscard]] match3::PlayoutStats measure(const match3::Board& board, std::int64_t playouts,
+                                             Rng& rng) const;
+  [[nodiscard]] double fitness(const match3::PlayoutStats& stats) const;
+
+  match3::Rules rules_;
+  match3::InitialRuns initial_runs_;
+  Encoding encoding_;
+  Estimator estimator_;
+  std::int64_t playouts_;
+  std::int64_t validation_playouts_;
+  double threshold_;
+  double target_;
+  std::uint32_t gene_;
+  std::vector<double> score_table_;
+};
+
+static_assert(GaKernel<Match3>);
+static_assert(SweepKernel<Match3>);
+
+}  // namespace levelforge::kernels
