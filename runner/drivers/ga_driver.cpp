@@ -120,9 +120,10 @@ void run_ga_driver(DriverContext& context) {
       level_shape[d] = std::max(level_shape[d], shape[d]);
     // Elites keep their fitness, so later generations evaluate only the offspring.
     const auto& last = settings.back();
-    const auto evaluations =
-        last.population + (last.generations - 1) * (last.population - last.elitism);
-    units_total += static_cast<std::uint64_t>(evaluations * experiment.replicates);
+    const auto evaluations = static_cast<std::uint64_t>(last.population) +
+                             static_cast<std::uint64_t>(last.generations - 1) *
+                                 last.evaluations_per_generation();
+    units_total += evaluations * static_cast<std::uint64_t>(experiment.replicates);
   }
   const int groups = group_count(settings.front().ranks_per_task, context.comm.size(), task_count);
   // Contiguous blocks of ranks (neighbours on a node), sizes differing by at most one.

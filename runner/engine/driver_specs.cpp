@@ -13,6 +13,8 @@ std::vector<ParamSpec> ga_settings() {
       int_param("tournament", 3, 1, 1024, "tournament size of parent selection"),
       real_param("crossover_rate", 0.9, 0.0, 1.0, "probability that a pair of parents is crossed"),
       real_param("mutation_rate", 0.01, 0.0, 1.0, "mutation rate passed to the kernel's mutate"),
+      bool_param("reevaluate_elites", false,
+                 "evaluate elites again every generation (noisy fitness: the winner's curse)"),
       int_param("elitism", 1, 0, 10'000'000,
                 "best individuals copied unchanged (not re-evaluated)"),
       real_param("stop_fitness", inf, -inf, inf,

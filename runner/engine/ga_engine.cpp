@@ -5,17 +5,27 @@
 namespace levelforge {
 
 GaSettings GaSettings::from(const ParamSet& section) {
-  GaSettings settings{section.integer("population"),    section.integer("generations"),
-                      section.integer("tournament"),    section.real("crossover_rate"),
-                      section.real("mutation_rate"),    section.integer("elitism"),
-                      section.real("stop_fitness"),     section.integer("keep_best"),
-                      section.integer("ranks_per_task")};
+  GaSettings settings{};
+  settings.population = section.integer("population");
+  settings.generations = section.integer("generations");
+  settings.tournament = section.integer("tournament");
+  settings.crossover_rate = section.real("crossover_rate");
+  settings.mutation_rate = section.real("mutation_rate");
+  settings.elitism = section.integer("elitism");
+  settings.reevaluate_elites = section.boolean("reevaluate_elites");
+  settings.stop_fitness = section.real("stop_fitness");
+  settings.keep_best = section.integer("keep_best");
+  settings.ranks_per_task = section.integer("ranks_per_task");
   if (settings.elitism >= settings.population) {
     throw KernelError("ga.elitism (" + std::to_string(settings.elitism) +
                       ") must be less than ga.population (" + std::to_string(settings.population) +
                       ")");
   }
   return settings;
+}
+
+std::uint64_t GaSettings::evaluations_per_generation() const {
+  return static_cast<std::uint64_t>(reevaluate_elites ? population : population - elitism);
 }
 
 RecordLayout ga_evaluation_layout(const std::vector<FieldSpec>& kernel_fields) {

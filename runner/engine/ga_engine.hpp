@@ -92,7 +92,8 @@ class GaRun {
     for (std::int64_t generation = 1; generation < settings_.generations; ++generation) {
       if (best_fitness() >= settings_.stop_fitness) break;
       breed(static_cast<std::uint64_t>(generation));
-      evaluate(static_cast<std::uint64_t>(generation), static_cast<std::size_t>(settings_.elitism),
+      evaluate(static_cast<std::uint64_t>(generation),
+               population_size_ - static_cast<std::size_t>(settings_.evaluations_per_generation()),
                outcome);
       record_generation(generation, outcome);
     }
