@@ -165,7 +165,7 @@ double play(const Board& start, const Rules& rules, std::uint64_t seed,
       removed = make_move(board, drawn.cell / board.width, drawn.cell % board.width,
                           drawn.direction, rules, stream);
     }
-    if (removed > 0) score += scores[static_cast<std::size_t>(removed)];
+    if (removed > 0) score += move_score(scores, removed);
   }
   return score;
 }

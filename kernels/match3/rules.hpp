@@ -3,6 +3,7 @@
 // (docs/match3.md is the normative description; both implementations follow it and the
 // tests hold them equal).
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -47,6 +48,14 @@ struct Board {
 
 // score_base^k for k = 0 .. cells, so both implementations add identical values.
 std::vector<double> score_table(const Rules& rules);
+
+// What a move removing k blocks scores. With refill: random cascades can remove more
+// blocks than the board has cells; past the table the power is computed.
+inline double move_score(const std::vector<double>& table, int k) {
+  const auto index = static_cast<std::size_t>(k);
+  if (index < table.size()) return table[index];
+  return table.back() * std::pow(table[1], static_cast<double>(index - (table.size() - 1)));
+}
 
 // SplitMix64: the documented generator that colors a board from its 32-bit gene.
 class GeneStream {
