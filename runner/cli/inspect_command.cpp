@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -40,7 +41,9 @@ void print_table(const TableData& table, std::size_t limit) {
 std::string type_text(const h5::Datatype& type) {
   switch (type.type_class()) {
     case H5T_COMPOUND: return "table(" + config::join(type.member_names()) + ")";
-    case H5T_INTEGER: return fmt::format("int{}", 8 * type.size());
+    case H5T_INTEGER:
+      return fmt::format("{}int{}", H5Tget_sign(type.id()) == H5T_SGN_NONE ? "u" : "",
+                         8 * type.size());
     case H5T_FLOAT: return fmt::format("float{}", 8 * type.size());
     case H5T_STRING: return fmt::format("string[{}]", type.size());
     default: return "other";
@@ -98,17 +101,30 @@ void print_task_summary(const TableData& tasks, std::size_t rows) {
   print_table(tasks, rows);
 }
 
-// Per point: the final best fitness of its replicates (median, min, max).
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// Per point: the final best fitness of its replicates (median, min, max), their mean
+// generations, and the median of each validation field of the best.
 void print_ga_summary(const h5::Group& root) {
   const auto history = read_table(root.open_dataset("ga/history"));
   const auto tasks = read_table(root.open_dataset("tasks"));
+  const auto best = read_table(root.open_dataset("ga/best"));
+  std::optional<TableData> validation;
+  if (root.has("ga/validation")) validation = read_table(root.open_dataset("ga/validation"));
   const auto generation = history.field("generation");
-  const auto best = history.field("best");
   const auto point = tasks.field("point");
   const auto status = tasks.field("status");
   const std::size_t generations = history.dims.at(1);
-  std::map<std::int64_t, std::vector<double>> finals;
-  std::map<std::int64_t, std::vector<double>> lengths;
+  const std::size_t kept = best.dims.at(1);
+  struct PointSummary {
+    std::vector<double> finals;
+    std::vector<double> lengths;
+    std::vector<std::vector<double>> validated;
+  };
+  std::map<std::int64_t, PointSummary> points;
   for (std::size_t task = 0; task < tasks.row_count(); ++task) {
     const auto task_row = tasks.row(task);
     if (std::get<std::int64_t>(task_row[status]) != 1) continue;
@@ -117,20 +133,37 @@ void print_ga_summary(const h5::Group& root) {
            std::get<std::int64_t>(history.row(task * generations + last + 1)[generation]) >= 0) {
       ++last;
     }
-    const auto key = std::get<std::int64_t>(task_row[point]);
-    finals[key].push_back(std::get<double>(history.row(task * generations + last)[best]));
-    lengths[key].push_back(static_cast<double>(last + 1));
+    auto& summary = points[std::get<std::int64_t>(task_row[point])];
+    summary.finals.push_back(std::get<double>(best.row(task * kept)[best.field("fitness")]));
+    summary.lengths.push_back(static_cast<double>(last + 1));
+    if (validation) {
+      const auto row = validation->row(task * kept);
+      summary.validated.resize(row.size());
+      for (std::size_t f = 0; f < row.size(); ++f) {
+        if (const auto* value = std::get_if<double>(&row[f]))
+          summary.validated[f].push_back(*value);
+      }
+    }
   }
-  fmt::print("final best fitness per point (over replicates):\n");
-  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12}\n", "point", "median", "min", "max",
-             "generations");
-  for (auto& [key, values] : finals) {
-    std::sort(values.begin(), values.end());
-    const auto& runs = lengths[key];
-    const double mean_generations =
-        std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
-    fmt::print("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}\n", key, values[values.size() / 2],
-               values.front(), values.back(), mean_generations);
+  fmt::print("final best per point (over replicates):\n");
+  std::string header = fmt::format("  {:>6} {:>10} {:>10} {:>10} {:>12}", "point", "median", "min",
+                                   "max", "generations");
+  if (validation) {
+    for (const auto& field : validation->layout.fields())
+      header += fmt::format(" {:>22}", field.name);
+  }
+  fmt::print("{}\n", header);
+  for (auto& [key, summary] : points) {
+    const auto [low, high] = std::minmax_element(summary.finals.begin(), summary.finals.end());
+    std::string line = fmt::format(
+        "  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}", key, median(summary.finals), *low, *high,
+        std::accumulate(summary.lengths.begin(), summary.lengths.end(), 0.0) /
+            static_cast<double>(summary.lengths.size()));
+    for (const auto& values : summary.validated) {
+      line +=
+          values.empty() ? fmt::format(" {:>22}", "") : fmt::format(" {:>22.6g}", median(values));
+    }
+    fmt::print("{}\n", line);
   }
 }
 
