@@ -35,6 +35,17 @@ sweep:
 seed: 7
 """
 
+MATCH3_CONFIG = """
+experiment: match3-small
+kernel: match3
+driver: ga
+params: {playouts: 20, validation_playouts: 100, moves: 40}
+ga: {population: 10, generations: 4, keep_best: 2, reevaluate_elites: true}
+sweep:
+  grid: {params.genome: [seed, grid]}
+seed: 10
+"""
+
 SWEEP_CONFIG = """
 experiment: sweep-small
 kernel: onemax
@@ -128,6 +139,12 @@ class Determinism(TempDirTest):
         data = self.check(GA_CONFIG, ["/ga/history", "/ga/best", "/ga/best_genomes", "/tasks", "/points"])
         self.assertEqual(data["/ga/history"].shape, (4, 25))
         self.assertTrue(np.all(np.diff(data["/ga/history"]["best"], axis=1) >= 0), "elitism keeps the best")
+
+    def test_match3_ga_with_validation_and_levels(self):
+        data = self.check(MATCH3_CONFIG, ["/ga/history", "/ga/validation", "/ga/best_levels"])
+        self.assertEqual(data["/ga/best_levels"].shape, (2, 2, 10, 5))
+        levels = data["/ga/best_levels"]
+        self.assertTrue(np.all((levels < 5) | (levels == 255)), "colors or empty")
 
     def test_sweep(self):
         data = self.check(SWEEP_CONFIG, ["/sweep/records", "/tasks"])
