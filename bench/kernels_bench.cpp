@@ -54,7 +54,10 @@ void BM_CollatzVisitBlock(benchmark::State& state) {
   benchmark::DoNotOptimize(reductions.counts().data());
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(block));
 }
-BENCHMARK(BM_CollatzVisitBlock)->ArgNames({"start", "block"})->Args({1, 4096})->Args({1'000'000, 4096});
+BENCHMARK(BM_CollatzVisitBlock)
+    ->ArgNames({"start", "block"})
+    ->Args({1, 4096})
+    ->Args({1'000'000, 4096});
 
 // Item: one evaluation (cost_us = 0: the count of ones plus the Evaluation record).
 void BM_OneMaxEvaluate(benchmark::State& state) {

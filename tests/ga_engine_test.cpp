@@ -38,7 +38,8 @@ class SoloGroup final : public EvaluationGroup {
 GaSettings settings(std::int64_t population, std::int64_t generations, std::int64_t elitism,
                     std::int64_t keep_best,
                     double stop_fitness = std::numeric_limits<double>::infinity()) {
-  return GaSettings{population, generations, 3, 0.9, 0.02, elitism, stop_fitness, keep_best, 0};
+  return GaSettings{population, generations,  3,         0.9, 0.02, elitism,
+                    false,      stop_fitness, keep_best, 0};
 }
 
 OneMax onemax(std::int64_t length) {
@@ -284,6 +285,18 @@ TEST(GaRun, EvaluationCountSkipsTheElites) {
   const auto reported = std::accumulate(run.reported.begin(), run.reported.end(), std::uint64_t{0});
   EXPECT_EQ(reported, run.outcome.evaluations);
   EXPECT_EQ(run.reported.size(), 9U);
+}
+
+TEST(GaRun, ReevaluatedElitesAreEvaluatedEveryGeneration) {
+  const auto kernel = onemax(16);
+  auto ga = settings(7, 9, 2, 3);
+  ga.reevaluate_elites = true;
+  const auto run = run_onemax(kernel, ga, 11);
+  EXPECT_EQ(run.outcome.evaluations, 7U * 9U);
+  EXPECT_EQ(run.reported, std::vector<std::uint64_t>(9, 7U));
+  // Same seed, elites kept: a different run, since the elites' evaluations are not redrawn.
+  const auto kept = run_onemax(kernel, settings(7, 9, 2, 3), 11);
+  EXPECT_EQ(kept.outcome.evaluations, 7U + 8U * 5U);
 }
 
 TEST(GaRun, StopFitnessStopsAfterTheFirstGenerationThatReachesIt) {

@@ -204,7 +204,8 @@ TEST(KernelFactories, GaModelGenomeLengthIsTheLengthParameter) {
 TEST(KernelFactories, GaModelRunsATask) {
   const auto& onemax = entry("onemax");
   const auto model = onemax.ga->make(with(onemax, "length", 12));
-  const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, std::numeric_limits<double>::infinity(), 2, 0};
+  const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, false, std::numeric_limits<double>::infinity(),
+                            2, 0};
   SoloGroup group;
   const auto outcome = model->run_task(settings, 1, 0, group);
   EXPECT_EQ(outcome.generations_run, 3U);

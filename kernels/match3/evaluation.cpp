@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "kernels/match3/reference.hpp"
+#include "kernels/match3/fast.hpp"
 
 namespace levelforge::match3 {
 
@@ -24,8 +24,10 @@ PlayoutStats summarize(std::span<const double> scores, double threshold) {
 
 std::vector<double> play_scores(const Board& board, const Rules& rules, std::int64_t playouts,
                                 const std::vector<double>& score_table, Rng& rng) {
-  std::vector<double> scores(static_cast<std::size_t>(playouts));
-  for (auto& score : scores) score = reference::play(board, rules, rng(), score_table);
+  std::vector<std::uint64_t> seeds(static_cast<std::size_t>(playouts));
+  for (auto& seed : seeds) seed = rng();
+  std::vector<double> scores(seeds.size());
+  fast::play_many(board, rules, seeds, score_table, scores);
   return scores;
 }
 

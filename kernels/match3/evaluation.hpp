@@ -20,7 +20,8 @@ struct PlayoutStats {
 
 PlayoutStats summarize(std::span<const double> scores, double threshold);
 
-// Plays `playouts` playouts of `board`, each seeded by one draw of `rng`.
+// Plays `playouts` playouts of `board` with the bitboard kernel, each seeded by one draw
+// of `rng` (the reference gives the same scores; the tests hold them equal).
 std::vector<double> play_scores(const Board& board, const Rules& rules, std::int64_t playouts,
                                 const std::vector<double>& score_table, Rng& rng);
 

@@ -14,28 +14,40 @@ namespace {
 
 using u64 = std::uint64_t;
 
+// Without -mpopcnt __builtin_popcountll is a library call; this is a few inline operations.
+inline int popcount(u64 x) {
+#ifdef __POPCNT__
+  return __builtin_popcountll(x);
+#else
+  x -= (x >> 1U) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2U) & 0x3333333333333333ULL);
+  x = (x + (x >> 4U)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56U);
+#endif
+}
+
 // ---------------------------------------------------------------------------------------
 // A bitset of N 64-bit words: bit b is bit b % 64 of word b / 64. Cell (row, column) of a
 // board is bit row * stride + column with stride = width + 1: the extra (guard) column is
 // never set, so a shift by one or two never carries a run from one row into the next.
 // Every mask of the state keeps the bits outside the board clear.
-template <int N>
+template <std::size_t N>
 struct Bits {
   std::array<u64, N> w{};
 
   friend Bits operator&(const Bits& a, const Bits& b) {
     Bits r;
-    for (int i = 0; i < N; ++i) r.w[i] = a.w[i] & b.w[i];
+    for (std::size_t i = 0; i < N; ++i) r.w[i] = a.w[i] & b.w[i];
     return r;
   }
   friend Bits operator|(const Bits& a, const Bits& b) {
     Bits r;
-    for (int i = 0; i < N; ++i) r.w[i] = a.w[i] | b.w[i];
+    for (std::size_t i = 0; i < N; ++i) r.w[i] = a.w[i] | b.w[i];
     return r;
   }
   friend Bits operator^(const Bits& a, const Bits& b) {
     Bits r;
-    for (int i = 0; i < N; ++i) r.w[i] = a.w[i] ^ b.w[i];
+    for (std::size_t i = 0; i < N; ++i) r.w[i] = a.w[i] ^ b.w[i];
     return r;
   }
   Bits& operator|=(const Bits& b) { return *this = *this | b; }
@@ -43,51 +55,54 @@ struct Bits {
   // a & ~b
   friend Bits andnot(const Bits& a, const Bits& b) {
     Bits r;
-    for (int i = 0; i < N; ++i) r.w[i] = a.w[i] & ~b.w[i];
+    for (std::size_t i = 0; i < N; ++i) r.w[i] = a.w[i] & ~b.w[i];
     return r;
   }
   [[nodiscard]] bool any() const {
     u64 x = 0;
-    for (int i = 0; i < N; ++i) x |= w[i];
+    for (std::size_t i = 0; i < N; ++i) x |= w[i];
     return x != 0;
   }
-  [[nodiscard]] bool test(unsigned bit) const { return ((w[bit / 64] >> (bit % 64)) & 1U) != 0; }
+  [[nodiscard]] bool test(unsigned bit) const {
+    if constexpr (N == 1) return ((w[0] >> bit) & 1U) != 0;  // bit < 64
+    return ((w[bit / 64] >> (bit % 64)) & 1U) != 0;
+  }
   void flip(unsigned bit) { w[bit / 64] ^= u64{1} << (bit % 64); }
   void set(unsigned bit) { w[bit / 64] |= u64{1} << (bit % 64); }
   [[nodiscard]] int count() const {
     int n = 0;
-    for (int i = 0; i < N; ++i) n += __builtin_popcountll(w[i]);
+    for (std::size_t i = 0; i < N; ++i) n += popcount(w[i]);
     return n;
   }
 };
 
 // a shifted towards higher bits (down a row for k = stride, right for k = 1), 0 < k < 64.
-template <int N>
+template <std::size_t N>
 Bits<N> shl(const Bits<N>& a, unsigned k) {
   Bits<N> r;
   r.w[0] = a.w[0] << k;
-  for (int i = 1; i < N; ++i) r.w[i] = (a.w[i] << k) | (a.w[i - 1] >> (64 - k));
+  for (std::size_t i = 1; i < N; ++i) r.w[i] = (a.w[i] << k) | (a.w[i - 1] >> (64 - k));
   return r;
 }
 
 // a shifted towards lower bits (up a row for k = stride, left for k = 1), 0 < k < 64.
-template <int N>
+template <std::size_t N>
 Bits<N> shr(const Bits<N>& a, unsigned k) {
   Bits<N> r;
-  for (int i = 0; i + 1 < N; ++i) r.w[i] = (a.w[i] >> k) | (a.w[i + 1] << (64 - k));
+  for (std::size_t i = 0; i + 1 < N; ++i) r.w[i] = (a.w[i] >> k) | (a.w[i + 1] << (64 - k));
   r.w[N - 1] = a.w[N - 1] >> k;
   return r;
 }
 
 // shr for any k >= 0 (whole words too).
-template <int N>
+template <std::size_t N>
 Bits<N> shr_far(const Bits<N>& a, unsigned k) {
   const unsigned words = k / 64;
   const unsigned b = k % 64;
   Bits<N> r;
-  for (unsigned i = 0; i + words < static_cast<unsigned>(N); ++i) {
+  for (std::size_t i = 0; i + words < N; ++i) {
     u64 v = a.w[i + words] >> b;
-    if (b != 0 && i + words + 1 < static_cast<unsigned>(N)) v |= a.w[i + words + 1] << (64 - b);
+    if (b != 0 && i + words + 1 < N) v |= a.w[i + words + 1] << (64 - b);
     r.w[i] = v;
   }
   return r;
@@ -97,14 +112,14 @@ Bits<N> shr_far(const Bits<N>& a, unsigned k) {
 // One playout's board: a mask per color, the filled cells and, per Direction, the cells
 // whose move in that direction makes a run through a swapped cell (the "movable" masks,
 // kept in step with the colors by update_movable after every change).
-template <int N>
+template <std::size_t N>
 struct State {
   std::array<Bits<N>, max_colors> color{};
   Bits<N> filled{};
   std::array<Bits<N>, 4> movable{};
 };
 
-template <int N>
+template <std::size_t N>
 class Kernel {
  public:
   Kernel(const Board& start, const Rules& rules, const std::vector<double>& table)
@@ -136,6 +151,10 @@ class Kernel {
   }
 
  private:
+  // What a move removing `removed` blocks scores: the table, or past its end (long
+  // Refill::random cascades) the power computed as the reference computes it.
+  [[nodiscard]] double points(int removed) const { return move_score(table_, removed); }
+
   // ---- board operations ----------------------------------------------------------------
 
   // A cell q that receives color X from its neighbour s (s has X, q has another color)
@@ -261,18 +280,22 @@ class Kernel {
     }
   }
 
-  static void swap_cells(State<N>& s, unsigned p, unsigned q, int a, int b) {
-    for (const int c : {a, b}) {
-      s.color[static_cast<std::size_t>(c)].flip(p);
-      s.color[static_cast<std::size_t>(c)].flip(q);
+  // Swaps the blocks of cells p and q (no branch on their colors).
+  void swap_cells(State<N>& s, unsigned p, unsigned q) const {
+    for (int c = 0; c < colors_; ++c) {
+      auto& m = s.color[static_cast<std::size_t>(c)];
+      const u64 differ = (m.w[p / 64] >> (p % 64) ^ m.w[q / 64] >> (q % 64)) & 1U;
+      m.w[p / 64] ^= differ << (p % 64);
+      m.w[q / 64] ^= differ << (q % 64);
     }
   }
 
   // A swap known to make a run: swap, cascade (refilling from `stream` with
   // Refill::random), recompute the movable masks; returns the blocks removed.
-  int play_match(State<N>& s, unsigned p, int direction, PlayoutStream& stream) const {
+  [[gnu::noinline]] int play_match(State<N>& s, unsigned p, int direction,
+                                   PlayoutStream& stream) const {
     const unsigned q = neighbour(p, direction);
-    swap_cells(s, p, q, color_at(s, p), color_at(s, q));
+    swap_cells(s, p, q);
     const int removed = cascade(s, refill_ ? &stream : nullptr);
     update_movable(s);
     return removed;
@@ -293,7 +316,7 @@ class Kernel {
     const int a = color_at(s, p);
     const int b = color_at(s, q);
     if (a < 0 || b < 0 || a == b) return;
-    swap_cells(s, p, q, a, b);
+    swap_cells(s, p, q);
     update_movable(s);
   }
 
@@ -310,19 +333,29 @@ class Kernel {
 
   double play_random(State<N>& s, PlayoutStream& stream) const {
     double score = 0;
-    // With NoMatch::undo a board without a matching move never changes again.
-    if (!keep_ && !has_moves(s)) return score;
-    for (int move = 0; move < rules_.moves; ++move) {
-      const u64 x = stream();
-      const auto cell = draw_choice(x, cells_);
-      const auto direction = static_cast<int>(x >> 62U);
-      const unsigned p = bit_of_[static_cast<std::size_t>(cell)];
-      if (!s.movable[static_cast<std::size_t>(direction)].test(p)) [[likely]] {
-        if (keep_) play_no_match(s, cell, direction);
-        continue;
+    if (keep_) {
+      for (int move = 0; move < rules_.moves; ++move) {
+        const int removed = random_move(s, stream);
+        if (removed > 0) score += points(removed);
       }
-      score += table_[static_cast<std::size_t>(play_match(s, p, direction, stream))];
-      if (!keep_ && !has_moves(s)) break;
+      return score;
+    }
+    // The hot loop. With NoMatch::undo a move that makes no run changes nothing, and a
+    // board without a matching move never changes again.
+    if (!has_moves(s)) return score;
+    PlayoutStream rng = stream;  // a copy whose address never escapes: kept in a register
+    const int cells = cells_;
+    const int moves = rules_.moves;
+    for (int move = 0; move < moves; ++move) {
+      const u64 x = rng();
+      const unsigned p = bit_of_[static_cast<std::size_t>(draw_choice(x, cells))];
+      const auto direction = static_cast<std::size_t>(x >> 62U);
+      if (!s.movable[direction].test(p)) [[likely]]
+        continue;
+      PlayoutStream refill_stream = rng;
+      score += points(play_match(s, p, static_cast<int>(direction), refill_stream));
+      rng = refill_stream;
+      if (!has_moves(s)) break;
     }
     return score;
   }
@@ -331,7 +364,7 @@ class Kernel {
   int lookahead(const State<N>& s, unsigned p, int direction) const {
     State<N> copy = s;
     const unsigned q = neighbour(p, direction);
-    swap_cells(copy, p, q, color_at(copy, p), color_at(copy, q));
+    swap_cells(copy, p, q);
     return cascade(copy, nullptr);
   }
 
@@ -344,9 +377,10 @@ class Kernel {
       int best = 0;
       ties.clear();
       const Bits<N> candidates = s.movable[right] | s.movable[down];
-      for (unsigned word = 0; word < static_cast<unsigned>(N); ++word) {
+      for (std::size_t word = 0; word < N; ++word) {
         for (u64 bits = candidates.w[word]; bits != 0; bits &= bits - 1) {
-          const unsigned p = word * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+          const auto p =
+              static_cast<unsigned>(word * 64) + static_cast<unsigned>(__builtin_ctzll(bits));
           for (const int direction : {static_cast<int>(right), static_cast<int>(down)}) {
             if (!s.movable[static_cast<std::size_t>(direction)].test(p)) continue;
             const int removed = lookahead(s, p, direction);
@@ -367,7 +401,7 @@ class Kernel {
             ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
         removed = play_match(s, p, direction, stream);
       }
-      if (removed > 0) score += table_[static_cast<std::size_t>(removed)];
+      if (removed > 0) score += points(removed);
     }
     return score;
   }
@@ -386,7 +420,7 @@ class Kernel {
   State<N> start_;
 };
 
-template <int N>
+template <std::size_t N>
 void play_all(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
               const std::vector<double>& score_table, std::span<double> scores) {
   const Kernel<N> kernel(start, rules, score_table);
@@ -394,8 +428,8 @@ void play_all(const Board& start, const Rules& rules, std::span<const std::uint6
 }
 
 void check(const Board& start, const Rules& rules, const std::vector<double>& score_table) {
-  const bool sides = start.width >= 1 && start.width <= max_side && start.height >= 1 &&
-                     start.height <= max_side;
+  const bool sides =
+      start.width >= 1 && start.width <= max_side && start.height >= 1 && start.height <= max_side;
   if (!sides || start.cells.size() != static_cast<std::size_t>(start.width * start.height)) {
     throw std::invalid_argument("match3::fast: the board must be 1..16 x 1..16 cells");
   }

@@ -74,6 +74,12 @@ Match3::Match3(const ParamSet& params)
       {{"random", match3::Player::random}, {"greedy", match3::Player::greedy}});
   rules_.moves = static_cast<int>(params.integer("moves"));
   rules_.score_base = params.real("score_base");
+  // With two colors nearly every refilled column forms a new run: a move's cascade would
+  // practically never end (measured: thousands of rounds on 8 x 8, none ending on 16 x 16).
+  if (rules_.refill == match3::Refill::random && rules_.colors < 3) {
+    throw KernelError(
+        "match3: refill: random needs colors >= 3 (with 2 colors a cascade never ends)");
+  }
   score_table_ = match3::score_table(rules_);
 }
 

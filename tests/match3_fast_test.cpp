@@ -1,0 +1,268 @@
+// The bitboard kernel (kernels/match3/fast.hpp) against the scalar reference
+// (kernels/match3/reference.hpp): every score must be bit-identical.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/match3/fast.hpp"
+#include "kernels/match3/reference.hpp"
+#include "kernels/match3/rules.hpp"
+
+namespace levelforge::match3 {
+namespace {
+
+const char* name(InitialRuns runs) {
+  switch (runs) {
+    case InitialRuns::resolve: return "resolve";
+    case InitialRuns::keep: return "keep";
+    default: return "reroll";
+  }
+}
+
+// How a random case's start board is made.
+enum class Source { gene, colors, holes };
+
+const char* name(Source source) {
+  switch (source) {
+    case Source::gene: return "gene";
+    case Source::colors: return "colors";
+    default: return "holes";
+  }
+}
+
+struct Case {
+  Rules rules;
+  Source source = Source::gene;
+  InitialRuns initial_runs = InitialRuns::resolve;
+  std::uint32_t gene = 0;
+  std::vector<std::uint64_t> seeds;
+
+  [[nodiscard]] std::string describe() const {
+    std::ostringstream out;
+    out << rules.width << "x" << rules.height << " colors=" << rules.colors
+        << " no_match=" << (rules.no_match == NoMatch::undo ? "undo" : "keep")
+        << " refill=" << (rules.refill == Refill::none ? "none" : "random")
+        << " player=" << (rules.player == Player::random ? "random" : "greedy")
+        << " moves=" << rules.moves << " score_base=" << rules.score_base
+        << " source=" << name(source) << " initial_runs=" << name(initial_runs) << " gene=" << gene;
+    return out.str();
+  }
+
+  // The start board: from the gene, or from colors drawn from a stream seeded by the gene
+  // (Source::holes also empties about one cell in eight, anywhere on the board).
+  [[nodiscard]] Board board() const {
+    if (source == Source::gene) return board_from_gene(gene, rules, initial_runs);
+    std::mt19937_64 colors_rng(gene);
+    std::vector<std::uint8_t> colors(static_cast<std::size_t>(rules.width * rules.height));
+    for (auto& cell : colors) {
+      cell = static_cast<std::uint8_t>(colors_rng() % static_cast<std::uint64_t>(rules.colors));
+      if (source == Source::holes && colors_rng() % 8 == 0) cell = empty_cell;
+    }
+    return board_from_colors(std::move(colors), rules, initial_runs, gene ^ 0x5eedU);
+  }
+};
+
+struct Tally {
+  int cases = 0;
+  int playouts = 0;
+  int scoring = 0;  // playouts with a score above 0
+};
+
+// Plays every seed of `c` with both implementations; EXPECT_EQ on every score.
+void compare(const Case& c, Tally& tally) {
+  const Board board = c.board();
+  // With Refill::random a move's cascades can remove more blocks than the table has
+  // entries; both then compute the power (move_score).
+  const auto table = score_table(c.rules);
+  std::vector<double> fast_scores(c.seeds.size());
+  fast::play_many(board, c.rules, c.seeds, table, fast_scores);
+  for (std::size_t i = 0; i < c.seeds.size(); ++i) {
+    const double expected = reference::play(board, c.rules, c.seeds[i], table);
+    EXPECT_EQ(fast_scores[i], expected) << c.describe() << " seed=" << c.seeds[i];
+    ++tally.playouts;
+    if (expected > 0) ++tally.scoring;
+  }
+  ++tally.cases;
+}
+
+struct Size {
+  int width;
+  int height;
+};
+
+// A random case; `max_cells` bounds the board (the greedy reference is slow).
+Case random_case(std::mt19937_64& rng, Player player, int max_cells, int max_moves) {
+  static const std::vector<Size> named{{5, 10}, {3, 3}, {8, 8}, {16, 16}, {7, 13}};
+  static const std::vector<double> bases{1.5, 1.5, 2.0, 1.1, 1.0, 0.5, 3.25};
+  auto pick = [&rng](int low, int high) {  // uniform in [low, high]
+    return low + static_cast<int>(rng() % static_cast<std::uint64_t>(high - low + 1));
+  };
+  Case c;
+  c.rules.colors = pick(2, max_colors);
+  c.rules.no_match = pick(0, 1) == 0 ? NoMatch::undo : NoMatch::keep;
+  c.rules.refill = pick(0, 1) == 0 ? Refill::none : Refill::random;
+  // Refilling with 2 or 3 colors makes cascades that hardly ever end on larger boards
+  // (2 colors on 8x8: thousands of rounds a move; on 16x16 practically never ending).
+  if (c.rules.refill == Refill::random && c.rules.colors == 2) max_cells = std::min(max_cells, 30);
+  if (c.rules.refill == Refill::random && c.rules.colors == 3) max_cells = std::min(max_cells, 100);
+  do {
+    if (pick(0, 2) != 0) {
+      const auto& size =
+          named[static_cast<std::size_t>(pick(0, static_cast<int>(named.size()) - 1))];
+      c.rules.width = size.width;
+      c.rules.height = size.height;
+    } else {
+      c.rules.width = pick(1, max_side);
+      c.rules.height = pick(1, max_side);
+    }
+  } while (c.rules.width * c.rules.height > max_cells);
+  c.rules.player = player;
+  c.rules.moves = pick(1, max_moves);
+  c.rules.score_base = bases[static_cast<std::size_t>(pick(0, static_cast<int>(bases.size()) - 1))];
+  c.source = static_cast<Source>(pick(0, 5) / 2 == 0 ? 0 : pick(0, 2));
+  c.initial_runs = static_cast<InitialRuns>(pick(0, 2));
+  c.gene = static_cast<std::uint32_t>(rng());
+  c.seeds = {rng(), rng(), rng()};
+  return c;
+}
+
+TEST(Match3Fast, RandomPlayerEqualsReference) {
+  std::mt19937_64 rng(20260517);
+  Tally tally;
+  for (int i = 0; i < 20'000 && !HasFailure(); ++i) {
+    compare(random_case(rng, Player::random, max_side * max_side, 100), tally);
+  }
+  EXPECT_EQ(tally.cases, 20'000);
+  // The comparison means something only if many playouts score.
+  EXPECT_GT(tally.scoring, tally.playouts / 2) << tally.scoring << " of " << tally.playouts;
+  RecordProperty("playouts", tally.playouts);
+  std::cout << "random player: " << tally.cases << " cases, " << tally.playouts << " playouts, "
+            << tally.scoring << " scoring\n";
+}
+
+TEST(Match3Fast, GreedyPlayerEqualsReference) {
+  std::mt19937_64 rng(7);
+  Tally tally;
+  for (int i = 0; i < 1'500 && !HasFailure(); ++i) {
+    compare(random_case(rng, Player::greedy, 120, 60), tally);
+  }
+  // A few large boards with few moves.
+  for (int i = 0; i < 10 && !HasFailure(); ++i) {
+    Case c = random_case(rng, Player::greedy, max_side * max_side, 8);
+    c.rules.width = 16;
+    c.rules.height = 16;
+    c.rules.colors = std::max(c.rules.colors, 4);
+    compare(c, tally);
+  }
+  EXPECT_GT(tally.scoring, tally.playouts / 2) << tally.scoring << " of " << tally.playouts;
+  std::cout << "greedy player: " << tally.cases << " cases, " << tally.playouts << " playouts, "
+            << tally.scoring << " scoring\n";
+}
+
+Board board_of(int width, int height, const std::vector<int>& colors) {
+  Board board{width, height, {}};
+  for (const int color : colors) {
+    board.cells.push_back(color < 0 ? empty_cell : static_cast<std::uint8_t>(color));
+  }
+  return board;
+}
+
+std::vector<std::uint64_t> some_seeds(std::size_t count) {
+  std::vector<std::uint64_t> seeds(count);
+  for (std::size_t i = 0; i < count; ++i) seeds[i] = 0x9e3779b97f4a7c15ULL * (i + 1);
+  return seeds;
+}
+
+// One matching move (the middle of the top row with the block below it) removes the
+// top row; nothing can move after that.
+TEST(Match3Fast, KnownMoveScores) {
+  const Board board = board_of(3, 2,
+                               {0, 1, 0,  //
+                                2, 0, 2});
+  for (const Player player : {Player::random, Player::greedy}) {
+    Rules rules;
+    rules.width = 3;
+    rules.height = 2;
+    rules.colors = 3;
+    rules.player = player;
+    const auto table = score_table(rules);
+    const auto seeds = some_seeds(32);
+    std::vector<double> scores(seeds.size());
+    fast::play_many(board, rules, seeds, table, scores);
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      EXPECT_EQ(scores[i], reference::play(board, rules, seeds[i], table));
+      EXPECT_EQ(scores[i], 1.5 * 1.5 * 1.5) << "seed " << seeds[i];
+    }
+  }
+}
+
+// A cascade: the only scoring swap (the 2 with the 1 below it) makes a column of three
+// 1s; once they are gone the 0 on top falls between two 0s: 3 + 3 blocks in one move.
+TEST(Match3Fast, CascadeCountsEveryRemovedBlock) {
+  const Board board = board_of(3, 5,
+                               {-1, 0, -1,  //
+                                -1, 1, -1,  //
+                                -1, 1, -1,  //
+                                0, 2, 0,    //
+                                1, 1, 2});
+  Rules rules;
+  rules.width = 3;
+  rules.height = 5;
+  rules.colors = 3;
+  rules.player = Player::greedy;
+  rules.moves = 3;
+  const auto table = score_table(rules);
+  const auto seeds = some_seeds(8);
+  std::vector<double> scores(seeds.size());
+  fast::play_many(board, rules, seeds, table, scores);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    EXPECT_EQ(scores[i], reference::play(board, rules, seeds[i], table));
+    EXPECT_EQ(scores[i], table[6]);
+  }
+}
+
+TEST(Match3Fast, NoPossibleMoveScoresZero) {
+  // Diagonal stripes of five colors: no swap makes three in a line.
+  Rules rules;
+  std::vector<int> colors;
+  for (int row = 0; row < rules.height; ++row) {
+    for (int column = 0; column < rules.width; ++column) colors.push_back((2 * row + column) % 5);
+  }
+  const Board stripes = board_of(rules.width, rules.height, colors);
+  const Board empty = board_of(rules.width, rules.height, std::vector<int>(50, -1));
+  for (const Board& board : {stripes, empty}) {
+    for (const Player player : {Player::random, Player::greedy}) {
+      rules.player = player;
+      const auto table = score_table(rules);
+      const auto seeds = some_seeds(16);
+      std::vector<double> scores(seeds.size());
+      fast::play_many(board, rules, seeds, table, scores);
+      for (std::size_t i = 0; i < seeds.size(); ++i) {
+        EXPECT_EQ(scores[i], 0.0);
+        EXPECT_EQ(reference::play(board, rules, seeds[i], table), 0.0);
+      }
+    }
+  }
+}
+
+TEST(Match3Fast, OneScorePerSeed) {
+  Rules rules;
+  const Board board = board_from_gene(1, rules, InitialRuns::resolve);
+  const auto table = score_table(rules);
+  const std::vector<std::uint64_t> seeds{1, 2, 3};
+  std::vector<double> scores(2);
+  EXPECT_THROW(fast::play_many(board, rules, seeds, table, scores), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace levelforge::match3
