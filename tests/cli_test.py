@@ -160,6 +160,35 @@ class Determinism(TempDirTest):
         self.assertTrue(np.array_equal(order, np.arange(len(solutions))), "ordered by task, index")
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Experiments(TempDirTest):
+    """The shipped Match-3 experiments run end to end and meet their bar."""
+
+    def test_match3_paper_targets_are_met(self):
+        out = self.path("paper.h5")
+        self.assert_ok(levelforge("run", os.path.join(REPO, "configs", "match3_paper.yaml"),
+                                  "-o", out, "-q", ranks=2, timeout=600))
+        with h5py.File(out, "r") as f:
+            validated = f["ga/validation"]["validated_p_normal"][:, 0]
+            targets = f["points"]["params.target"]
+            replicates = int(f.attrs["replicates"])
+            self.assertEqual(f["ga/best_levels"].shape[2:], (10, 5))
+        for point, target in enumerate(targets):
+            median = float(np.median(validated[point * replicates:(point + 1) * replicates]))
+            self.assertLess(abs(median - target), 0.02, f"target {target}: median validated p {median}")
+
+    def test_match3_sweep_reaches_its_targets(self):
+        out = self.path("sweep.h5")
+        self.assert_ok(levelforge("run", os.path.join(REPO, "configs", "match3_sweep.yaml"),
+                                  "-o", out, "-q", ranks=2, timeout=600))
+        with h5py.File(out, "r") as f:
+            best = f["ga/history"]["best"]
+            self.assertEqual(best.shape[0], 108)
+            self.assertTrue(np.all(best.max(axis=1) >= 0.99), "every task reaches fitness 0.99")
+
+
 class Run(TempDirTest):
     def test_writes_provenance_and_refuses_to_overwrite(self):
         config = self.config(GA_CONFIG)
