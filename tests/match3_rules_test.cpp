@@ -71,7 +71,7 @@ Rows marks(const Board& board) {
   for (int row = 0; row < board.height; ++row) {
     std::string text;
     for (int column = 0; column < board.width; ++column) {
-      text += marked[static_cast<std::size_t>(row * board.width + column)] ? 'x' : '.';
+      text += marked[board.index(row, column)] ? 'x' : '.';
     }
     rows.push_back(text);
   }

@@ -430,7 +430,8 @@ void play_all(const Board& start, const Rules& rules, std::span<const std::uint6
 void check(const Board& start, const Rules& rules, const std::vector<double>& score_table) {
   const bool sides =
       start.width >= 1 && start.width <= max_side && start.height >= 1 && start.height <= max_side;
-  if (!sides || start.cells.size() != static_cast<std::size_t>(start.width * start.height)) {
+  if (!sides || start.cells.size() != static_cast<std::size_t>(start.width) *
+                                          static_cast<std::size_t>(start.height)) {
     throw std::invalid_argument("match3::fast: the board must be 1..16 x 1..16 cells");
   }
   if (rules.colors < 1 || rules.colors > max_colors) {

@@ -121,7 +121,8 @@ std::pair<Match3::Genome, Match3::Genome> Match3::crossover(const Genome& a, con
   const auto [left, right] = span_of(rules_.width);
   for (int row = top; row <= bottom; ++row) {
     for (int column = left; column <= right; ++column) {
-      const auto cell = static_cast<std::size_t>(row * rules_.width + column);
+      const auto cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(rules_.width) +
+                        static_cast<std::size_t>(column);
       std::swap(first.colors[cell], second.colors[cell]);
     }
   }

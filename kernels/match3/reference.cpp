@@ -97,7 +97,7 @@ std::vector<bool> run_cells(const Board& board) {
       if (board.at(row, column) == empty_cell) continue;
       if (line_length(board, row, column, 0, 1) >= 3 ||
           line_length(board, row, column, 1, 0) >= 3) {
-        marked[static_cast<std::size_t>(row * board.width + column)] = true;
+        marked[board.index(row, column)] = true;
       }
     }
   }

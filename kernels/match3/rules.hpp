@@ -37,12 +37,12 @@ struct Board {
   int height = 0;
   std::vector<std::uint8_t> cells;
 
-  [[nodiscard]] std::uint8_t at(int row, int column) const {
-    return cells[static_cast<std::size_t>(row * width + column)];
+  [[nodiscard]] std::size_t index(int row, int column) const {
+    return static_cast<std::size_t>(row) * static_cast<std::size_t>(width) +
+           static_cast<std::size_t>(column);
   }
-  std::uint8_t& at(int row, int column) {
-    return cells[static_cast<std::size_t>(row * width + column)];
-  }
+  [[nodiscard]] std::uint8_t at(int row, int column) const { return cells[index(row, column)]; }
+  std::uint8_t& at(int row, int column) { return cells[index(row, column)]; }
   friend bool operator==(const Board&, const Board&) = default;
 };
 
