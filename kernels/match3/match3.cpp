@@ -162,16 +162,31 @@ double Match3::fitness(const match3::PlayoutStats& stats) const {
   return 1.0 - std::abs(target_ - p);
 }
 
+namespace {
+
+// The four statistics of a set of playouts as record fields: the score's mean and std
+// named with `score_prefix`, the two probabilities with `p_prefix`.
+std::vector<FieldSpec> stats_fields(const std::string& score_prefix, const std::string& p_prefix,
+                                    const std::string& playouts) {
+  return {real_field(score_prefix + "mean", "mean score of the " + playouts),
+          real_field(score_prefix + "std", "sample standard deviation of their scores"),
+          real_field(p_prefix + "p_normal", "P(score > threshold) under a normal fit"),
+          real_field(p_prefix + "p_empirical", "fraction of them over the threshold")};
+}
+
+Record stats_record(const match3::PlayoutStats& stats) {
+  return {stats.mean, stats.std, stats.p_normal, stats.p_empirical};
+}
+
+}  // namespace
+
 std::vector<FieldSpec> Match3::evaluation_fields() {
-  return {real_field("score_mean", "mean playout score"),
-          real_field("score_std", "sample standard deviation of the playout scores"),
-          real_field("p_normal", "P(score > threshold) under a normal fit"),
-          real_field("p_empirical", "fraction of playouts over the threshold")};
+  return stats_fields("score_", "", "playouts");
 }
 
 Evaluation Match3::evaluate(const Genome& genome, Rng& rng) const {
   const auto stats = measure(board(genome), playouts_, rng);
-  return {fitness(stats), {stats.mean, stats.std, stats.p_normal, stats.p_empirical}};
+  return {fitness(stats), stats_record(stats)};
 }
 
 void Match3::encode(const Genome& genome, std::span<std::int64_t> out) const {
@@ -196,15 +211,11 @@ Match3::Genome Match3::decode(std::span<const std::int64_t> stored) const {
 }
 
 std::vector<FieldSpec> Match3::validation_fields() {
-  return {real_field("validated_mean", "mean score over validation_playouts fresh playouts"),
-          real_field("validated_std", "their sample standard deviation"),
-          real_field("validated_p_normal", "P(score > threshold) under a normal fit"),
-          real_field("validated_p_empirical", "fraction of them over the threshold")};
+  return stats_fields("validated_", "validated_", "validation_playouts fresh playouts");
 }
 
 Record Match3::validate(const Genome& genome, Rng& rng) const {
-  const auto stats = measure(board(genome), validation_playouts_, rng);
-  return {stats.mean, stats.std, stats.p_normal, stats.p_empirical};
+  return stats_record(measure(board(genome), validation_playouts_, rng));
 }
 
 std::vector<std::size_t> Match3::level_shape() const {
@@ -225,12 +236,9 @@ std::vector<FieldSpec> Match3::record_fields() {
 
 Record Match3::run(Rng& rng) const {
   const auto stats = measure(match3::board_from_gene(gene_, rules_, initial_runs_), playouts_, rng);
-  return {std::int64_t{static_cast<std::int32_t>(gene_)},
-          fitness(stats),
-          stats.mean,
-          stats.std,
-          stats.p_normal,
-          stats.p_empirical};
+  auto record = stats_record(stats);
+  record.insert(record.begin(), {std::int64_t{static_cast<std::int32_t>(gene_)}, fitness(stats)});
+  return record;
 }
 
 }  // namespace levelforge::kernels
