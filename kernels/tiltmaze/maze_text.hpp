@@ -1,0 +1,56 @@
+#pragma once
+// The plain-text form of a tilt maze and its one-string compact form (docs/tiltmaze.md,
+// "Maze text format", is the normative description).
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "kernels/tiltmaze/maze.hpp"
+
+namespace levelforge::tiltmaze {
+
+// A maze text (or compact string) that does not follow the format. what() is
+// "SOURCE:LINE:COLUMN: message", line and column 1-based, counted in the file as given
+// (comment lines included); a compact string is one line, its column the offset + 1.
+class MazeFormatError : public std::runtime_error {
+ public:
+  MazeFormatError(std::string source, int line, int column, std::string message);
+
+  [[nodiscard]] const std::string& source() const { return source_; }
+  [[nodiscard]] int line() const { return line_; }
+  [[nodiscard]] int column() const { return column_; }
+  // The message without the position.
+  [[nodiscard]] const std::string& message() const { return message_; }
+
+ private:
+  std::string source_;
+  int line_;
+  int column_;
+  std::string message_;
+};
+
+// The maze drawn in `text`; `source` names it in errors. Targets come out sorted
+// ascending; the wall entries the model ignores (east of the last column, south of the
+// last row) are 0.
+Maze parse_maze(std::string_view text, std::string_view source = "<maze>");
+
+// The text form: 2H+1 lines of 2W+1 characters, each ending in '\n', no comments.
+// parse_maze(format_maze(m)) == m when m's targets are sorted and its ignored wall
+// entries are 0. Throws std::invalid_argument for a maze the model does not allow
+// (size, vector lengths, start or targets out of range, repeated targets) or that the
+// text cannot show (the start cell also a target).
+std::string format_maze(const Maze& maze);
+
+// The compact form "WxH;START;T1,T2,...;EAST;SOUTH" (docs/tiltmaze.md): the walls the
+// model uses as hex bit strings. from_compact(to_compact(m)) == m under the same
+// conditions as the text form; the start may also be a target here. Throws
+// std::invalid_argument like format_maze.
+std::string to_compact(const Maze& maze);
+
+// The maze a compact string describes; anything but the one canonical spelling (leading
+// zeros, upper-case hex, unsorted targets, non-zero padding bits, ...) is a
+// MazeFormatError with source "<compact>", line 1.
+Maze from_compact(std::string_view compact);
+
+}  // namespace levelforge::tiltmaze
