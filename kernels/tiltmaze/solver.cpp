@@ -1,0 +1,551 @@
+#include "kernels/tiltmaze/solver.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace levelforge::tiltmaze {
+namespace {
+
+using Mask = std::uint64_t;  // one bit per target (max_targets == 64)
+using Graph = std::vector<std::vector<int>>;
+
+constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+constexpr Mask bit(int i) { return Mask{1} << i; }
+
+Mask all_targets(const Maze& maze) {
+  const auto n = maze.targets.size();
+  return n >= 64 ? ~Mask{0} : (Mask{1} << n) - 1;
+}
+
+// target_at[cell]: the index of the target on cell, -1 when none.
+std::vector<int> target_at(const Maze& maze) {
+  std::vector<int> at(idx(maze.cells()), -1);
+  for (std::size_t t = 0; t < maze.targets.size(); ++t)
+    at[idx(maze.targets[t])] = static_cast<int>(t);
+  return at;
+}
+
+// The targets a roll from `cell` collects: the end cell (`stop`) or every cell passed (`pass`).
+Mask roll_gain(const Maze& maze, const std::vector<int>& at, int cell, int direction,
+               Collect collect) {
+  std::vector<int> passed;
+  const int end = roll(maze, cell, static_cast<Direction>(direction), &passed);
+  if (collect == Collect::stop) return at[idx(end)] >= 0 ? bit(at[idx(end)]) : 0;
+  Mask gain = 0;
+  for (const int c : passed)
+    if (at[idx(c)] >= 0) gain |= bit(at[idx(c)]);
+  return gain;
+}
+
+struct Sccs {
+  std::vector<int> id;  // per vertex, numbered as components complete (sinks first); -1 unvisited
+  int count = 0;
+};
+
+// Tarjan's algorithm with an explicit call stack, from each root in turn.
+Sccs tarjan(const Graph& graph, const std::vector<int>& roots) {
+  const std::size_t n = graph.size();
+  Sccs result{std::vector<int>(n, -1), 0};
+  std::vector<int> index(n, -1), low(n, 0), stack;
+  std::vector<char> on_stack(n, 0);
+  std::vector<std::pair<int, std::size_t>> calls;  // vertex, next edge to follow
+  int counter = 0;
+  const auto visit = [&](int v) {
+    index[idx(v)] = low[idx(v)] = counter++;
+    stack.push_back(v);
+    on_stack[idx(v)] = 1;
+    calls.emplace_back(v, 0);
+  };
+  for (const int root : roots) {
+    if (index[idx(root)] >= 0) continue;
+    visit(root);
+    while (!calls.empty()) {
+      const int v = calls.back().first;
+      const auto& out = graph[idx(v)];
+      if (calls.back().second < out.size()) {
+        const int w = out[calls.back().second++];
+        if (index[idx(w)] < 0) {
+          visit(w);
+        } else if (on_stack[idx(w)] != 0) {
+          low[idx(v)] = std::min(low[idx(v)], index[idx(w)]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) {
+        const int parent = calls.back().first;
+        low[idx(parent)] = std::min(low[idx(parent)], low[idx(v)]);
+      }
+      if (low[idx(v)] != index[idx(v)]) continue;
+      int w = -1;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        on_stack[idx(w)] = 0;
+        result.id[idx(w)] = result.count;
+      } while (w != v);
+      ++result.count;
+    }
+  }
+  return result;
+}
+
+// Vertices reachable from `source` (itself included).
+std::vector<char> reach(const Graph& graph, int source) {
+  std::vector<char> seen(graph.size(), 0);
+  std::vector<int> todo{source};
+  seen[idx(source)] = 1;
+  while (!todo.empty()) {
+    const int v = todo.back();
+    todo.pop_back();
+    for (const int w : graph[idx(v)])
+      if (seen[idx(w)] == 0) {
+        seen[idx(w)] = 1;
+        todo.push_back(w);
+      }
+  }
+  return seen;
+}
+
+Graph predecessors(const Condensation& condensation) {
+  Graph result(idx(condensation.count));
+  for (int c = 0; c < condensation.count; ++c)
+    for (const int s : condensation.successors[idx(c)]) result[idx(s)].push_back(c);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------
+// 2-SAT: literal 2v is "x_v", 2v + 1 is "!x_v"; the formula is unsatisfiable exactly when
+// some x_v and !x_v share a strongly connected component of the implication graph.
+class TwoSat {
+ public:
+  explicit TwoSat(int variables) : implications_(idx(2 * variables)) {}
+  static int literal(int variable, bool value) { return 2 * variable + (value ? 0 : 1); }
+  void clause(int a, int b) {  // a || b, i.e. !a -> b and !b -> a
+    implications_[idx(a ^ 1)].push_back(b);
+    implications_[idx(b ^ 1)].push_back(a);
+  }
+  void unit(int a) { clause(a, a); }
+  [[nodiscard]] bool satisfiable() const {
+    std::vector<int> roots(implications_.size());
+    std::iota(roots.begin(), roots.end(), 0);
+    const Sccs sccs = tarjan(implications_, roots);
+    for (std::size_t v = 0; v < implications_.size(); v += 2)
+      if (sccs.id[v] == sccs.id[v + 1]) return false;
+    return true;
+  }
+
+ private:
+  Graph implications_;
+};
+
+// ---------------------------------------------------------------------------------------
+// The exact search of `pass` mode (also valid for `stop`, where it is polynomial).
+//
+// A play is a path through the condensation DAG: the ball enters each component once, by
+// one inter-component roll. Inside a component it can make every roll of that component
+// and return anywhere, so what a visited component can give is fixed: its cover (targets
+// on its cells or passed by its inner rolls). What the play collects is the union of the
+// covers of the components visited and of the extras (targets passed, not already in the
+// covers of both ends) of the connecting rolls. A target covered by exactly one component
+// and no extra is forced: that component must be visited. The forced components and the
+// start's must lie on one chain (else unsolvable), every target they cover is collected,
+// and the rest, the free targets, are searched as a bitmask: states (component, free
+// targets collected so far) in topological order, pruned to the maximal masks per
+// component, restricted to paths that go through the forced chain in its order.
+//
+// In a real maze the extras are always empty: if a roll u -> v leaves component A for B,
+// the reverse roll from v passes back over the same cells to some w, and w rolls back to
+// v (v is blocked on that side), so v and w share B and B's cover holds those cells. Edges
+// keep their extras anyway, so the search stays exact for any roll graph.
+
+struct Edge {
+  int from, to;
+  Mask extra;
+  int cell, direction;  // the roll
+};
+
+struct Coverage {
+  std::vector<Mask> component;
+  std::vector<Edge> edges;  // distinct (from, to, extra), one roll each
+};
+
+Coverage coverage(const Maze& maze, const RollGraph& graph, const Condensation& condensation,
+                  Collect collect) {
+  const auto at = target_at(maze);
+  Coverage result{std::vector<Mask>(idx(condensation.count), 0), {}};
+  std::vector<Edge> raw;
+  for (const int u : graph.resting) {
+    const int c = condensation.component[idx(u)];
+    if (at[idx(u)] >= 0) result.component[idx(c)] |= bit(at[idx(u)]);
+    for (int d = 0; d < 4; ++d) {
+      const int v = graph.next[idx(u)][idx(d)];
+      if (v == u) continue;
+      const Mask gain = roll_gain(maze, at, u, d, collect);
+      const int to = condensation.component[idx(v)];
+      if (to == c) {
+        result.component[idx(c)] |= gain;
+      } else {
+        raw.push_back({c, to, gain, u, d});
+      }
+    }
+  }
+  for (auto& e : raw) e.extra &= ~(result.component[idx(e.from)] | result.component[idx(e.to)]);
+  const auto key = [](const Edge& e) { return std::tie(e.from, e.to, e.extra); };
+  std::stable_sort(raw.begin(), raw.end(),
+                   [&](const Edge& a, const Edge& b) { return key(a) < key(b); });
+  raw.erase(std::unique(raw.begin(), raw.end(),
+                        [&](const Edge& a, const Edge& b) { return key(a) == key(b); }),
+            raw.end());
+  result.edges = std::move(raw);
+  return result;
+}
+
+struct Step {
+  int component;
+  int edge;  // index in Coverage::edges of the roll entering `component`, -1 for the start's
+};
+
+struct Plan {
+  Coverage coverage;
+  std::vector<Step> steps;  // components in the order visited, the start's first
+};
+
+std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condensation& condensation,
+                         Collect collect) {
+  Plan result{coverage(maze, graph, condensation, collect), {}};
+  const auto& cover = result.coverage.component;
+  const auto& edges = result.coverage.edges;
+  const int count = condensation.count;
+
+  // Forced components: required, together with the start's.
+  std::vector<int> position(idx(count));
+  for (int i = 0; i < count; ++i) position[idx(condensation.order[idx(i)])] = i;
+  std::vector<int> required{condensation.component[idx(maze.start)]};
+  for (int t = 0; t < static_cast<int>(maze.targets.size()); ++t) {
+    int holder = -1, holders = 0;
+    for (int c = 0; c < count; ++c)
+      if ((cover[idx(c)] & bit(t)) != 0) {
+        holder = c;
+        ++holders;
+      }
+    const bool on_edge = std::any_of(edges.begin(), edges.end(),
+                                     [&](const Edge& e) { return (e.extra & bit(t)) != 0; });
+    if (holders == 0 && !on_edge) return std::nullopt;
+    if (holders == 1 && !on_edge) required.push_back(holder);
+  }
+  std::sort(required.begin(), required.end(),
+            [&](int a, int b) { return position[idx(a)] < position[idx(b)]; });
+  required.erase(std::unique(required.begin(), required.end()), required.end());
+
+  // ancestors[j][c]: c reaches required[j] (or is it). The chain must be totally ordered.
+  const int last = static_cast<int>(required.size()) - 1;
+  const Graph back = predecessors(condensation);
+  std::vector<std::vector<char>> ancestors;
+  for (const int r : required) ancestors.push_back(reach(back, r));
+  for (int j = 1; j <= last; ++j)
+    if (ancestors[idx(j)][idx(required[idx(j - 1)])] == 0) return std::nullopt;
+
+  Mask done = 0;
+  for (const int r : required) done |= cover[idx(r)];
+  const Mask free = all_targets(maze) & ~done;
+
+  // next_required[c]: the index of the next chain component a path at c must still visit.
+  std::vector<int> next_required(idx(count), last + 1);
+  for (int j = last; j >= 1; --j)
+    for (int c = 0; c < count; ++c)
+      if (ancestors[idx(j)][idx(c)] != 0 && c != required[idx(j)]) next_required[idx(c)] = j;
+  Graph out(idx(count));
+  for (int e = 0; e < static_cast<int>(edges.size()); ++e)
+    out[idx(edges[idx(e)].from)].push_back(e);
+
+  struct State {
+    Mask mask;
+    int parent, edge, component;
+  };
+  std::vector<State> states{{cover[idx(required[0])] & free, -1, -1, required[0]}};
+  Graph pending(idx(count));
+  pending[idx(required[0])].push_back(0);
+  for (const int c : condensation.order) {
+    auto& candidates = pending[idx(c)];
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+      return std::popcount(states[idx(a)].mask) > std::popcount(states[idx(b)].mask);
+    });
+    std::vector<int> kept;
+    for (const int s : candidates) {
+      const Mask m = states[idx(s)].mask;
+      if (std::none_of(kept.begin(), kept.end(),
+                       [&](int k) { return (states[idx(k)].mask | m) == states[idx(k)].mask; }))
+        kept.push_back(s);
+    }
+    const int j = next_required[idx(c)];
+    for (const int s : kept) {
+      if (j <= last || states[idx(s)].mask != free) continue;
+      for (int at = s; at >= 0; at = states[idx(at)].parent)
+        result.steps.push_back({states[idx(at)].component, states[idx(at)].edge});
+      std::reverse(result.steps.begin(), result.steps.end());
+      return result;
+    }
+    for (const int e : out[idx(c)]) {
+      const Edge& edge = edges[idx(e)];
+      if (j <= last && ancestors[idx(j)][idx(edge.to)] == 0) continue;  // would skip required[j]
+      for (const int s : kept) {
+        const Mask m = (states[idx(s)].mask | edge.extra | cover[idx(edge.to)]) & free;
+        pending[idx(edge.to)].push_back(static_cast<int>(states.size()));
+        states.push_back({m, s, e, edge.to});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------
+// Solutions.
+
+// BFS over (cell, collected targets), at most max_exact_targets targets: a shortest solution.
+Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect) {
+  const auto at = target_at(maze);
+  const int targets = static_cast<int>(maze.targets.size());
+  const Mask full = all_targets(maze);
+  const Mask start_mask = at[idx(maze.start)] >= 0 ? bit(at[idx(maze.start)]) : 0;
+  const auto key = [&](int cell, Mask mask) { return (static_cast<Mask>(cell) << targets) | mask; };
+  std::vector<std::array<Mask, 4>> gains(idx(graph.cells));
+  for (const int u : graph.resting)
+    for (int d = 0; d < 4; ++d) gains[idx(u)][idx(d)] = roll_gain(maze, at, u, d, collect);
+
+  const Mask start_key = key(maze.start, start_mask);
+  std::unordered_map<Mask, Mask> parent{
+      {start_key, ~Mask{0}}};  // key -> (previous key << 2) | direction
+  std::vector<Mask> queue{start_key};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const Mask current = queue[head];
+    const Mask mask = current & full;
+    if (mask == full) {
+      std::string moves;
+      for (Mask k = current; k != start_key; k = parent[k] >> 2)
+        moves.push_back(direction_letters[parent[k] & 3]);
+      std::reverse(moves.begin(), moves.end());
+      return {true, true, static_cast<int>(moves.size()), moves};
+    }
+    const int cell = static_cast<int>(current >> targets);
+    for (int d = 0; d < 4; ++d) {
+      const int next = graph.next[idx(cell)][idx(d)];
+      if (next == cell) continue;
+      const Mask k = key(next, mask | gains[idx(cell)][idx(d)]);
+      if (parent.emplace(k, (current << 2) | static_cast<Mask>(d)).second) queue.push_back(k);
+    }
+  }
+  return {false, false, -1, ""};
+}
+
+// Plays a Plan: in each component, rolls that collect something new until none is left,
+// then the planned roll into the next component (breadth-first walks inside a component).
+class Walker {
+ public:
+  Walker(const Maze& maze, const RollGraph& graph, const Condensation& condensation,
+         Collect collect)
+      : maze_(maze),
+        graph_(graph),
+        condensation_(condensation),
+        collect_(collect),
+        at_(target_at(maze)),
+        cell_(maze.start),
+        collected_(at_[idx(maze.start)] >= 0 ? bit(at_[idx(maze.start)]) : 0) {}
+
+  Solution play(const Plan& plan) {
+    for (const Step& step : plan.steps) {
+      if (step.edge >= 0) {
+        const Edge& e = plan.coverage.edges[idx(step.edge)];
+        if (!walk_and_tilt([&](int x, int d) { return x == e.cell && d == e.direction; }))
+          throw std::logic_error("tiltmaze: planned roll not reachable");
+      }
+      while (walk_and_tilt([&](int x, int d) {
+        const int to = graph_.next[idx(x)][idx(d)];
+        return to != x && same_component(to) && (gain(x, d) & ~collected_) != 0;
+      })) {
+      }
+    }
+    if (collected_ != all_targets(maze_)) throw std::logic_error("tiltmaze: plan left targets");
+    return {true, false, static_cast<int>(moves_.size()), moves_};
+  }
+
+ private:
+  [[nodiscard]] bool same_component(int cell) const {
+    return condensation_.component[idx(cell)] == condensation_.component[idx(cell_)];
+  }
+  [[nodiscard]] Mask gain(int cell, int d) const {
+    return roll_gain(maze_, at_, cell, d, collect_);
+  }
+  void tilt(int d) {
+    collected_ |= gain(cell_, d);
+    cell_ = graph_.next[idx(cell_)][idx(d)];
+    moves_.push_back(direction_letters[d]);
+  }
+  // Breadth-first over the rolls inside the current component for the first (cell, direction)
+  // that `accept`s; walks there and tilts it. False when there is none.
+  template <class Accept>
+  bool walk_and_tilt(Accept accept) {
+    std::vector<int> from(idx(graph_.cells), -1);  // previous cell * 4 + direction
+    std::vector<int> queue{cell_};
+    from[idx(cell_)] = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int x = queue[head];
+      for (int d = 0; d < 4; ++d) {
+        if (accept(x, d)) {
+          std::string path;
+          for (int y = x; y != cell_; y = from[idx(y)] / 4)
+            path.push_back(static_cast<char>(from[idx(y)] % 4));
+          for (auto it = path.rbegin(); it != path.rend(); ++it) tilt(*it);
+          tilt(d);
+          return true;
+        }
+        const int y = graph_.next[idx(x)][idx(d)];
+        if (from[idx(y)] < 0 && same_component(y)) {
+          from[idx(y)] = x * 4 + d;
+          queue.push_back(y);
+        }
+      }
+    }
+    return false;
+  }
+
+  const Maze& maze_;
+  const RollGraph& graph_;
+  const Condensation& condensation_;
+  Collect collect_;
+  std::vector<int> at_;
+  int cell_;
+  Mask collected_;
+  std::string moves_;
+};
+
+}  // namespace
+
+RollGraph roll_graph(const Maze& maze) {
+  RollGraph graph{maze.cells(), std::vector<std::array<int, 4>>(idx(maze.cells())), {}};
+  for (int c = 0; c < graph.cells; ++c)
+    for (int d = 0; d < 4; ++d)
+      graph.next[idx(c)][idx(d)] = roll(maze, c, static_cast<Direction>(d));
+  std::vector<char> seen(idx(graph.cells), 0);
+  graph.resting.push_back(maze.start);
+  seen[idx(maze.start)] = 1;
+  for (std::size_t head = 0; head < graph.resting.size(); ++head)
+    for (const int v : graph.next[idx(graph.resting[head])])
+      if (seen[idx(v)] == 0) {
+        seen[idx(v)] = 1;
+        graph.resting.push_back(v);
+      }
+  return graph;
+}
+
+Condensation condense(const RollGraph& graph) {
+  Graph rolls(idx(graph.cells));
+  for (const int u : graph.resting)
+    for (const int v : graph.next[idx(u)])
+      if (v != u) rolls[idx(u)].push_back(v);
+  if (graph.resting.empty()) return {};
+  // Every resting cell is reached from the start, whose component completes last.
+  const Sccs sccs = tarjan(rolls, {graph.resting.front()});
+  Condensation result{
+      std::vector<int>(idx(graph.cells), -1), sccs.count, Graph(idx(sccs.count)), {}};
+  for (int c = 0; c < graph.cells; ++c)
+    if (sccs.id[idx(c)] >= 0) result.component[idx(c)] = sccs.count - 1 - sccs.id[idx(c)];
+  for (const int u : graph.resting)
+    for (const int v : graph.next[idx(u)]) {
+      const int a = result.component[idx(u)], b = result.component[idx(v)];
+      if (a != b) result.successors[idx(a)].push_back(b);
+    }
+  for (auto& s : result.successors) {
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+  }
+  result.order.resize(idx(sccs.count));
+  std::iota(result.order.begin(), result.order.end(), 0);
+  return result;
+}
+
+bool solvable_2sat(const Maze& maze, const RollGraph& /*graph*/, const Condensation& condensation) {
+  // x_c for every component c, plus x_off standing for the targets off the resting cells
+  // (required, yet unreachable: forced both true and false).
+  const int count = condensation.count, off = count;
+  TwoSat sat(count + 1);
+  const auto yes = [](int v) { return TwoSat::literal(v, true); };
+  const auto no = [](int v) { return TwoSat::literal(v, false); };
+  std::vector<int> required{condensation.component[idx(maze.start)]};
+  for (const int t : maze.targets) {
+    const int c = condensation.component[idx(t)];
+    if (c < 0) {
+      sat.unit(yes(off));
+      sat.unit(no(off));
+    } else {
+      required.push_back(c);
+    }
+  }
+  for (const int r : required) sat.unit(yes(r));
+  // Unreachable components are false (the condensation holds only resting cells, so this
+  // never fires; kept for the document's formulation).
+  const auto from_start = reach(condensation.successors, condensation.component[idx(maze.start)]);
+  for (int c = 0; c < count; ++c)
+    if (from_start[idx(c)] == 0) sat.unit(no(c));
+  // (!x_u || !x_v) for every pair no path holds together. Pairs of two optional components
+  // are left out: setting every optional x false satisfies them, so they never change the
+  // answer, and the clause count stays (targets + 1) * components instead of quadratic.
+  const Graph back = predecessors(condensation);
+  for (const int u : required) {
+    const auto below = reach(condensation.successors, u), above = reach(back, u);
+    for (int v = 0; v < count; ++v)
+      if (below[idx(v)] == 0 && above[idx(v)] == 0) sat.clause(no(u), no(v));
+  }
+  return sat.satisfiable();
+}
+
+bool solvable_chain(const Maze& maze, const RollGraph& /*graph*/,
+                    const Condensation& condensation) {
+  std::vector<int> position(idx(condensation.count));
+  for (int i = 0; i < condensation.count; ++i) position[idx(condensation.order[idx(i)])] = i;
+  std::vector<int> required{condensation.component[idx(maze.start)]};
+  for (const int t : maze.targets) {
+    if (condensation.component[idx(t)] < 0) return false;
+    required.push_back(condensation.component[idx(t)]);
+  }
+  std::sort(required.begin(), required.end(),
+            [&](int a, int b) { return position[idx(a)] < position[idx(b)]; });
+  required.erase(std::unique(required.begin(), required.end()), required.end());
+  for (std::size_t i = 1; i < required.size(); ++i)
+    if (reach(condensation.successors, required[i - 1])[idx(required[i])] == 0) return false;
+  return true;
+}
+
+bool solvable_pass(const Maze& maze, const RollGraph& graph, const Condensation& condensation) {
+  return plan(maze, graph, condensation, Collect::pass).has_value();
+}
+
+bool solvable(const Maze& maze, Collect collect) {
+  const RollGraph graph = roll_graph(maze);
+  const Condensation condensation = condense(graph);
+  return collect == Collect::stop ? solvable_2sat(maze, graph, condensation)
+                                  : solvable_pass(maze, graph, condensation);
+}
+
+Solution shortest_solution(const Maze& maze, Collect collect) {
+  const RollGraph graph = roll_graph(maze);
+  const Condensation condensation = condense(graph);
+  const bool ok = collect == Collect::stop ? solvable_2sat(maze, graph, condensation)
+                                           : solvable_pass(maze, graph, condensation);
+  if (!ok) return {false, false, -1, ""};
+  if (maze.targets.size() <= idx(max_exact_targets)) return bfs_solution(maze, graph, collect);
+  const auto found = plan(maze, graph, condensation, collect);
+  if (!found) return {false, false, -1, ""};
+  return Walker(maze, graph, condensation, collect).play(*found);
+}
+
+}  // namespace levelforge::tiltmaze
