@@ -516,7 +516,7 @@ TEST(TiltmazeSolver, SnakeCondensesWithoutRecursion) {
   SmallStackRun run{&graph, {}};
   pthread_attr_t attributes;
   ASSERT_EQ(pthread_attr_init(&attributes), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attributes, 128 * 1024), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, std::size_t{128} * 1024), 0);
   pthread_t thread;
   ASSERT_EQ(pthread_create(&thread, &attributes, condense_on_small_stack, &run), 0);
   ASSERT_EQ(pthread_join(thread, nullptr), 0);
@@ -535,7 +535,7 @@ TEST(TiltmazeSolver, SnakeCondensesWithoutRecursion) {
   }
   SmallStackRun chain_run{&line, {}};
   ASSERT_EQ(pthread_attr_init(&attributes), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attributes, 128 * 1024), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, std::size_t{128} * 1024), 0);
   ASSERT_EQ(pthread_create(&thread, &attributes, condense_on_small_stack, &chain_run), 0);
   ASSERT_EQ(pthread_join(thread, nullptr), 0);
   pthread_attr_destroy(&attributes);

@@ -251,6 +251,7 @@ std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condens
   const int last = static_cast<int>(required.size()) - 1;
   const Graph back = predecessors(condensation);
   std::vector<std::vector<char>> ancestors;
+  ancestors.reserve(required.size());
   for (const int r : required) ancestors.push_back(reach(back, r));
   for (int j = 1; j <= last; ++j)
     if (ancestors[idx(j)][idx(required[idx(j - 1)])] == 0) return std::nullopt;
