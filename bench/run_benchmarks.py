@@ -213,9 +213,22 @@ def scaled(value, scale, least):
     return max(least, int(round(value * scale)))
 
 
-def rank_cases(ranks):
+def rank_label(ranks):
+    return f"{ranks} rank{'s' if ranks > 1 else ''}"
+
+
+def scaling_ratios(benchmark, metric, speedup_by_ranks, ranks, floor):
+    """Ratios of each rank count against the smallest: `speedup_by_ranks(base, r)`; the
+    1 -> 2 rank ratio is held to `floor`, the others are reported with their efficiency."""
     base = ranks[0]
-    return base, [r for r in ranks if r != base]
+    ratios = []
+    for r in ranks[1:]:
+        value = speedup_by_ranks(base, r)
+        bound = (">=", floor) if (base, r) == (1, 2) else (None, None)
+        ratios.append(Ratio(benchmark, f"{metric} {r}r/{base}r", value, *bound))
+        if (base, r) != (1, 2):
+            ratios.append(Ratio(benchmark, f"efficiency {r}r/{base}r", value * base / r))
+    return ratios
 
 
 # ----------------------------------------------------------------------------- benchmarks
@@ -229,9 +242,9 @@ def bench_ga(runner, args, ranks):
     overrides = [f"ga.generations={generations}"]
     expected = population + (generations - 1) * (population - elitism)
     config = CONFIGS / "ga_fixed_cost.yaml"
-    series = {r: Series("ga", f"{r} rank{'s' if r > 1 else ''}", "throughput", "evals/s", "{:.0f}")
+    series = {r: Series("ga", rank_label(r), "throughput", "evals/s", "{:.0f}")
               for r in ranks}
-    walls = {r: Series("ga", f"{r} rank{'s' if r > 1 else ''}", "driver wall", "s") for r in ranks}
+    walls = {r: Series("ga", rank_label(r), "driver wall", "s") for r in ranks}
     notes = []
     for _ in range(args.warmup):
         runner.run(config, ranks[0], overrides)
@@ -245,15 +258,9 @@ def bench_ga(runner, args, ranks):
                     notes.append(note)
             series[r].values.append(expected / run["driver_seconds"])
             walls[r].values.append(run["driver_seconds"])
-            progress(f"ga rep {rep + 1}/{args.repeats}, {r} rank{'s' if r > 1 else ''}: {run['driver_seconds']:.3f} s")
-    base, others = rank_cases(ranks)
-    ratios = []
-    for r in others:
-        value = series[r].median / series[base].median
-        floor = (">=", GA_FLOOR) if (base, r) == (1, 2) else (None, None)
-        ratios.append(Ratio("ga", f"throughput {r}r/{base}r", value, *floor))
-        if r != 2 or base != 1:
-            ratios.append(Ratio("ga", f"efficiency {r}r/{base}r", value * base / r))
+            progress(f"ga rep {rep + 1}/{args.repeats}, {rank_label(r)}: {run['driver_seconds']:.3f} s")
+    ratios = scaling_ratios("ga", "throughput", lambda base, r: series[r].median / series[base].median,
+                            ranks, GA_FLOOR)
     rows = [s for r in ranks for s in (series[r], walls[r])]
     return rows, ratios, notes
 
@@ -263,8 +270,8 @@ def bench_collatz(runner, args, ranks):
     count = scaled(config_values()["collatz_count"], args.scale, 100_000)
     overrides = [f"params.count={count}"]
     config = CONFIGS / "collatz_2e7.yaml"
-    walls = {r: Series("collatz", f"{r} rank{'s' if r > 1 else ''}", "driver wall", "s") for r in ranks}
-    idles = {r: Series("collatz", f"{r} rank{'s' if r > 1 else ''}", "max idle", "%", "{:.2f}")
+    walls = {r: Series("collatz", rank_label(r), "driver wall", "s") for r in ranks}
+    idles = {r: Series("collatz", rank_label(r), "max idle", "%", "{:.2f}")
              for r in ranks}
     per_rank = {r: [[] for _ in range(r)] for r in ranks}
     for _ in range(args.warmup):
@@ -280,16 +287,10 @@ def bench_collatz(runner, args, ranks):
                 per_rank[r][k].append(100 * fraction)
             walls[r].values.append(run["driver_seconds"])
             idles[r].values.append(100 * max(fractions))
-            progress(f"collatz rep {rep + 1}/{args.repeats}, {r} rank{'s' if r > 1 else ''}: {run['driver_seconds']:.3f} s, "
+            progress(f"collatz rep {rep + 1}/{args.repeats}, {rank_label(r)}: {run['driver_seconds']:.3f} s, "
                      f"idle " + ", ".join(f"{100 * f:.1f}%" for f in fractions))
-    base, others = rank_cases(ranks)
-    ratios = []
-    for r in others:
-        value = walls[base].median / walls[r].median
-        floor = (">=", COLLATZ_FLOOR) if (base, r) == (1, 2) else (None, None)
-        ratios.append(Ratio("collatz", f"speedup {r}r/{base}r", value, *floor))
-        if r != 2 or base != 1:
-            ratios.append(Ratio("collatz", f"efficiency {r}r/{base}r", value * base / r))
+    ratios = scaling_ratios("collatz", "speedup", lambda base, r: walls[base].median / walls[r].median,
+                            ranks, COLLATZ_FLOOR)
     for r in ranks:
         if r == 1:
             continue
