@@ -87,4 +87,14 @@ concept ExhaustiveKernel = Kernel<K> &&
   { kernel.visit(index, out) } -> std::same_as<void>;
 };
 
+// Optional exhaustive capability: visits [begin, end) in one call, for kernels whose visit
+// is so cheap that batching (bit-slicing, local tallies) is the whole speed. It must add
+// exactly what visit() on each index in turn would, setting out.begin_index() itself
+// before offer_top() or solution().
+template <class K>
+concept RangeExhaustiveKernel = ExhaustiveKernel<K> &&
+    requires(const K& kernel, std::uint64_t begin, std::uint64_t end, Reductions& out) {
+  { kernel.visit_range(begin, end, out) } -> std::same_as<void>;
+};
+
 }  // namespace levelforge

@@ -3,11 +3,13 @@
 // the config validator, `levelforge kernels` and the docs are generated from one source.
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -86,6 +88,16 @@ class ParamSet {
   [[nodiscard]] double real(std::string_view name) const;
   [[nodiscard]] bool boolean(std::string_view name) const;
   [[nodiscard]] const std::string& choice(std::string_view name) const;
+  // The enum value a choice parameter names; `options` pairs each declared choice with one.
+  template <class Enum>
+  [[nodiscard]] Enum choice_as(
+      std::string_view name,
+      std::initializer_list<std::pair<std::string_view, Enum>> options) const {
+    const std::string& value = choice(name);
+    for (const auto& [text, option] : options)
+      if (value == text) return option;
+    throw KernelError("parameter '" + std::string(name) + "': unexpected choice '" + value + "'");
+  }
 
   [[nodiscard]] const ParamValue& at(std::string_view name) const;
   void set(const std::string& name, ParamValue value) { values_[name] = std::move(value); }

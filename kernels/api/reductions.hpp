@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,7 +88,8 @@ class Reductions {
 
   void count(std::size_t id, std::int64_t amount = 1) { counts_[id] += amount; }
 
-  void histogram(std::size_t id, double value) {
+  // `weight` observations of `value` (kernels that tally a block of indices locally).
+  void histogram(std::size_t id, double value, std::int64_t weight = 1) {
     const auto& spec = (*specs_)[id];
     auto& bins = histograms_[id];
     std::size_t bin = 0;
@@ -97,7 +99,7 @@ class Reductions {
       const double width = (spec.high - spec.low) / static_cast<double>(spec.bins);
       bin = 1 + std::min(spec.bins - 1, static_cast<std::size_t>((value - spec.low) / width));
     }
-    ++bins[bin];
+    bins[bin] += weight;
   }
 
   // make_record is called only when the entry enters the table.
@@ -112,6 +114,14 @@ class Reductions {
       std::pop_heap(table.begin(), table.end(), ranks_before);
       table.pop_back();
     }
+  }
+
+  // Scores below this cannot enter top-k table `id` any more (-infinity until it is full):
+  // lets a kernel skip building candidates in its hot loop.
+  [[nodiscard]] double top_floor(std::size_t id) const {
+    const auto& table = tops_[id];
+    return table.size() < (*specs_)[id].k ? -std::numeric_limits<double>::infinity()
+                                          : table.front().score;
   }
 
   void solution(Record record) { solutions_.push_back({index_, std::move(record)}); }

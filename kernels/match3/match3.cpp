@@ -6,18 +6,6 @@
 
 namespace levelforge::kernels {
 
-namespace {
-
-template <class Enum>
-Enum pick(const std::string& value, std::initializer_list<std::pair<const char*, Enum>> options) {
-  for (const auto& [text, option] : options) {
-    if (value == text) return option;
-  }
-  throw KernelError("match3: unexpected choice '" + value + "'");
-}
-
-}  // namespace
-
 std::vector<ParamSpec> Match3::parameters() {
   return {
       int_param("width", 5, 3, match3::max_side, "board columns"),
@@ -46,15 +34,14 @@ std::vector<ParamSpec> Match3::parameters() {
 }
 
 Match3::Match3(const ParamSet& params)
-    : initial_runs_(pick<match3::InitialRuns>(params.choice("initial_runs"),
-                                              {{"resolve", match3::InitialRuns::resolve},
-                                               {"keep", match3::InitialRuns::keep},
-                                               {"reroll", match3::InitialRuns::reroll}})),
-      encoding_(pick<Encoding>(params.choice("genome"),
-                               {{"seed", Encoding::seed}, {"grid", Encoding::grid}})),
-      estimator_(
-          pick<Estimator>(params.choice("estimator"),
-                          {{"normal", Estimator::normal}, {"empirical", Estimator::empirical}})),
+    : initial_runs_(params.choice_as<match3::InitialRuns>(
+          "initial_runs", {{"resolve", match3::InitialRuns::resolve},
+                           {"keep", match3::InitialRuns::keep},
+                           {"reroll", match3::InitialRuns::reroll}})),
+      encoding_(params.choice_as<Encoding>("genome",
+                                           {{"seed", Encoding::seed}, {"grid", Encoding::grid}})),
+      estimator_(params.choice_as<Estimator>(
+          "estimator", {{"normal", Estimator::normal}, {"empirical", Estimator::empirical}})),
       playouts_(params.integer("playouts")),
       validation_playouts_(params.integer("validation_playouts")),
       threshold_(params.real("threshold")),
@@ -63,15 +50,12 @@ Match3::Match3(const ParamSet& params)
   rules_.width = static_cast<int>(params.integer("width"));
   rules_.height = static_cast<int>(params.integer("height"));
   rules_.colors = static_cast<int>(params.integer("colors"));
-  rules_.no_match =
-      pick<match3::NoMatch>(params.choice("no_match"),
-                            {{"undo", match3::NoMatch::undo}, {"keep", match3::NoMatch::keep}});
-  rules_.refill =
-      pick<match3::Refill>(params.choice("refill"),
-                           {{"none", match3::Refill::none}, {"random", match3::Refill::random}});
-  rules_.player = pick<match3::Player>(
-      params.choice("player"),
-      {{"random", match3::Player::random}, {"greedy", match3::Player::greedy}});
+  rules_.no_match = params.choice_as<match3::NoMatch>(
+      "no_match", {{"undo", match3::NoMatch::undo}, {"keep", match3::NoMatch::keep}});
+  rules_.refill = params.choice_as<match3::Refill>(
+      "refill", {{"none", match3::Refill::none}, {"random", match3::Refill::random}});
+  rules_.player = params.choice_as<match3::Player>(
+      "player", {{"random", match3::Player::random}, {"greedy", match3::Player::greedy}});
   rules_.moves = static_cast<int>(params.integer("moves"));
   rules_.score_base = params.real("score_base");
   // With two colors nearly every refilled column forms a new run: a move's cascade would

@@ -72,9 +72,13 @@ class ErasedExhaustive final : public ExhaustiveModel {
   explicit ErasedExhaustive(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::uint64_t index_count() const override { return kernel_.index_count(); }
   void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const override {
-    for (std::uint64_t index = begin; index < end; ++index) {
-      out.begin_index(index);
-      kernel_.visit(index, out);
+    if constexpr (RangeExhaustiveKernel<K>) {
+      kernel_.visit_range(begin, end, out);
+    } else {
+      for (std::uint64_t index = begin; index < end; ++index) {
+        out.begin_index(index);
+        kernel_.visit(index, out);
+      }
     }
   }
 
