@@ -102,6 +102,31 @@ TEST(Reductions, CollatzStyleIntegerBinsPutEachIntegerInItsOwnBin) {
   EXPECT_EQ(bins[1001], 1);
 }
 
+TEST(Reductions, WeightedHistogramAddsTheWeightToOneBin) {
+  const auto s = specs();
+  Reductions r(s);
+  r.histogram(hist, 0.25, 7);  // bin [0, 0.5): third regular bin, index 3
+  r.histogram(hist, 0.3);
+  r.histogram(hist, 5.0, 2);  // overflow
+  EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>{0, 0, 0, 8, 0, 2}));
+}
+
+TEST(Reductions, TopFloorIsMinusInfinityUntilFullThenTheWorstKept) {
+  const auto s = specs();
+  Reductions r(s);
+  const auto offer = [&](std::uint64_t index, double score) {
+    r.begin_index(index);
+    r.offer_top(top, score, [&] { return Record{static_cast<std::int64_t>(index)}; });
+  };
+  offer(0, 5.0);
+  offer(1, 2.0);
+  EXPECT_EQ(r.top_floor(top), -std::numeric_limits<double>::infinity());
+  offer(2, 4.0);
+  EXPECT_EQ(r.top_floor(top), 2.0);
+  offer(3, 3.0);
+  EXPECT_EQ(r.top_floor(top), 3.0);
+}
+
 TEST(Reductions, TopKKeepsTheKBestWithTiesBrokenBySmallerIndex) {
   const auto s = specs();
   Reductions r(s);
