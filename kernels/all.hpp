@@ -5,12 +5,13 @@
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/faulty.hpp"
 #include "kernels/testing/onemax.hpp"
+#include "kernels/tiltmaze/tiltmaze.hpp"
 
 namespace levelforge::kernels {
 
 template <class... Ks>
 struct KernelList {};
 
-using Registered = KernelList<Match3, OneMax, Collatz, Faulty>;
+using Registered = KernelList<Match3, TiltMaze, OneMax, Collatz, Faulty>;
 
 }  // namespace levelforge::kernels

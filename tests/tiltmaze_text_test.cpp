@@ -451,3 +451,18 @@ TEST(MazeText, InvalidMazesAreNotWritten) {
 }
 
 }  // namespace
+
+namespace levelforge::tiltmaze {
+namespace {
+
+// The longest compact string: 64 x 64, start and 64 targets with 4-digit cells.
+TEST(CompactForm, MaxCompactLengthFitsTheLongestMaze) {
+  Maze maze = open_maze(max_side, max_side);
+  maze.start = 4000;
+  for (int t = 0; t < max_targets; ++t) maze.targets.push_back(4032 + t);
+  EXPECT_EQ(to_compact(maze).size(), max_compact_length);
+  EXPECT_EQ(max_compact_length, 2348U);  // as docs/tiltmaze.md says
+}
+
+}  // namespace
+}  // namespace levelforge::tiltmaze

@@ -2,6 +2,7 @@
 // The plain-text form of a tilt maze and its one-string compact form (docs/tiltmaze.md,
 // "Maze text format", is the normative description).
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,6 +48,19 @@ std::string format_maze(const Maze& maze);
 // conditions as the text form; the start may also be a target here. Throws
 // std::invalid_argument like format_maze.
 std::string to_compact(const Maze& maze);
+
+// The longest compact string of any maze the model allows (64 x 64, 64 targets): the size
+// of a fixed-length text field that can hold every maze. Sizes, start and targets are
+// decimal; the walls one hex digit per 4 of the (W-1)*H east and W*(H-1) south walls.
+inline constexpr std::size_t max_compact_length = [] {
+  const std::size_t cell_digits = 4;  // cells up to 4095
+  const auto side = static_cast<std::size_t>(max_side);
+  const std::size_t walls = (side - 1) * side;
+  return std::size_t{5} + 1                                                   // "64x64;"
+         + cell_digits + 1                                                    // start ";"
+         + static_cast<std::size_t>(max_targets) * (cell_digits + 1) - 1 + 1  // targets "," ... ";"
+         + (walls + 3) / 4 + 1 + (walls + 3) / 4;                             // east ";" south
+}();
 
 // The maze a compact string describes; anything but the one canonical spelling (leading
 // zeros, upper-case hex, unsorted targets, non-zero padding bits, ...) is a

@@ -1,0 +1,478 @@
+// summarize_many (four_by_four.hpp): bit-sliced, 512 configs per batch.
+//
+// A batch is the 512 configs base .. base + 511 of an aligned block; each property of
+// each cell is one 512-bit word `Lanes` holding one bit per config (lane_bit_of says
+// which). Every step below is then a handful of bitwise operations shared by the 512
+// configs, with no branches on the maze: a few thousand vector instructions per batch
+// instead of a graph search and a Tarjan per config.
+//
+//   walls      one word per inner wall: the low 9 config bits (east walls of rows 0..2)
+//              vary inside the batch as fixed lane patterns, the other 15 are constant.
+//   BFS        from the start over sets of cells: the image of a set under the four tilts
+//              is a fill along each row and column (roll_line), so a layer costs ~110
+//              operations whatever the set. A bit-sliced counter counts the non-empty
+//              layers (the distance) and the last one gives the farthest cell.
+//   components the 16x16 reachability matrix of the roll graph (one word per entry),
+//              Warshall from pivot 15 down, testing each pivot against the cells above
+//              it as it comes up (v starts a component when it is resting and no u < v is
+//              mutually reachable with it). Row 3's pivots are a scalar closure shared by
+//              the batch, the others go four per sweep, and entries that no later test
+//              needs are not updated: ~1,800 three-input logic operations per batch
+//              instead of 16^3 = 4,096 read-modify-writes.
+//   output     the four byte-sized results as 32 bit planes, transposed in registers
+//              (a 32x32 bit transpose per half word) into one 32-bit Summary per config,
+//              laid out so that the planes are the batch's Summary array as they stand.
+//
+// The kernel is compiled three times (AVX-512, AVX2, plain x86-64 / other targets) from
+// the same source through target attributes and picked once at run time, so the build
+// needs no -march flag and the binary runs on any x86-64.
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/tiltmaze/four_by_four.hpp"
+
+namespace levelforge::tiltmaze::four {
+namespace {
+
+// One bit per config of a batch; GCC's vector extension turns each operator into one
+// instruction per 512, 256 or 128 bits, depending on the target it is compiled for.
+using Lanes = std::uint64_t __attribute__((vector_size(64)));
+constexpr std::uint32_t batch_size = 512;
+constexpr int cells = 16;
+
+using CellWords = std::array<Lanes, cells>;
+
+#define LEVELFORGE_FOUR_INLINE inline __attribute__((always_inline))
+
+// Lane 64 * element + bit of a word holds config base + offset, where the 9 bits of the
+// offset are a permutation of those of the lane: config bit k is lane bit lane_bit_of[k].
+// Chosen so that the final bit transpose leaves the Summary of offset c at byte 4c of the
+// planes (see the end of summarize_batch): offset bit 0 is lane bit 5 (the half of an
+// element), bits 1..3 are the element, bits 4..8 lane bits 0..4.
+constexpr std::array<int, 9> lane_bit_of{5, 6, 7, 8, 0, 1, 2, 3, 4};
+
+// The word whose lanes hold bit `k` (0..8) of the lane index: bits 0..5 index the bit
+// inside an element, bits 6..8 the element.
+// (Words go in and out by reference: a vector passed by value in a function not compiled
+// for AVX-512 would draw GCC's ABI-change warning, -Wpsabi.)
+LEVELFORGE_FOUR_INLINE void set_lane_bit(Lanes& word, int k) {
+  constexpr std::array<std::uint64_t, 6> within{0xAAAAAAAAAAAAAAAAULL, 0xCCCCCCCCCCCCCCCCULL,
+                                                0xF0F0F0F0F0F0F0F0ULL, 0xFF00FF00FF00FF00ULL,
+                                                0xFFFF0000FFFF0000ULL, 0xFFFFFFFF00000000ULL};
+  for (int element = 0; element < 8; ++element)
+    word[element] = k < 6 ? within[static_cast<std::size_t>(k)]
+                          : (((element >> (k - 6)) & 1) != 0 ? ~0ULL : 0ULL);
+}
+
+LEVELFORGE_FOUR_INLINE void set_constant(Lanes& word, bool set) {
+  const Lanes none{};
+  word = none - std::uint64_t{set};  // all ones when set
+}
+
+// A row or a column: its four cells in order and the three walls between them
+// (wall i separates cells i and i+1).
+struct Line {
+  std::array<int, 4> cell;
+  std::array<int, 3> wall;  // index into the east (rows) or south (columns) words
+};
+
+constexpr std::array<Line, 4> rows{{{{0, 1, 2, 3}, {0, 1, 2}},
+                                    {{4, 5, 6, 7}, {3, 4, 5}},
+                                    {{8, 9, 10, 11}, {6, 7, 8}},
+                                    {{12, 13, 14, 15}, {9, 10, 11}}}};
+// Column c's walls are config bits 12 + c*3 + r, i.e. south word c*3 + r.
+constexpr std::array<Line, 4> columns{{{{0, 4, 8, 12}, {0, 1, 2}},
+                                       {{1, 5, 9, 13}, {3, 4, 5}},
+                                       {{2, 6, 10, 14}, {6, 7, 8}},
+                                       {{3, 7, 11, 15}, {9, 10, 11}}}};
+
+// Adds to `image` where the balls in `from` come to rest when rolled both ways along
+// `line`. Toward cell 0: `moving[i]` holds the balls that pass cell i (they started there
+// or came through from i+1 with no wall between); they stop at i when wall i-1 (or the
+// border) is there. Toward cell 3 likewise.
+LEVELFORGE_FOUR_INLINE void roll_line(const CellWords& from, CellWords& image, const Line& line,
+                                      const std::array<Lanes, 12>& walls) {
+  const auto at = [&](int i) -> std::size_t {
+    return static_cast<std::size_t>(line.cell[static_cast<std::size_t>(i)]);
+  };
+  const Lanes& w0 = walls[static_cast<std::size_t>(line.wall[0])];
+  const Lanes& w1 = walls[static_cast<std::size_t>(line.wall[1])];
+  const Lanes& w2 = walls[static_cast<std::size_t>(line.wall[2])];
+  const Lanes f0 = from[at(0)], f1 = from[at(1)], f2 = from[at(2)], f3 = from[at(3)];
+  const Lanes down2 = f2 | (f3 & ~w2);
+  const Lanes down1 = f1 | (down2 & ~w1);
+  const Lanes down0 = f0 | (down1 & ~w0);
+  const Lanes up1 = f1 | (f0 & ~w0);
+  const Lanes up2 = f2 | (up1 & ~w1);
+  const Lanes up3 = f3 | (up2 & ~w2);
+  image[at(0)] |= down0 | (f0 & w0);
+  image[at(1)] |= (down1 & w0) | (up1 & w1);
+  image[at(2)] |= (down2 & w1) | (up2 & w2);
+  image[at(3)] |= (f3 & w2) | up3;
+}
+
+// counter += bit, bit-sliced; `width` bit planes are enough for the sum.
+template <std::size_t planes>
+LEVELFORGE_FOUR_INLINE void increment(std::array<Lanes, planes>& counter, const Lanes& added,
+                                      int width) {
+  Lanes bit = added;
+  for (int b = 0; b < width; ++b) {
+    const Lanes carry = counter[static_cast<std::size_t>(b)] & bit;
+    counter[static_cast<std::size_t>(b)] ^= bit;
+    bit = carry;
+  }
+}
+
+// The number of set words of `bits`, per lane, in 5 planes.
+LEVELFORGE_FOUR_INLINE std::array<Lanes, 5> count(const CellWords& bits) {
+  std::array<Lanes, 5> total{};
+#pragma GCC unroll 16
+  for (int i = 0; i < cells; ++i)
+    increment(total, bits[static_cast<std::size_t>(i)],
+              static_cast<int>(std::bit_width(static_cast<unsigned>(i + 1))));
+  return total;
+}
+
+// A Summary from its 32-bit form, reachable in the low byte.
+LEVELFORGE_FOUR_INLINE void store(Summary& summary, std::uint32_t word) {
+  static_assert(sizeof(Summary) == 4);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(&summary, &word, sizeof word);
+  } else {
+    summary = {static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(word >> 8),
+               static_cast<std::uint8_t>(word >> 16), static_cast<std::uint8_t>(word >> 24)};
+  }
+}
+
+LEVELFORGE_FOUR_INLINE bool any(const Lanes& word) {
+  std::uint64_t folded = 0;
+  for (int element = 0; element < 8; ++element) folded |= word[element];
+  return folded != 0;
+}
+
+// The rolls all configs of a batch share, those along the columns and along row 3 (their
+// walls are config bits 9..23, above the lane bits), closed through the pivots of row 3 in
+// Warshall's order from 15 down. reach[i] bit j: i reaches j by shared rolls through
+// cells of row 3; joined bit v (v in row 3): some u < v in row 3 is mutually reachable
+// with v through cells above u.
+struct SharedClosure {
+  std::array<std::uint32_t, cells> reach{};
+  std::uint32_t joined = 0;
+};
+
+inline SharedClosure shared_closure(std::uint32_t base) {
+  SharedClosure closure;
+  const auto add_line = [&](const Line& line, std::uint32_t walls) {
+    for (int i = 0; i < 4; ++i) {
+      int low = i, high = i;
+      while (low > 0 && ((walls >> (low - 1)) & 1U) == 0) --low;
+      while (high < 3 && ((walls >> high) & 1U) == 0) ++high;
+      const auto from = static_cast<std::size_t>(line.cell[static_cast<std::size_t>(i)]);
+      closure.reach[from] |= (1U << line.cell[static_cast<std::size_t>(low)]) |
+                             (1U << line.cell[static_cast<std::size_t>(high)]);
+    }
+  };
+  for (std::size_t c = 0; c < 4; ++c) add_line(columns[c], (base >> (12 + 3 * c)) & 7U);
+  add_line(rows[3], (base >> 9) & 7U);
+  for (int k = cells - 1; k >= 12; --k) {
+    const std::uint32_t through = closure.reach[static_cast<std::size_t>(k)];
+    for (int v = k + 1; v < cells; ++v)
+      if (((through >> v) & 1U) != 0 &&
+          ((closure.reach[static_cast<std::size_t>(v)] >> k) & 1U) != 0)
+        closure.joined |= 1U << v;
+    for (auto& from : closure.reach)
+      if (((from >> k) & 1U) != 0) from |= through;
+  }
+  return closure;
+}
+
+LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out) {
+  const Lanes none{};
+  const Lanes all = ~none;
+  using Index = std::size_t;
+
+  // One word per wall, in config bit order: east[row*3 + column], south[column*3 + row].
+  std::array<Lanes, 12> east{}, south{};
+  for (int k = 0; k < 12; ++k) {
+    if (k < 9) {
+      set_lane_bit(east[Index(k)], lane_bit_of[Index(k)]);
+    } else {
+      set_constant(east[Index(k)], ((base >> k) & 1U) != 0);
+    }
+    set_constant(south[Index(k)], ((base >> (12 + k)) & 1U) != 0);
+  }
+
+  // --- BFS from the start over sets of cells -------------------------------------------
+  CellWords seen{}, frontier{}, last{};
+  seen[0] = frontier[0] = last[0] = all;
+  std::array<Lanes, 4> distance{};
+  for (int layer = 1; layer < cells; ++layer) {
+    CellWords image{};
+#pragma GCC unroll 4
+    for (const Line& line : rows) roll_line(frontier, image, line, east);
+#pragma GCC unroll 4
+    for (const Line& line : columns) roll_line(frontier, image, line, south);
+    Lanes grew = none;
+#pragma GCC unroll 16
+    for (Index c = 0; c < cells; ++c) {
+      frontier[c] = image[c] & ~seen[c];
+      seen[c] |= image[c];
+      grew |= frontier[c];
+    }
+    if (!any(grew)) break;
+    increment(distance, grew, 4);
+#pragma GCC unroll 16
+    for (Index c = 0; c < cells; ++c) last[c] = (frontier[c] & grew) | (last[c] & ~grew);
+  }
+
+  // --- Components: Warshall on the roll graph's reachability matrix ---------------------
+  //
+  // v leads its component (and is counted) when it is resting and no u < v is mutually
+  // reachable with it. When some u is, so is the component's smallest cell m, by paths
+  // whose inner cells all lie in the component, hence above m. Warshall with the pivots
+  // taken from 15 down has, when pivot m comes up, reachability through cells above m in
+  // row m and column m: the test for m is made right then, and an entry between two cells
+  // above m is never needed again, so it is not updated (2/3 of the plain work).
+  //
+  // The first four pivots, row 3, need no words at all: every roll into, out of or along
+  // row 3 is vertical or in row 3, fixed for the whole batch, so reachability through row
+  // 3 is one scalar closure (shared_closure) that seeds the matrix.
+  const SharedClosure shared = shared_closure(base);
+  CellWords leader = seen;
+  for (Index v = 12; v < cells; ++v)
+    if (((shared.joined >> v) & 1U) != 0) leader[v] = none;
+  std::array<CellWords, cells> reach;
+  for (Index i = 0; i < cells; ++i)
+    for (Index j = 0; j < cells; ++j)
+      set_constant(reach[i][j], i != j && ((shared.reach[i] >> j) & 1U) != 0);
+  const auto add_rolls = [&](const Line& line, const std::array<Lanes, 12>& walls) {
+    // From cell i the ball passes j while no wall lies between, and rests on the last such.
+    for (int i = 0; i < 4; ++i) {
+      const Index from = Index(line.cell[Index(i)]);
+      Lanes open = all;
+      for (int j = i - 1; j >= 0; --j) {
+        open &= ~walls[Index(line.wall[Index(j)])];
+        reach[from][Index(line.cell[Index(j)])] |=
+            j == 0 ? open : open & walls[Index(line.wall[Index(j - 1)])];
+      }
+      open = all;
+      for (int j = i + 1; j < 4; ++j) {
+        open &= ~walls[Index(line.wall[Index(j - 1)])];
+        reach[from][Index(line.cell[Index(j)])] |=
+            j == 3 ? open : open & walls[Index(line.wall[Index(j)])];
+      }
+    }
+  };
+  for (Index r = 0; r < 3; ++r) add_rolls(rows[r], east);  // the other rolls are shared
+
+  // The other pivots four at a time: pivot m adds column m times row m, both as they stand
+  // after the pivots before it, so once those 4 columns and rows are brought up to date
+  // each entry is read and written once per 4 pivots instead of 4 times (the loads and
+  // stores, not the logic, bound the plain loop).
+  constexpr Index pivots = 4;
+#pragma GCC unroll 3
+  for (Index top = 12; top > 0; top -= pivots) {
+    const Index low = top - pivots;
+    // [m][i]: pivot top - 1 - m, through the cells above it.
+    std::array<CellWords, pivots> column, row;
+    // Column m needs the entries of rows 0..m-1 at pivot m and row m those of columns
+    // 0..m-1: the 4 x 4 corner of the pivots first, pivot by pivot ...
+#pragma GCC unroll 4
+    for (Index m = 0; m < pivots; ++m) {
+      const Index k = top - 1 - m;
+#pragma GCC unroll 4
+      for (Index i = low; i < top; ++i) {
+        Lanes down = reach[i][k], across = reach[k][i];
+#pragma GCC unroll 4
+        for (Index earlier = 0; earlier < m; ++earlier) {
+          down |= column[earlier][i] & row[earlier][k];
+          across |= column[earlier][k] & row[earlier][i];
+        }
+        column[m][i] = down;
+        row[m][i] = across;
+      }
+    }
+    // ... then the other 12 entries of each, cell by cell, the corner in registers.
+    std::array<std::array<Lanes, pivots>, pivots> corner_row, corner_column;  // [earlier][m]
+#pragma GCC unroll 4
+    for (Index m = 0; m < pivots; ++m)
+#pragma GCC unroll 4
+      for (Index earlier = 0; earlier < m; ++earlier) {
+        corner_row[earlier][m] = row[earlier][top - 1 - m];
+        corner_column[earlier][m] = column[earlier][top - 1 - m];
+      }
+    for (Index n = 0; n < cells - pivots; ++n) {
+      const Index i = n < low ? n : n + pivots;  // skipping the corner, done
+      std::array<Lanes, pivots> down, across;
+#pragma GCC unroll 4
+      for (Index m = 0; m < pivots; ++m) {
+        const Index k = top - 1 - m;
+        down[m] = reach[i][k];
+        across[m] = reach[k][i];
+#pragma GCC unroll 4
+        for (Index earlier = 0; earlier < m; ++earlier) {
+          down[m] |= down[earlier] & corner_row[earlier][m];
+          across[m] |= corner_column[earlier][m] & across[earlier];
+        }
+        column[m][i] = down[m];
+        row[m][i] = across[m];
+      }
+    }
+#pragma GCC unroll 4
+    for (Index m = 0; m < pivots; ++m)
+      for (Index v = top - m; v < cells; ++v) leader[v] &= ~(row[m][v] & column[m][v]);
+    if (low == 0) break;
+    for (Index j0 = 0; j0 < cells; j0 += 4) {
+      std::array<std::array<Lanes, 4>, pivots> row_part;  // kept in registers
+      for (Index m = 0; m < pivots; ++m)
+        for (Index j = 0; j < 4; ++j) row_part[m][j] = row[m][j0 + j];
+      const Index needed_rows = j0 < low ? cells : low;  // entries with a cell below `low`
+      for (Index i = 0; i < needed_rows; ++i) {
+#pragma GCC unroll 4
+        for (Index j = 0; j < 4; ++j) {
+          Lanes entry = reach[i][j0 + j];
+#pragma GCC unroll 4
+          for (Index m = 0; m < pivots; ++m) entry |= column[m][i] & row_part[m][j];
+          reach[i][j0 + j] = entry;
+        }
+      }
+    }
+  }
+
+  // --- The four results as bit planes of one 32-bit word per config ---------------------
+  std::array<Lanes, 32> plane{};
+  const std::array<Lanes, 5> reachable = count(seen);
+  const std::array<Lanes, 5> components = count(leader);
+  for (Index b = 0; b < 5; ++b) {
+    plane[b] = reachable[b];
+    plane[8 + b] = components[b];
+  }
+  for (Index b = 0; b < 4; ++b) plane[16 + b] = distance[b];
+  Lanes found = none;
+#pragma GCC unroll 16
+  for (Index c = 0; c < cells; ++c) {
+    const Lanes first = last[c] & ~found;
+    found |= last[c];
+    for (Index b = 0; b < 4; ++b)
+      if (((c >> b) & 1U) != 0) plane[24 + b] |= first;
+  }
+
+  // Transpose each 32x32 bit block (planes x lanes) in place: afterwards the low half of
+  // plane[l]'s element w is the word of lane 64w + l, the high half that of 64w + 32 + l,
+  // i.e. (lane_bit_of) the word of offset 16 l + 2 w (+ 1 for the high half).
+  constexpr std::array<std::uint64_t, 5> keep{0x0000FFFF0000FFFFULL, 0x00FF00FF00FF00FFULL,
+                                              0x0F0F0F0F0F0F0F0FULL, 0x3333333333333333ULL,
+                                              0x5555555555555555ULL};
+#pragma GCC unroll 5
+  for (Index level = 0; level < 5; ++level) {
+    const Index step = Index{16} >> level;
+#pragma GCC unroll 32
+    for (Index p = 0; p < 32; ++p) {
+      if ((p & step) != 0) continue;
+      const Lanes swap = ((plane[p] >> step) ^ plane[p + step]) & keep[level];
+      plane[p + step] ^= swap;
+      plane[p] ^= swap << step;
+    }
+  }
+  if constexpr (std::endian::native == std::endian::little) {
+    static_assert(sizeof plane == batch_size * sizeof(Summary));
+    std::memcpy(out, plane.data(), sizeof plane);  // offset c = 16 l + 2 element + half
+  } else {
+    for (Index l = 0; l < 32; ++l)
+      for (int element = 0; element < 8; ++element) {
+        const std::uint64_t word = plane[l][element];
+        store(out[16 * l + 2 * Index(element)], static_cast<std::uint32_t>(word));
+        store(out[16 * l + 2 * Index(element) + 1], static_cast<std::uint32_t>(word >> 32));
+      }
+  }
+}
+
+using BatchFunction = void (*)(std::uint32_t, Summary*);
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx512f"))) void summarize_batch_avx512(std::uint32_t base, Summary* out) {
+  summarize_batch(base, out);
+}
+__attribute__((target("avx2"))) void summarize_batch_avx2(std::uint32_t base, Summary* out) {
+  summarize_batch(base, out);
+}
+#endif
+void summarize_batch_portable(std::uint32_t base, Summary* out) { summarize_batch(base, out); }
+
+BatchFunction batch_function(Isa isa) {
+  if (!isa_supported(isa))
+    throw std::invalid_argument(
+        "tiltmaze::four::summarize_many: this CPU or build lacks the "
+        "requested instruction set");
+#if defined(__x86_64__) || defined(__i386__)
+  if (isa == Isa::avx512) return summarize_batch_avx512;
+  if (isa == Isa::avx2) return summarize_batch_avx2;
+#endif
+  return summarize_batch_portable;
+}
+
+BatchFunction best_batch_function() {
+  for (const Isa isa : {Isa::avx512, Isa::avx2})
+    if (isa_supported(isa)) return batch_function(isa);
+  return summarize_batch_portable;
+}
+
+void summarize_range(BatchFunction batch, std::uint32_t first, std::span<Summary> out) {
+  if (first > config_count || out.size() > config_count - first)
+    throw std::out_of_range("tiltmaze::four::summarize_many: configs " + std::to_string(first) +
+                            " + " + std::to_string(out.size()) + " exceed 2^24");
+  std::array<Summary, batch_size> partial;
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const std::uint32_t config = first + static_cast<std::uint32_t>(done);
+    const std::uint32_t base = config & ~(batch_size - 1);
+    const std::size_t offset = config - base;
+    const std::size_t wanted = std::min<std::size_t>(batch_size - offset, out.size() - done);
+    if (offset == 0 && wanted == batch_size) {
+      batch(base, out.data() + done);
+    } else {  // a head or tail: the whole batch, then the part asked for
+      batch(base, partial.data());
+      std::copy_n(partial.begin() + static_cast<std::ptrdiff_t>(offset), wanted,
+                  out.begin() + static_cast<std::ptrdiff_t>(done));
+    }
+    done += wanted;
+  }
+}
+
+}  // namespace
+
+bool isa_supported(Isa isa) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();  // in case this runs from a static initializer, before libgcc's
+#endif
+  switch (isa) {
+    case Isa::portable: return true;
+#if defined(__x86_64__) || defined(__i386__)
+    case Isa::avx2: return __builtin_cpu_supports("avx2") != 0;
+    case Isa::avx512: return __builtin_cpu_supports("avx512f") != 0;
+#else
+    case Isa::avx2:
+    case Isa::avx512: return false;
+#endif
+  }
+  return false;
+}
+
+void summarize_many(std::uint32_t first, std::span<Summary> out) {
+  static const BatchFunction best = best_batch_function();
+  summarize_range(best, first, out);
+}
+
+void summarize_many(std::uint32_t first, std::span<Summary> out, Isa isa) {
+  summarize_range(batch_function(isa), first, out);
+}
+
+}  // namespace levelforge::tiltmaze::four
