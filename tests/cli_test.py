@@ -67,6 +67,39 @@ sweep:
 seed: 9
 """
 
+TILTMAZE_GA_CONFIG = """
+experiment: tiltmaze-ga-small
+kernel: tiltmaze
+driver: ga
+params: {width: 6, height: 6, targets: 3}
+ga: {population: 12, generations: 8, keep_best: 1}
+sweep:
+  grid: {params.target_length: [6, 12]}
+  replicates: 2
+seed: 12
+"""
+
+TILTMAZE_SWEEP_CONFIG = """
+experiment: tiltmaze-sweep-small
+kernel: tiltmaze
+driver: sweep
+params: {placement: anywhere, width: 7, height: 5}
+sweep:
+  grid: {params.collect: [stop, pass], params.targets: [1, 4]}
+  replicates: 6
+seed: 13
+"""
+
+# One sixteenth of the 4 x 4 mazes, with their hardest pairs, in uneven chunks.
+TILTMAZE_EXHAUSTIVE_CONFIG = """
+experiment: tiltmaze-4x4-part
+kernel: tiltmaze
+driver: exhaustive
+params: {width: 4, height: 4, pairs: true}
+exhaustive: {begin: 5000000, end: 6048576, chunk: 50000}
+seed: 14
+"""
+
 
 def levelforge(*args, ranks=None, timeout=120):
     """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
@@ -158,6 +191,31 @@ class Determinism(TempDirTest):
         self.assertTrue(np.all(solutions["steps"] >= 250))
         order = np.lexsort((solutions["index"], solutions["task"]))
         self.assertTrue(np.array_equal(order, np.arange(len(solutions))), "ordered by task, index")
+
+    def test_tiltmaze_ga(self):
+        data = self.check(TILTMAZE_GA_CONFIG, ["/ga/history", "/ga/best", "/ga/best_levels"])
+        levels = data["/ga/best_levels"]
+        self.assertEqual(levels.shape, (4, 1, 13, 13))
+        self.assertTrue(np.all(levels[:, :, 0, 0::2] == ord("+")), "the drawing's corners")
+        self.assertTrue(np.all(data["/ga/best"]["fitness"] <= 0))
+
+    def test_tiltmaze_sweep(self):
+        data = self.check(TILTMAZE_SWEEP_CONFIG, ["/sweep/records"])
+        records = data["/sweep/records"]
+        self.assertEqual(records.shape, (24,))
+        self.assertTrue(np.all(records["maze"] != b""))
+        self.assertTrue(np.all((records["length"] >= 0) == (records["solvable"] == 1)))
+
+    def test_tiltmaze_exhaustive(self):
+        data = self.check(TILTMAZE_EXHAUSTIVE_CONFIG,
+                          ["/exhaustive/counts", "/exhaustive/top/hardest", "/exhaustive/top/hardest_pair",
+                           "/exhaustive/histograms/distance", "/exhaustive/histograms/pair_length"])
+        self.assertEqual(list(data["/exhaustive/counts"]["evaluated"]), [1 << 20])
+        self.assertEqual(int(data["/exhaustive/histograms/distance"].sum()), 1 << 20)
+        hardest = data["/exhaustive/top/hardest"][0]
+        self.assertEqual(len(hardest), 100)
+        self.assertTrue(np.all((hardest["config"] >= 5000000) & (hardest["config"] < 6048576)))
+        self.assertTrue(np.all(np.diff(hardest["distance"]) <= 0), "hardest first")
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,0 +1,238 @@
+#include "kernels/tiltmaze/tiltmaze.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "kernels/tiltmaze/maze_text.hpp"
+#include "kernels/tiltmaze/solver.hpp"
+
+namespace levelforge::kernels {
+
+using tiltmaze::Collect;
+using tiltmaze::Maze;
+using tiltmaze::Placement;
+using tiltmaze::StartPlacement;
+
+namespace {
+
+constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
+
+// What the sweep records and the GA evaluations report of one maze.
+struct Assessment {
+  tiltmaze::Solution solution;
+  int resting = 0;
+  int components = 0;
+};
+
+Assessment assess(const Maze& maze, Collect collect) {
+  const auto graph = tiltmaze::roll_graph(maze);
+  const auto condensation = tiltmaze::condense(graph);
+  return {tiltmaze::shortest_solution(maze, collect), static_cast<int>(graph.resting.size()),
+          condensation.count};
+}
+
+}  // namespace
+
+std::vector<ParamSpec> TiltMaze::parameters() {
+  return {
+      int_param("width", 8, 2, tiltmaze::max_side, "columns (exhaustive: 4)"),
+      int_param("height", 8, 2, tiltmaze::max_side, "rows (exhaustive: 4)"),
+      real_param("wall_density", 0.3, 0.0, 1.0, "probability of each inner wall"),
+      int_param("targets", 3, 1, tiltmaze::max_targets, "targets to collect"),
+      choice_param("placement", {"resting", "anywhere"},
+                   "targets only on cells the ball can rest on, or on any cell but the start"),
+      choice_param("start", {"corner", "random"}, "start in the top-left cell or anywhere"),
+      choice_param("collect", {"stop", "pass"},
+                   "a target counts when the ball rests on it, or also when it rolls over it"),
+      int_param("target_length", 12, 1, 1'000'000, "ga: the wanted optimal solution length"),
+      bool_param("pairs", false,
+                 "exhaustive: also the hardest two-target puzzle of every maze (slower)"),
+      choice_param("symmetry", {"none", "reflection"},
+                   "exhaustive: every configuration, or each maze once up to the reflection "
+                   "that keeps the start corner"),
+  };
+}
+
+TiltMaze::TiltMaze(const ParamSet& params)
+    : collect_(
+          params.choice_as<Collect>("collect", {{"stop", Collect::stop}, {"pass", Collect::pass}})),
+      target_length_(params.integer("target_length")),
+      pairs_(params.boolean("pairs")),
+      reflection_(params.choice("symmetry") == "reflection") {
+  generation_.width = static_cast<int>(params.integer("width"));
+  generation_.height = static_cast<int>(params.integer("height"));
+  generation_.wall_density = params.real("wall_density");
+  generation_.targets = static_cast<int>(params.integer("targets"));
+  generation_.placement = params.choice_as<Placement>(
+      "placement", {{"resting", Placement::resting}, {"anywhere", Placement::anywhere}});
+  generation_.start = params.choice_as<StartPlacement>(
+      "start", {{"corner", StartPlacement::corner}, {"random", StartPlacement::random}});
+  if (generation_.targets >= generation_.width * generation_.height) {
+    throw KernelError("tiltmaze: targets " + std::to_string(generation_.targets) +
+                      " leaves no cell for the start on a " + std::to_string(generation_.width) +
+                      " x " + std::to_string(generation_.height) + " maze");
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Records shared by the sweep and the GA.
+
+std::vector<FieldSpec> TiltMaze::evaluation_fields() {
+  return {
+      int_field("solvable", "1 when some sequence of tilts collects every target"),
+      int_field("length", "tilts of the shortest solution found, -1 when unsolvable"),
+      int_field("proven_shortest", "1 when length is proven optimal (at most 20 targets)"),
+      int_field("targets", "targets placed"),
+      int_field("resting", "cells the ball can rest on from the start, the start included"),
+      int_field("components", "strongly connected components of the roll graph on those cells"),
+      text_field("maze", tiltmaze::max_compact_length,
+                 "the maze in the compact form (levelforge maze prints it)"),
+  };
+}
+
+Record TiltMaze::measure(const Maze& maze) const {
+  const auto a = assess(maze, collect_);
+  return {std::int64_t{a.solution.solvable},
+          std::int64_t{a.solution.length},
+          std::int64_t{a.solution.proven_shortest},
+          static_cast<std::int64_t>(maze.targets.size()),
+          std::int64_t{a.resting},
+          std::int64_t{a.components},
+          tiltmaze::to_compact(maze)};
+}
+
+std::vector<FieldSpec> TiltMaze::record_fields() { return evaluation_fields(); }
+
+Record TiltMaze::run(Rng& rng) const { return measure(tiltmaze::random_maze(generation_, rng)); }
+
+// ---------------------------------------------------------------------------------------
+// GA.
+
+std::size_t TiltMaze::genome_length() const {
+  return idx(2 * generation_.width * generation_.height + 1 + generation_.targets);
+}
+
+TiltMaze::Genome TiltMaze::random_genome(Rng& rng) const {
+  return tiltmaze::random_maze(generation_, rng);
+}
+
+void TiltMaze::repair(Genome& genome, Rng& rng) const {
+  const auto allowed = tiltmaze::target_candidates(genome, generation_.placement);
+  std::vector<char> is_allowed(idx(genome.cells()), 0);
+  for (const int cell : allowed) is_allowed[idx(cell)] = 1;
+  std::vector<char> taken(idx(genome.cells()), 0);
+  std::vector<int> kept;
+  for (const int cell : genome.targets) {
+    if (is_allowed[idx(cell)] == 0 || taken[idx(cell)] != 0) continue;
+    taken[idx(cell)] = 1;
+    kept.push_back(cell);
+  }
+  const auto wanted = std::min(allowed.size(), idx(generation_.targets));
+  std::vector<int> free;
+  for (const int cell : allowed)
+    if (taken[idx(cell)] == 0) free.push_back(cell);
+  while (kept.size() < wanted) {
+    const auto pick = static_cast<std::size_t>(rng.below(free.size()));
+    kept.push_back(free[pick]);
+    free[pick] = free.back();
+    free.pop_back();
+  }
+  std::sort(kept.begin(), kept.end());
+  genome.targets = std::move(kept);
+}
+
+// The children swap the walls of a random rectangle of cells; each target slot comes from
+// either parent.
+std::pair<TiltMaze::Genome, TiltMaze::Genome> TiltMaze::crossover(const Genome& a, const Genome& b,
+                                                                  Rng& rng) const {
+  Genome first = a;
+  Genome second = b;
+  const auto span_of = [&](int size) {
+    const auto p = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
+    const auto q = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
+    return std::pair<int, int>{std::min(p, q), std::max(p, q)};
+  };
+  const auto [top, bottom] = span_of(generation_.height);
+  const auto [left, right] = span_of(generation_.width);
+  for (int row = top; row <= bottom; ++row) {
+    for (int column = left; column <= right; ++column) {
+      const auto cell = idx(row * generation_.width + column);
+      std::swap(first.east[cell], second.east[cell]);
+      std::swap(first.south[cell], second.south[cell]);
+    }
+  }
+  const auto slots = std::min(first.targets.size(), second.targets.size());
+  for (std::size_t t = 0; t < slots; ++t)
+    if (rng.bernoulli(0.5)) std::swap(first.targets[t], second.targets[t]);
+  repair(first, rng);
+  repair(second, rng);
+  return {first, second};
+}
+
+// Each inner wall flips, each target moves to a random cell and (start: random) the start
+// moves, each with probability `rate`.
+void TiltMaze::mutate(Genome& genome, double rate, Rng& rng) const {
+  const int width = generation_.width;
+  const int height = generation_.height;
+  for (int cell = 0; cell < genome.cells(); ++cell) {
+    if (cell % width + 1 < width && rng.bernoulli(rate)) genome.east[idx(cell)] ^= 1U;
+    if (cell / width + 1 < height && rng.bernoulli(rate)) genome.south[idx(cell)] ^= 1U;
+  }
+  const auto cells = static_cast<std::uint64_t>(genome.cells());
+  if (generation_.start == StartPlacement::random && rng.bernoulli(rate))
+    genome.start = static_cast<int>(rng.below(cells));
+  for (auto& target : genome.targets)
+    if (rng.bernoulli(rate)) target = static_cast<int>(rng.below(cells));
+  repair(genome, rng);
+}
+
+Evaluation TiltMaze::evaluate(const Genome& genome, Rng& /*rng*/) const {
+  auto record = measure(genome);
+  const bool solvable = std::get<std::int64_t>(record[0]) != 0;
+  const auto length = std::get<std::int64_t>(record[1]);
+  // A solution found makes at most one shortest walk (< cells tilts) per target plus one
+  // tilt per component, so |length - target_length| < (targets + 1) * cells + target_length.
+  const auto bound =
+      static_cast<std::int64_t>(genome.targets.size() + 1) * genome.cells() + target_length_;
+  const auto miss = solvable ? std::abs(length - target_length_) : bound;
+  const auto fitness = static_cast<double>(-miss);
+  return {fitness, std::move(record)};
+}
+
+// Layout: east[W*H], south[W*H], start, then `targets` slots (-1 for an empty one).
+void TiltMaze::encode(const Genome& genome, std::span<std::int64_t> out) const {
+  const auto cells = idx(genome.cells());
+  std::copy(genome.east.begin(), genome.east.end(), out.begin());
+  std::copy(genome.south.begin(), genome.south.end(), out.begin() + static_cast<long>(cells));
+  out[2 * cells] = genome.start;
+  for (std::size_t t = 0; t < idx(generation_.targets); ++t)
+    out[2 * cells + 1 + t] = t < genome.targets.size() ? genome.targets[t] : -1;
+}
+
+TiltMaze::Genome TiltMaze::decode(std::span<const std::int64_t> stored) const {
+  Genome genome = tiltmaze::open_maze(generation_.width, generation_.height);
+  const auto cells = idx(genome.cells());
+  for (std::size_t c = 0; c < cells; ++c) {
+    genome.east[c] = static_cast<std::uint8_t>(stored[c] != 0);
+    genome.south[c] = static_cast<std::uint8_t>(stored[cells + c] != 0);
+  }
+  genome.start = static_cast<int>(stored[2 * cells]);
+  for (std::size_t t = 0; t < idx(generation_.targets); ++t)
+    if (stored[2 * cells + 1 + t] >= 0)
+      genome.targets.push_back(static_cast<int>(stored[2 * cells + 1 + t]));
+  return genome;
+}
+
+std::vector<std::size_t> TiltMaze::level_shape() const {
+  return {idx(2 * generation_.height + 1), idx(2 * generation_.width + 1)};
+}
+
+void TiltMaze::render_level(const Genome& genome, std::span<std::uint8_t> out) const {
+  const std::string text = tiltmaze::format_maze(genome);
+  auto cell = out.begin();
+  for (const char c : text)
+    if (c != '\n') *cell++ = static_cast<std::uint8_t>(c);
+}
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,84 @@
+#pragma once
+// The `tiltmaze` kernel (docs/tiltmaze.md): random tilt mazes measured for solvability
+// and optimal solution length (sweep), mazes evolved toward a wanted optimal length (ga),
+// and every 4 x 4 maze enumerated (exhaustive).
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "kernels/tiltmaze/generation.hpp"
+#include "kernels/tiltmaze/maze.hpp"
+
+namespace levelforge::kernels {
+
+class TiltMaze {
+ public:
+  using Genome = tiltmaze::Maze;
+
+  static constexpr std::string_view name = "tiltmaze";
+  static constexpr std::string_view summary =
+      "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
+
+  static std::vector<ParamSpec> parameters();
+  explicit TiltMaze(const ParamSet& params);
+
+  // ga driver: fitness -|optimal length - target_length|; an unsolvable maze scores below
+  // every solvable one.
+  static std::vector<FieldSpec> evaluation_fields();
+  [[nodiscard]] std::size_t genome_length() const;
+  Genome random_genome(Rng& rng) const;
+  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
+  void mutate(Genome& genome, double rate, Rng& rng) const;
+  Evaluation evaluate(const Genome& genome, Rng& rng) const;
+  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  Genome decode(std::span<const std::int64_t> stored) const;
+  // The maze drawn in the text form, one ASCII code per character: (2H+1) x (2W+1).
+  [[nodiscard]] std::vector<std::size_t> level_shape() const;
+  void render_level(const Genome& genome, std::span<std::uint8_t> out) const;
+
+  // sweep driver: one random maze per task.
+  static std::vector<FieldSpec> record_fields();
+  Record run(Rng& rng) const;
+
+  // exhaustive driver: the 2^24 wall configurations of a 4 x 4 maze, start top-left
+  // (tiltmaze/four_by_four.hpp has the index layout).
+  enum Reduction : std::size_t {
+    evaluated,
+    configurations,
+    self_symmetric,
+    reachable_histogram,
+    components_histogram,
+    distance_histogram,
+    hardest,
+    pair_length_histogram,
+    hardest_pair,
+  };
+  static std::vector<ReductionSpec> reductions();
+  static std::vector<FieldSpec> solution_fields();
+  [[nodiscard]] std::uint64_t index_count() const;
+  void visit(std::uint64_t index, Reductions& out) const;
+  void visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const;
+
+  // Moves targets that the placement does not allow (repeated, on the start, or off the
+  // resting cells) to free allowed cells, keeping as many as the maze has room for.
+  void repair(Genome& genome, Rng& rng) const;
+
+ private:
+  [[nodiscard]] Record measure(const tiltmaze::Maze& maze) const;
+
+  tiltmaze::GenerationSpec generation_;
+  tiltmaze::Collect collect_;
+  std::int64_t target_length_;
+  bool pairs_;
+  bool reflection_;
+};
+
+static_assert(LevelGaKernel<TiltMaze>);
+static_assert(SweepKernel<TiltMaze>);
+static_assert(RangeExhaustiveKernel<TiltMaze>);
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,182 @@
+// The tiltmaze kernel's exhaustive driver: all 2^24 wall configurations of a 4 x 4 maze.
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "kernels/tiltmaze/four_by_four.hpp"
+#include "kernels/tiltmaze/maze_text.hpp"
+#include "kernels/tiltmaze/solver.hpp"
+#include "kernels/tiltmaze/tiltmaze.hpp"
+
+namespace levelforge::kernels {
+
+namespace four = tiltmaze::four;
+
+namespace {
+
+constexpr std::size_t compact_4x4 = 32;  // "4x4;0;T1,T2;EAST;SOUTH" is at most 24 characters
+constexpr std::size_t moves_size = 32;   // no 4 x 4 puzzle needs more than 30 tilts
+
+// The shortest solution of config's maze with `targets`, which must have `length` tilts:
+// the fast summaries and the solver are two independent computations of the same number.
+std::string checked_moves(std::uint32_t config, tiltmaze::Maze& maze, int length) {
+  const auto solution = tiltmaze::shortest_solution(maze, tiltmaze::Collect::stop);
+  if (solution.length != length) {
+    throw KernelError("tiltmaze: 4 x 4 configuration " + std::to_string(config) +
+                      ": the fast sweep found length " + std::to_string(length) +
+                      " but the solver " + std::to_string(solution.length));
+  }
+  return solution.moves;
+}
+
+Record single_record(std::uint32_t config, const four::Summary& s) {
+  auto maze = four::maze_of(config);
+  maze.targets = {s.farthest};
+  const auto moves = checked_moves(config, maze, s.distance);
+  return {std::int64_t{config},
+          tiltmaze::to_compact(maze),
+          std::int64_t{s.farthest},
+          std::int64_t{s.distance},
+          std::int64_t{s.reachable},
+          std::int64_t{s.components},
+          moves};
+}
+
+Record pair_record(std::uint32_t config, const four::PairSummary& p) {
+  auto maze = four::maze_of(config);
+  maze.targets = {p.first, p.second};
+  const auto moves = checked_moves(config, maze, p.length);
+  return {std::int64_t{config},   tiltmaze::to_compact(maze), std::int64_t{p.first},
+          std::int64_t{p.second}, std::int64_t{p.length},     moves};
+}
+
+// Per-value counts for one visit_range call, added to the histograms at its end.
+template <std::size_t N>
+struct Tally {
+  std::array<std::int64_t, N> counts{};
+  void flush(Reductions& out, std::size_t id) const {
+    for (std::size_t v = 0; v < N; ++v)
+      if (counts[v] != 0) out.histogram(id, static_cast<double>(v), counts[v]);
+  }
+};
+
+}  // namespace
+
+std::vector<ReductionSpec> TiltMaze::reductions() {
+  return {
+      count_reduction("evaluated", "configurations evaluated"),
+      count_reduction("configurations",
+                      "configurations they stand for (with symmetry: reflection, 2 for each "
+                      "evaluated maze that differs from its mirror image)"),
+      count_reduction("self_symmetric", "evaluated configurations equal to their mirror image"),
+      histogram_reduction("reachable", 1, 17, 16,
+                          "resting cells reachable from the start, the start included"),
+      histogram_reduction("components", 1, 17, 16,
+                          "strongly connected components of the roll graph on those cells"),
+      histogram_reduction("distance", 0, 16, 16,
+                          "largest optimal tilt count from the start to a reachable cell: the "
+                          "hardest one-target puzzle (0: the ball cannot move)"),
+      top_k_reduction("hardest", 100,
+                      {int_field("config", "wall configuration (docs/tiltmaze.md)"),
+                       text_field("maze", compact_4x4, "the maze with that target, compact form"),
+                       int_field("target", "the farthest cell (smallest on ties)"),
+                       int_field("distance", "its optimal tilt count"),
+                       int_field("reachable", "resting cells reachable"),
+                       int_field("components", "components of the roll graph"),
+                       text_field("moves", moves_size, "a shortest solution")},
+                      "configurations with the hardest one-target puzzle"),
+      histogram_reduction("pair_length", 0, 32, 32,
+                          "pairs: true: optimal length of the hardest two-target puzzle (0: "
+                          "no two targets can be collected)"),
+      top_k_reduction("hardest_pair", 100,
+                      {int_field("config", "wall configuration (docs/tiltmaze.md)"),
+                       text_field("maze", compact_4x4, "the maze with both targets, compact form"),
+                       int_field("first", "the smaller target cell"),
+                       int_field("second", "the larger target cell"),
+                       int_field("length", "optimal tilt count collecting both"),
+                       text_field("moves", moves_size, "a shortest solution")},
+                      "pairs: true: configurations with the hardest two-target puzzle"),
+  };
+}
+
+std::vector<FieldSpec> TiltMaze::solution_fields() { return {}; }
+
+std::uint64_t TiltMaze::index_count() const {
+  if (generation_.width != 4 || generation_.height != 4 ||
+      generation_.start != tiltmaze::StartPlacement::corner ||
+      collect_ != tiltmaze::Collect::stop) {
+    throw KernelError(
+        "tiltmaze: the exhaustive driver enumerates 4 x 4 mazes started in the top-left corner "
+        "in stop mode: set width: 4, height: 4, start: corner, collect: stop (got " +
+        std::to_string(generation_.width) + " x " + std::to_string(generation_.height) + ")");
+  }
+  return four::config_count;
+}
+
+void TiltMaze::visit(std::uint64_t index, Reductions& out) const {
+  visit_range(index, index + 1, out);
+}
+
+void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
+  constexpr std::size_t block = 4096;
+  std::vector<four::Summary> summaries(block);
+  std::vector<four::PairSummary> pairs(pairs_ ? block : 0);
+  Tally<17> reachable;
+  Tally<17> components;
+  Tally<16> distance;
+  Tally<32> pair_length;
+  std::int64_t evaluated_count = 0;
+  std::int64_t configuration_count = 0;
+  std::int64_t symmetric_count = 0;
+  for (auto first = begin; first < end; first += block) {
+    const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(block, end - first));
+    const auto first_config = static_cast<std::uint32_t>(first);
+    four::summarize_many(first_config, {summaries.data(), size});
+    if (pairs_) four::hardest_pairs_many(first_config, {pairs.data(), size});
+    double floor = out.top_floor(hardest);
+    double pair_floor = out.top_floor(hardest_pair);
+    for (std::size_t i = 0; i < size; ++i) {
+      const auto config = static_cast<std::uint32_t>(first_config + i);
+      std::int64_t stands_for = 1;
+      if (reflection_) {
+        const auto mirror = four::reflect(config);
+        if (mirror < config) continue;  // counted with its mirror image
+        if (mirror == config) {
+          ++symmetric_count;
+        } else {
+          stands_for = 2;
+        }
+      } else if (four::reflect(config) == config) {
+        ++symmetric_count;
+      }
+      ++evaluated_count;
+      configuration_count += stands_for;
+      const auto& s = summaries[i];
+      ++reachable.counts[s.reachable];
+      ++components.counts[s.components];
+      ++distance.counts[s.distance];
+      if (s.distance >= floor) {
+        out.begin_index(config);
+        out.offer_top(hardest, s.distance, [&] { return single_record(config, s); });
+        floor = out.top_floor(hardest);
+      }
+      if (!pairs_) continue;
+      const auto& p = pairs[i];
+      ++pair_length.counts[p.length];
+      if (p.length > 0 && p.length >= pair_floor) {
+        out.begin_index(config);
+        out.offer_top(hardest_pair, p.length, [&] { return pair_record(config, p); });
+        pair_floor = out.top_floor(hardest_pair);
+      }
+    }
+  }
+  out.count(evaluated, evaluated_count);
+  out.count(configurations, configuration_count);
+  out.count(self_symmetric, symmetric_count);
+  reachable.flush(out, reachable_histogram);
+  components.flush(out, components_histogram);
+  distance.flush(out, distance_histogram);
+  pair_length.flush(out, pair_length_histogram);
+}
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,242 @@
+// The tiltmaze kernel's generation, GA operators and records (kernels/tiltmaze/tiltmaze.hpp).
+#include "kernels/tiltmaze/tiltmaze.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "kernels/tiltmaze/maze_text.hpp"
+#include "kernels/tiltmaze/solver.hpp"
+
+namespace levelforge::kernels {
+namespace {
+
+using tiltmaze::Maze;
+
+ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+  auto params = ParamSet::defaults(TiltMaze::parameters());
+  for (const auto& [name, value] : values) params.set(name, value);
+  return params;
+}
+
+Rng rng_for(std::uint64_t individual) { return Rng({7, Stream::init, 0, 0, individual}); }
+
+// The 3 x 2 example of docs/tiltmaze.md. The ball never rests on the lower T (it rolls
+// from one side of the bottom row to the other), so in stop mode it is unsolvable; in
+// pass mode D R U collects both: D to the bottom-left, R over the lower T, U to the
+// upper T.
+const char* const example = R"(+-+-+-+
+|S  |T|
++ +-+ +
+|  T  |
++-+-+-+
+)";
+
+// Targets of a maze the kernel produced are distinct, sorted, off the start and, under
+// `resting` placement, on cells the ball can rest on.
+void expect_valid_targets(const Maze& maze, tiltmaze::Placement placement, std::size_t wanted) {
+  const auto allowed = tiltmaze::target_candidates(maze, placement);
+  EXPECT_TRUE(std::is_sorted(maze.targets.begin(), maze.targets.end()));
+  EXPECT_EQ(std::set<int>(maze.targets.begin(), maze.targets.end()).size(), maze.targets.size());
+  for (const int target : maze.targets) {
+    EXPECT_NE(target, maze.start);
+    EXPECT_TRUE(std::binary_search(allowed.begin(), allowed.end(), target)) << target;
+  }
+  EXPECT_EQ(maze.targets.size(), std::min(wanted, allowed.size()));
+}
+
+TEST(TiltMazeGeneration, DensityZeroAndOneGiveNoAndAllInnerWalls) {
+  auto rng = rng_for(0);
+  tiltmaze::GenerationSpec spec{
+      5, 4, 0.0, 2, tiltmaze::Placement::anywhere, tiltmaze::StartPlacement::corner};
+  const auto open = tiltmaze::random_maze(spec, rng);
+  EXPECT_EQ(std::count(open.east.begin(), open.east.end(), 1), 0);
+  EXPECT_EQ(std::count(open.south.begin(), open.south.end(), 1), 0);
+  spec.wall_density = 1.0;
+  const auto closed = tiltmaze::random_maze(spec, rng);
+  EXPECT_EQ(std::count(closed.east.begin(), closed.east.end(), 1), 4 * 4);    // (W-1) * H
+  EXPECT_EQ(std::count(closed.south.begin(), closed.south.end(), 1), 5 * 3);  // W * (H-1)
+  EXPECT_EQ(closed.start, 0);
+  // Every cell walled in: no resting cell but the start, so `resting` places nothing.
+  spec.placement = tiltmaze::Placement::resting;
+  EXPECT_TRUE(tiltmaze::random_maze(spec, rng).targets.empty());
+}
+
+TEST(TiltMazeGeneration, TargetsFollowThePlacement) {
+  for (const auto placement : {tiltmaze::Placement::resting, tiltmaze::Placement::anywhere}) {
+    for (std::uint64_t i = 0; i < 300; ++i) {
+      auto rng = rng_for(i);
+      const tiltmaze::GenerationSpec spec{2 + static_cast<int>(i % 9),
+                                          2 + static_cast<int>(i % 7),
+                                          0.1 * static_cast<double>(i % 8),
+                                          1 + static_cast<int>(i % 6),
+                                          placement,
+                                          tiltmaze::StartPlacement::random};
+      const auto maze = tiltmaze::random_maze(spec, rng);
+      expect_valid_targets(maze, placement, static_cast<std::size_t>(spec.targets));
+    }
+  }
+}
+
+TEST(TiltMazeGeneration, SameStreamSameMaze) {
+  const tiltmaze::GenerationSpec spec;
+  auto a = rng_for(3);
+  auto b = rng_for(3);
+  auto c = rng_for(4);
+  const auto first = tiltmaze::random_maze(spec, a);
+  EXPECT_EQ(first, tiltmaze::random_maze(spec, b));
+  EXPECT_NE(first, tiltmaze::random_maze(spec, c));
+}
+
+TEST(TiltMazeKernel, TooManyTargetsIsAKernelError) {
+  EXPECT_THROW(
+      TiltMaze(params_with(
+          {{"width", std::int64_t{2}}, {"height", std::int64_t{2}}, {"targets", std::int64_t{4}}})),
+      KernelError);
+}
+
+TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
+  const auto maze = tiltmaze::parse_maze(example);
+  auto rng = rng_for(0);
+  const TiltMaze pass(params_with({{"width", std::int64_t{3}},
+                                   {"height", std::int64_t{2}},
+                                   {"targets", std::int64_t{2}},
+                                   {"collect", std::string("pass")},
+                                   {"target_length", std::int64_t{5}}}));
+  const auto solved = pass.evaluate(maze, rng);
+  EXPECT_EQ(solved.fitness, -2.0);  // length 3, wanted 5
+  ASSERT_EQ(solved.record.size(), TiltMaze::evaluation_fields().size());
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[0]), 1);
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[1]), 3);
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[2]), 1);
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[3]), 2);
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[4]), 5);  // every cell but the lower T
+  EXPECT_EQ(std::get<std::string>(solved.record[6]), tiltmaze::to_compact(maze));
+
+  const TiltMaze stop(params_with({{"width", std::int64_t{3}},
+                                   {"height", std::int64_t{2}},
+                                   {"targets", std::int64_t{2}},
+                                   {"target_length", std::int64_t{5}}}));
+  const auto unsolved = stop.evaluate(maze, rng);
+  EXPECT_EQ(std::get<std::int64_t>(unsolved.record[0]), 0);
+  EXPECT_EQ(std::get<std::int64_t>(unsolved.record[1]), -1);
+  EXPECT_EQ(unsolved.fitness, -((2 + 1) * 6 + 5));
+}
+
+TEST(TiltMazeKernel, UnsolvableRanksBelowEverySolvable) {
+  const TiltMaze kernel(params_with({{"width", std::int64_t{6}},
+                                     {"height", std::int64_t{6}},
+                                     {"targets", std::int64_t{2}},
+                                     {"wall_density", 0.25},
+                                     {"placement", std::string("anywhere")},
+                                     {"target_length", std::int64_t{3}}}));
+  double worst_solvable = 0;
+  double best_unsolvable = -1e300;
+  int solvable = 0;
+  for (std::uint64_t i = 0; i < 400; ++i) {
+    auto rng = rng_for(i);
+    const auto evaluation = kernel.evaluate(kernel.random_genome(rng), rng);
+    if (std::get<std::int64_t>(evaluation.record[0]) != 0) {
+      ++solvable;
+      worst_solvable = std::min(worst_solvable, evaluation.fitness);
+    } else {
+      best_unsolvable = std::max(best_unsolvable, evaluation.fitness);
+    }
+  }
+  EXPECT_GT(solvable, 20);
+  EXPECT_LT(solvable, 380);
+  EXPECT_LT(best_unsolvable, worst_solvable);
+  EXPECT_EQ(best_unsolvable, -((2 + 1) * 36 + 3));
+}
+
+TEST(TiltMazeKernel, EncodeDecodeRoundTrip) {
+  const TiltMaze kernel(params_with({{"start", std::string("random")}}));
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    auto rng = rng_for(i);
+    const auto genome = kernel.random_genome(rng);
+    std::vector<std::int64_t> stored(kernel.genome_length(), 99);
+    kernel.encode(genome, stored);
+    EXPECT_EQ(kernel.decode(stored), genome);
+  }
+}
+
+TEST(TiltMazeKernel, MutationRateZeroKeepsRateOneFlipsEveryWall) {
+  const TiltMaze kernel(params_with({}));
+  auto rng = rng_for(1);
+  const auto genome = kernel.random_genome(rng);
+  auto same = genome;
+  kernel.mutate(same, 0.0, rng);
+  EXPECT_EQ(same, genome);
+  auto flipped = genome;
+  kernel.mutate(flipped, 1.0, rng);
+  for (int cell = 0; cell < 64; ++cell) {
+    const auto c = static_cast<std::size_t>(cell);
+    if (cell % 8 < 7) {
+      EXPECT_NE(flipped.east[c], genome.east[c]) << cell;
+    }
+    if (cell / 8 < 7) {
+      EXPECT_NE(flipped.south[c], genome.south[c]) << cell;
+    }
+  }
+  EXPECT_EQ(flipped.start, 0);  // start: corner never moves
+}
+
+TEST(TiltMazeKernel, VariationKeepsTargetsValid) {
+  for (const auto* placement : {"resting", "anywhere"}) {
+    const TiltMaze kernel(params_with({{"placement", std::string(placement)},
+                                       {"start", std::string("random")},
+                                       {"targets", std::int64_t{5}}}));
+    const auto kind = std::string(placement) == "resting" ? tiltmaze::Placement::resting
+                                                          : tiltmaze::Placement::anywhere;
+    for (std::uint64_t i = 0; i < 200; ++i) {
+      auto rng = rng_for(i);
+      const auto a = kernel.random_genome(rng);
+      const auto b = kernel.random_genome(rng);
+      auto [first, second] = kernel.crossover(a, b, rng);
+      kernel.mutate(first, 0.1, rng);
+      for (const auto* child : {&first, &second}) expect_valid_targets(*child, kind, 5);
+      // Walls come from one parent or the other, cell by cell.
+      for (std::size_t c = 0; c < 64; ++c)
+        EXPECT_EQ(second.east[c] == a.east[c] || second.east[c] == b.east[c], true);
+    }
+  }
+}
+
+TEST(TiltMazeKernel, RenderedLevelIsTheTextForm) {
+  const TiltMaze kernel(params_with(
+      {{"width", std::int64_t{3}}, {"height", std::int64_t{2}}, {"targets", std::int64_t{2}}}));
+  const auto maze = tiltmaze::parse_maze(example);
+  const auto shape = kernel.level_shape();
+  ASSERT_EQ(shape, (std::vector<std::size_t>{5, 7}));
+  std::vector<std::uint8_t> cells(5 * 7);
+  kernel.render_level(maze, cells);
+  std::string text;
+  for (std::size_t row = 0; row < 5; ++row) {
+    text.append(cells.begin() + static_cast<long>(row * 7),
+                cells.begin() + static_cast<long>(row * 7 + 7));
+    text += '\n';
+  }
+  EXPECT_EQ(text, example);
+}
+
+TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
+  const TiltMaze kernel(params_with({{"targets", std::int64_t{2}}}));
+  for (std::uint64_t i = 0; i < 50; ++i) {
+    auto rng = rng_for(i);
+    const auto record = kernel.run(rng);
+    ASSERT_EQ(record.size(), TiltMaze::record_fields().size());
+    const auto maze = tiltmaze::from_compact(std::get<std::string>(record[6]));
+    auto again = rng_for(i);
+    EXPECT_EQ(maze, tiltmaze::random_maze(tiltmaze::GenerationSpec{8, 8, 0.3, 2}, again));
+    const auto solution = tiltmaze::shortest_solution(maze, tiltmaze::Collect::stop);
+    EXPECT_EQ(std::get<std::int64_t>(record[0]), solution.solvable ? 1 : 0);
+    EXPECT_EQ(std::get<std::int64_t>(record[1]), solution.length);
+    EXPECT_EQ(std::get<std::int64_t>(record[4]),
+              static_cast<std::int64_t>(tiltmaze::roll_graph(maze).resting.size()));
+  }
+}
+
+}  // namespace
+}  // namespace levelforge::kernels
