@@ -47,4 +47,27 @@ struct InspectDetail {
 
 int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm);
 
+// `solve KERNEL FILE`: one puzzle file ("-": stdin) decided and solved on rank 0.
+struct SolveArguments {
+  std::string kernel;
+  std::string file;
+  std::string collect = "stop";  // tiltmaze: stop or pass
+  bool json = false;
+};
+
+int solve_command(const SolveArguments& arguments, const mpi::Comm& comm);
+
+// `maze FILE DATASET`: the compact tilt maze in `field` of row `row` (counted over all the
+// table's elements, row-major) drawn as text on rank 0, and solved with `solve`.
+struct MazeArguments {
+  std::string file;
+  std::string dataset;
+  std::size_t row = 0;
+  std::string field = "maze";
+  bool solve = false;
+  std::string collect = "stop";
+};
+
+int maze_command(const MazeArguments& arguments, const mpi::Comm& comm);
+
 }  // namespace levelforge::cli

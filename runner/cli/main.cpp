@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -55,6 +57,47 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
                         "list every point, task and record, not only the first 20");
   inspect_app->add_flag("--brief", brief, "provenance, task counts and result summaries only");
 
+  cli::SolveArguments solve;
+  auto* solve_app =
+      app.add_subcommand("solve", "decide and solve one puzzle file: is it solvable, and how");
+  solve_app->add_option("kernel", solve.kernel, "the puzzle's kernel: tiltmaze")->required();
+  solve_app->add_option("file", solve.file, "the puzzle file, '-' for stdin")->required();
+  solve_app
+      ->add_option("--collect", solve.collect,
+                   "tiltmaze: a target counts when the ball stops on it (stop, the default) or "
+                   "rolls over it (pass)")
+      ->check(CLI::IsMember({"stop", "pass"}));
+  solve_app->add_flag("--json", solve.json, "one JSON object on stdout instead of the report");
+
+  // CLI11 reads "-1" into a size_t as a huge number, and its range check prints 1.8e308.
+  const CLI::Validator row_number(
+      [](const std::string& text) {
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
+          return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+        });
+        std::string problem;
+        if (!digits)
+          problem.append("expected a row number (0, 1, 2, ...), found '").append(text) += '\'';
+        return problem;
+      },
+      "ROW");
+  cli::MazeArguments maze;
+  auto* maze_app =
+      app.add_subcommand("maze", "draw a tilt maze stored in a result table, optionally solve it");
+  maze_app->add_option("file", maze.file, "HDF5 result file")->required();
+  maze_app->add_option("dataset", maze.dataset, "a table, e.g. /sweep/records")->required();
+  maze_app
+      ->add_option("--row", maze.row,
+                   "the row, counted from 0 over all the table's elements (default 0)")
+      ->check(row_number);
+  maze_app->add_option("--field", maze.field, "the text field holding the compact maze")
+      ->capture_default_str();
+  maze_app->add_flag("--solve", maze.solve, "also print the solve report");
+  maze_app
+      ->add_option("--collect", maze.collect,
+                   "with --solve: stop (the default) or pass, as for `solve`")
+      ->check(CLI::IsMember({"stop", "pass"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -67,6 +110,8 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   if (validate_app->parsed())
     return cli::validate_command(validate_path, validate_overrides, world);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
+  if (solve_app->parsed()) return cli::solve_command(solve, world);
+  if (maze_app->parsed()) return cli::maze_command(maze, world);
   cli::InspectDetail detail;
   if (all_rows) detail.rows = SIZE_MAX;
   if (brief) detail = {0, false};

@@ -12,7 +12,10 @@ std::size_t TableData::field(const std::string& name) const {
   throw h5::IoError("table has no column '" + name + "'");
 }
 
-TableData read_table(const h5::Dataset& dataset) {
+namespace {
+
+// The layout of a table's rows, built from the dataset's own compound type.
+RecordLayout table_layout(const h5::Dataset& dataset) {
   const auto type = dataset.datatype();
   if (type.type_class() != H5T_COMPOUND) {
     throw h5::IoError("dataset '" + dataset.path() + "' in " + dataset.file_path() +
@@ -36,9 +39,35 @@ TableData read_table(const h5::Dataset& dataset) {
                           ": column '" + names[i] + "' has an unsupported type");
     }
   }
-  TableData table{RecordLayout(std::move(fields)), dataset.dims(), {}};
+  return RecordLayout(std::move(fields));
+}
+
+}  // namespace
+
+TableData read_table(const h5::Dataset& dataset) {
+  TableData table{table_layout(dataset), dataset.dims(), {}};
   table.rows.resize(static_cast<std::size_t>(dataset.element_count()) * table.layout.row_size());
   if (!table.rows.empty()) dataset.read_all(compound_type(table.layout), table.rows.data());
+  return table;
+}
+
+TableData read_table_row(const h5::Dataset& dataset, std::size_t index) {
+  TableData table{table_layout(dataset), {1}, {}};
+  const auto dims = dataset.dims();
+  if (index >= dataset.element_count()) {
+    throw h5::IoError("dataset '" + dataset.path() + "' in " + dataset.file_path() + " has " +
+                      std::to_string(dataset.element_count()) + " rows, no row " +
+                      std::to_string(index));
+  }
+  // The row-major coordinates of element `index`: the last dimension varies fastest.
+  h5::Block block{std::vector<hsize_t>(dims.size()), std::vector<hsize_t>(dims.size(), 1)};
+  auto rest = static_cast<hsize_t>(index);
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    block.start[d] = rest % dims[d];
+    rest /= dims[d];
+  }
+  table.rows.resize(table.layout.row_size());
+  dataset.read(compound_type(table.layout), {block}, table.rows.data());
   return table;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Reads any compound table of a result file into rows of a RecordLayout built from the
-// file's own type, for `inspect` and the tests.
+// file's own type, for `inspect`, `maze` and the tests.
 
 #include <cstddef>
 #include <vector>
@@ -27,5 +27,10 @@ struct TableData {
 
 // Integer members are read as int64, floating ones as float64, strings as text.
 TableData read_table(const h5::Dataset& dataset);
+
+// Only the row `index` of a table, counted over all its elements in row-major order (row 7
+// of a [36 x 5] table is element [1][2]): one row, dims {1}. Throws h5::IoError naming the
+// dataset when the index is past the end.
+TableData read_table_row(const h5::Dataset& dataset, std::size_t index);
 
 }  // namespace levelforge
