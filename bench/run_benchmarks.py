@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "collatz", "sweep")
+BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze")
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -54,6 +54,7 @@ GA_FLOOR = 1.8       # throughput 2 ranks / 1 rank >= 1.8
 COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
 IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
 SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
+TILTMAZE_FLOOR = 5.0  # seconds: the whole 4 x 4 run (MPI start, HDF5 output) on 2 ranks
 
 
 class RunError(Exception):
@@ -342,7 +343,43 @@ def bench_sweep(runner, args, _ranks):
     return [process[True], process[False], driver[True], driver[False]], ratios, notes
 
 
-RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep}
+def bench_tiltmaze(runner, args, _ranks):
+    """The shipped 4 x 4 tilt-maze runs as a user starts them (configs/tiltmaze_4x4_*.yaml):
+    process wall time with MPI start and HDF5 output, on --sweep-ranks ranks. The single-
+    target run against its floor; the two-target run with every configuration and with
+    each maze once up to reflection, for what the symmetry saves."""
+    r = args.sweep_ranks
+    configs = REPO / "configs"
+    cases = [
+        ("single", configs / "tiltmaze_4x4_exhaustive.yaml", []),
+        ("pairs", configs / "tiltmaze_4x4_pairs.yaml", ["params.symmetry=none"]),
+        ("pairs, reflection", configs / "tiltmaze_4x4_pairs.yaml", []),
+    ]
+    process = {name: Series("tiltmaze", f"{r} ranks, {name}", "process wall", "s") for name, _, _ in cases}
+    driver = {name: Series("tiltmaze", f"{r} ranks, {name}", "driver wall", "s") for name, _, _ in cases}
+    for _ in range(args.warmup):
+        runner.run(cases[0][1], r, cases[0][2])
+    for rep in range(args.repeats):
+        for name, config, overrides in cases:
+            run = runner.run(config, r, overrides)
+            if run["calls"] != 1 << 24:
+                raise RunError(f"tiltmaze {name}: {run['calls']} kernel calls, expected 2^24")
+            process[name].values.append(run["process_seconds"])
+            driver[name].values.append(run["driver_seconds"])
+            progress(f"tiltmaze rep {rep + 1}/{args.repeats}, {name}: "
+                     f"{run['process_seconds']:.3f} s process, {run['driver_seconds']:.3f} s driver")
+    ratios = [
+        Ratio("tiltmaze", f"single-target process wall, {r}r (s)", process["single"].median, "<=",
+              TILTMAZE_FLOOR),
+        Ratio("tiltmaze", f"single-target configurations/s per rank, {r}r (driver)",
+              (1 << 24) / driver["single"].median / r),
+        Ratio("tiltmaze", f"pairs driver wall reflection/none, {r}r",
+              driver["pairs, reflection"].median / driver["pairs"].median),
+    ]
+    return [*process.values(), *driver.values()], ratios, []
+
+
+RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze}
 
 
 # ----------------------------------------------------------------------------- report

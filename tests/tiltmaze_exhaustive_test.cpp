@@ -109,6 +109,38 @@ TEST(TiltMazeExhaustive, ReflectionCountsEachMazeOnce) {
             halved.sorted_top(TiltMaze::hardest).front().score);
 }
 
+// Ranges that start and end inside runs of equal south walls, on either side of the maze
+// that is its own mirror image: the counts match a plain per-configuration count, and the
+// histograms those of the canonical configurations visited one by one.
+TEST(TiltMazeExhaustive, ReflectionOnPartialRangesCountsTheCanonicalConfigurations) {
+  const TiltMaze kernel(params_with({{"symmetry", std::string("reflection")}, {"pairs", true}}));
+  const TiltMaze every(params_with({{"pairs", true}}));
+  const auto specs = TiltMaze::reductions();
+  for (const auto& [begin, end] : {std::pair<std::uint32_t, std::uint32_t>{20483, 30483},
+                                   {20490, 30000},
+                                   {20485, 20486},
+                                   {20486, 20490}}) {
+    Reductions halved(specs);
+    Reductions canonical(specs);
+    kernel.visit_range(begin, end, halved);
+    std::int64_t evaluated = 0;
+    std::int64_t configurations = 0;
+    std::int64_t symmetric = 0;
+    for (auto config = begin; config < end; ++config) {
+      const auto mirror = four::reflect(config);
+      if (mirror < config) continue;
+      ++evaluated;
+      configurations += mirror == config ? 1 : 2;
+      symmetric += mirror == config ? 1 : 0;
+      every.visit_range(config, config + 1, canonical);
+    }
+    EXPECT_EQ(halved.counts()[TiltMaze::evaluated], evaluated) << begin;
+    EXPECT_EQ(halved.counts()[TiltMaze::configurations], configurations) << begin;
+    EXPECT_EQ(halved.counts()[TiltMaze::self_symmetric], symmetric) << begin;
+    EXPECT_EQ(halved.histograms(), canonical.histograms()) << begin;
+  }
+}
+
 TEST(TiltMazeExhaustive, TopEntriesAreReplayableShortestSolutions) {
   const TiltMaze kernel(params_with({{"pairs", true}}));
   const auto specs = TiltMaze::reductions();

@@ -117,10 +117,14 @@ void TiltMaze::visit(std::uint64_t index, Reductions& out) const {
   visit_range(index, index + 1, out);
 }
 
+// The index is (south walls << 12) | east walls, and the reflection swaps the halves, so a
+// configuration is canonical (not above its mirror image) exactly when south <= east: in
+// each run of 4096 indices sharing the south walls, the canonical ones are a suffix, and
+// only that suffix is evaluated.
 void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
-  constexpr std::size_t block = 4096;
-  std::vector<four::Summary> summaries(block);
-  std::vector<four::PairSummary> pairs(pairs_ ? block : 0);
+  constexpr std::uint64_t run = 4096;
+  std::vector<four::Summary> summaries(run);
+  std::vector<four::PairSummary> pairs(pairs_ ? run : 0);
   Tally<17> reachable;
   Tally<17> components;
   Tally<16> distance;
@@ -128,29 +132,25 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
   std::int64_t symmetric_count = 0;
-  for (auto first = begin; first < end; first += block) {
-    const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(block, end - first));
-    const auto first_config = static_cast<std::uint32_t>(first);
-    four::summarize_many(first_config, {summaries.data(), size});
-    if (pairs_) four::hardest_pairs_many(first_config, {pairs.data(), size});
+  for (auto first = begin; first < end;) {
+    const auto south = first / run;
+    const auto stop = std::min(end, (south + 1) * run);
+    const auto self_mirror = south * run + south;  // east walls == south walls
+    const auto from = reflection_ ? std::max(first, self_mirror) : first;
+    first = stop;
+    if (from >= stop) continue;
+    const auto size = static_cast<std::size_t>(stop - from);
+    const auto from_config = static_cast<std::uint32_t>(from);
+    four::summarize_many(from_config, {summaries.data(), size});
+    if (pairs_) four::hardest_pairs_many(from_config, {pairs.data(), size});
+    if (self_mirror >= from && self_mirror < stop) ++symmetric_count;
+    evaluated_count += static_cast<std::int64_t>(size);
+    configuration_count += static_cast<std::int64_t>(reflection_ ? 2 * size : size);
+    if (reflection_ && from == self_mirror) --configuration_count;
     double floor = out.top_floor(hardest);
     double pair_floor = out.top_floor(hardest_pair);
     for (std::size_t i = 0; i < size; ++i) {
-      const auto config = static_cast<std::uint32_t>(first_config + i);
-      std::int64_t stands_for = 1;
-      if (reflection_) {
-        const auto mirror = four::reflect(config);
-        if (mirror < config) continue;  // counted with its mirror image
-        if (mirror == config) {
-          ++symmetric_count;
-        } else {
-          stands_for = 2;
-        }
-      } else if (four::reflect(config) == config) {
-        ++symmetric_count;
-      }
-      ++evaluated_count;
-      configuration_count += stands_for;
+      const auto config = static_cast<std::uint32_t>(from_config + i);
       const auto& s = summaries[i];
       ++reachable.counts[s.reachable];
       ++components.counts[s.components];
