@@ -4,6 +4,7 @@ result files read back with h5py, and every way a user can get the command line 
 Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
+import json
 import os
 import shlex
 import shutil
@@ -222,7 +223,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Experiments(TempDirTest):
-    """The shipped Match-3 experiments run end to end and meet their bar."""
+    """The shipped experiments run end to end and meet their bar."""
 
     def test_match3_paper_targets_are_met(self):
         out = self.path("paper.h5")
@@ -245,6 +246,73 @@ class Experiments(TempDirTest):
             best = f["ga/history"]["best"]
             self.assertEqual(best.shape[0], 108)
             self.assertTrue(np.all(best.max(axis=1) >= 0.99), "every task reaches fitness 0.99")
+
+    def run_config(self, name, timeout=600):
+        out = self.path(name.replace(".yaml", ".h5"))
+        self.assert_ok(levelforge("run", os.path.join(REPO, "configs", name), "-o", out, "-q",
+                                  ranks=2, timeout=timeout))
+        return out
+
+    def test_tiltmaze_sweep(self):
+        with h5py.File(self.run_config("tiltmaze_sweep.yaml"), "r") as f:
+            records = f["sweep/records"][()]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertEqual(len(records), 144 * 200)
+        self.assertTrue(np.all((records["length"] >= 0) == (records["solvable"] == 1)))
+        # No target is on the start, so a solvable maze with targets needs a tilt; a maze
+        # whose ball cannot move gets no resting-placed target at all.
+        solvable = records[records["solvable"] == 1]
+        self.assertTrue(np.all((solvable["length"] >= 1) == (solvable["targets"] >= 1)))
+        self.assertTrue(np.all(records["components"] <= records["resting"]))
+        for point, values in enumerate(points):
+            rows = records[point * replicates:(point + 1) * replicates]
+            if values["params.placement"] == b"resting" and values["params.targets"] == 1:
+                # One target where the ball can rest: always reachable, in either mode.
+                self.assertTrue(np.all(rows["solvable"] == 1), values)
+
+    def test_tiltmaze_ga_reaches_each_length(self):
+        with h5py.File(self.run_config("tiltmaze_ga.yaml"), "r") as f:
+            best = f["ga/best"][:, 0]
+            lengths = f["points"]["params.target_length"]
+            replicates = int(f.attrs["replicates"])
+        self.assertTrue(np.all(best["solvable"] == 1))
+        for point, wanted in enumerate(lengths):
+            found = best["length"][point * replicates:(point + 1) * replicates]
+            if wanted <= 30:
+                self.assertTrue(np.all(found == wanted), f"length {wanted}: found {found}")
+            self.assertTrue(np.all(best["fitness"][point * replicates:(point + 1) * replicates]
+                                   == -np.abs(found - wanted)))
+
+    def test_tiltmaze_4x4_exhaustive(self):
+        out = self.run_config("tiltmaze_4x4_exhaustive.yaml")
+        with h5py.File(out, "r") as f:
+            counts = f["exhaustive/counts"][0]
+            distance = f["exhaustive/histograms/distance"][0]
+            hardest = f["exhaustive/top/hardest"][0]
+        self.assertEqual((counts["evaluated"], counts["self_symmetric"]), (1 << 24, 1 << 12))
+        self.assertEqual(int(distance.sum()), 1 << 24)
+        largest = int(np.nonzero(distance)[0].max()) - 1  # bin 0 is the underflow
+        self.assertEqual(int(hardest["distance"][0]), largest)
+        self.assertEqual(len(hardest), 100)
+        # The stored maze, drawn and solved again by the solve command.
+        drawn = levelforge("maze", out, "/exhaustive/top/hardest")
+        self.assert_ok(drawn)
+        solved = subprocess.run([LEVELFORGE, "solve", "tiltmaze", "-", "--json"], input=drawn.stdout,
+                                capture_output=True, text=True, timeout=60)
+        self.assert_ok(solved)
+        self.assertEqual(json.loads(solved.stdout)["length"], largest)
+
+    def test_tiltmaze_4x4_pairs_once_up_to_reflection(self):
+        with h5py.File(self.run_config("tiltmaze_4x4_pairs.yaml"), "r") as f:
+            counts = f["exhaustive/counts"][0]
+            lengths = f["exhaustive/histograms/pair_length"][0]
+            hardest = f["exhaustive/top/hardest_pair"][0]
+        self.assertEqual((counts["evaluated"], counts["configurations"], counts["self_symmetric"]),
+                         ((1 << 23) + (1 << 11), 1 << 24, 1 << 12))
+        self.assertEqual(int(lengths.sum()), counts["evaluated"])
+        self.assertEqual(int(hardest["length"][0]), int(np.nonzero(lengths)[0].max()) - 1)
+        self.assertTrue(np.all(hardest["first"] < hardest["second"]))
 
 
 class Run(TempDirTest):
