@@ -200,7 +200,7 @@ class Solve(TempDirTest):
         self.assertIn("solution: unsolvable", stop.stdout)
         passing = levelforge("solve", "tiltmaze", path, "--collect", "pass")
         self.assert_ok(passing)
-        self.assertIn("solvable: yes (exact search over the condensation)", passing.stdout)
+        self.assertIn("solvable: yes (2-SAT: satisfiable; exact search: agrees)", passing.stdout)
         self.assertIn("shortest solution: 3 tilts: DRU\n", passing.stdout)
         self.assert_plays(DOC_EXAMPLE, "DRU", "pass")
 
@@ -211,6 +211,7 @@ class Solve(TempDirTest):
         self.assertIs(report["solvable"], True)
         self.assertIs(report["two_sat"], True)
         self.assertIs(report["chain"], True)
+        self.assertIsNone(report["search"])  # pass mode only
         self.assertIs(report["proven_shortest"], True)
         self.assertEqual(report["length"], 3)
         self.assertIn(report["moves"], ("RUD", "RDU"))
@@ -237,7 +238,9 @@ class Solve(TempDirTest):
         passing = self.solve_json(path, "--collect", "pass")
         self.assertEqual(passing["collect"], "pass")
         self.assertIs(passing["solvable"], True)
-        self.assertIsNone(passing["two_sat"])  # stop mode only
+        self.assertIs(passing["two_sat"], True)
+        self.assertIs(passing["search"], True)
+        self.assertIsNone(passing["chain"])  # stop mode only
         self.assertEqual((passing["length"], passing["moves"]), (3, "DRU"))
 
     def test_stdin(self):

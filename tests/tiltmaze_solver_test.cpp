@@ -1,6 +1,7 @@
 // Tilt-maze solvers (kernels/tiltmaze/solver.hpp): the roll graph, its condensation, the
-// stop-mode 2-SAT and chain tests, the exact pass-mode search and shortest solutions, on
-// hand-drawn mazes and against a plain BFS (tiltmaze_brute_force.hpp) on random ones.
+// stop-mode 2-SAT and chain tests, the pass-mode 2-SAT and exact search, and shortest
+// solutions, on hand-drawn mazes and against a plain BFS (tiltmaze_brute_force.hpp) on
+// random ones.
 
 #include <gtest/gtest.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/tiltmaze/maze.hpp"
@@ -85,14 +87,15 @@ bool collects_all(const Maze& maze, Collect collect, const std::string& moves) {
 }
 
 struct Answers {
-  bool two_sat, chain, pass;
+  bool two_sat, chain;  // stop mode
+  bool pass, pass_2sat;
 };
 
 Answers answers(const Maze& maze) {
   const RollGraph graph = roll_graph(maze);
   const Condensation condensation = condense(graph);
   return {solvable_2sat(maze, graph, condensation), solvable_chain(maze, graph, condensation),
-          solvable_pass(maze, graph, condensation)};
+          solvable_pass(maze, graph, condensation), solvable_pass_2sat(maze, graph, condensation)};
 }
 
 // Two groups the ball can enter from the start but never leave: the column {(0,1), (3,1)}
@@ -153,6 +156,7 @@ TEST(TiltmazeSolver, TwoSinksEachHoldingATargetAreUnsolvable) {
   EXPECT_FALSE(a.two_sat);
   EXPECT_FALSE(a.chain);
   EXPECT_FALSE(a.pass);
+  EXPECT_FALSE(a.pass_2sat);
   EXPECT_FALSE(shortest_solution(maze, Collect::stop).solvable);
   const Solution none = shortest_solution(maze, Collect::pass);
   EXPECT_FALSE(none.solvable);
@@ -169,6 +173,7 @@ TEST(TiltmazeSolver, OneSinkTargetAndTheStartAreSolvable) {
     EXPECT_TRUE(a.two_sat) << marks;
     EXPECT_TRUE(a.chain) << marks;
     EXPECT_TRUE(a.pass) << marks;
+    EXPECT_TRUE(a.pass_2sat) << marks;
     const Solution s = shortest_solution(maze, Collect::stop);
     EXPECT_TRUE(s.solvable && s.proven_shortest) << marks;
     EXPECT_EQ(s.length, 1) << marks;
@@ -199,7 +204,7 @@ TEST(TiltmazeSolver, ASingleChainIsSolvedInItsOrder) {
   EXPECT_EQ(condensation.successors, (std::vector<std::vector<int>>{{1}, {2}, {}}));
   EXPECT_EQ(condensation.order, (std::vector<int>{0, 1, 2}));
   const Answers a = answers(maze);
-  EXPECT_TRUE(a.two_sat && a.chain && a.pass);
+  EXPECT_TRUE(a.two_sat && a.chain && a.pass && a.pass_2sat);
   const Solution s = shortest_solution(maze, Collect::stop);
   EXPECT_EQ(s.moves, "DUL");  // (2,1), up past S to (0,1), left to (0,0)
   EXPECT_EQ(s.length, 3);
@@ -238,6 +243,7 @@ TEST(TiltmazeSolver, PassedButNeverRestedOn) {
   EXPECT_FALSE(a.two_sat);
   EXPECT_FALSE(a.chain);
   EXPECT_TRUE(a.pass);
+  EXPECT_TRUE(a.pass_2sat);
   EXPECT_FALSE(solvable(maze, Collect::stop));
   EXPECT_TRUE(solvable(maze, Collect::pass));
   const Solution s = shortest_solution(maze, Collect::pass);
@@ -268,12 +274,97 @@ TEST(TiltmazeSolver, BallThatCannotMove) {
   EXPECT_EQ(condensation.count, 1);
   EXPECT_EQ(std::count(condensation.component.begin(), condensation.component.end(), -1), 8);
   const Answers a = answers(maze);
-  EXPECT_FALSE(a.two_sat || a.chain || a.pass);
+  EXPECT_FALSE(a.two_sat || a.chain || a.pass || a.pass_2sat);
   maze.targets = {};
   EXPECT_EQ(shortest_solution(maze, Collect::stop).length, 0);
   maze.targets = {4};
   const Answers b = answers(maze);
-  EXPECT_TRUE(b.two_sat && b.chain && b.pass);
+  EXPECT_TRUE(b.two_sat && b.chain && b.pass && b.pass_2sat);
+}
+
+// ---------------------------------------------------------------------------------------
+// Pass mode by rows and columns (docs/tiltmaze.md, Lemma 2): a target t other than the
+// start is collected exactly when the play visits H(t), the component holding both ends of
+// t's row run, or V(t), that of its column run.
+//
+// From S the ball rolls right to (1,3) or down to (3,1), the middles of the open column 3
+// and the open row 3, and rolls back to S from both. Row 3's ends {(3,0), (3,4)} and
+// column 3's ends {(0,3), (4,3)} are two sinks, each entered from the start's group and
+// never left. Targets by letter:
+//   a (3,0): an end of row 3, walled above and below: only H, and a resting cell;
+//   h (3,2): only H (its column runs from (0,2) to (4,2), where the ball never rests);
+//   v (2,3): only V (its row runs from (2,0) to (2,4), where the ball never rests);
+//   x (3,3): on both, H in one sink and V in the other;
+//   n (2,2): on neither (its row and its column end where the ball never rests);
+//   w (4,4): walled in on every side, on neither.
+const std::vector<std::string> crossing = {"+-+-+-+-+-+",  //
+                                           "|. . .|.|.|",  //
+                                           "+ +-+ + + +",  //
+                                           "|.|S . .|.|",  //
+                                           "+ + + + + +",  //
+                                           "|. . n v .|",  //
+                                           "+-+ + + +-+",  //
+                                           "|a . h x .|",  //
+                                           "+-+-+ + +-+",  //
+                                           "|. . .|.|w|",  //
+                                           "+-+-+-+-+-+"};
+
+TEST(TiltmazeSolver, CrossingHasTheGroupsDrawn) {
+  const Maze maze = with_marks(crossing, "");
+  const RollGraph graph = roll_graph(maze);
+  EXPECT_EQ(std::set<int>(graph.resting.begin(), graph.resting.end()),
+            (std::set<int>{6, 8, 16, 15, 19, 3, 23}));
+  const Condensation condensation = condense(graph);
+  ASSERT_EQ(condensation.count, 3);
+  for (const int start_group : {6, 8, 16}) EXPECT_EQ(condensation.component[at(start_group)], 0);
+  const int row = condensation.component[15], column = condensation.component[3];
+  EXPECT_EQ(condensation.component[19], row);
+  EXPECT_EQ(condensation.component[23], column);
+  EXPECT_NE(row, column);
+  EXPECT_EQ(condensation.successors[0], (std::vector<int>{1, 2}));
+  EXPECT_TRUE(condensation.successors[1].empty());
+  EXPECT_TRUE(condensation.successors[2].empty());
+}
+
+TEST(TiltmazeSolver, PassTargetsByRowAndColumn) {
+  struct Case {
+    std::string marks;
+    bool solvable;
+    std::string moves;  // the one shortest solution, "" when there are several or none
+  };
+  const std::vector<Case> cases = {
+      {"h", true, "DR"},   // only H: S down to (3,1), then right along row 3
+      {"a", true, "DL"},   // only H, resting on it
+      {"v", true, "RD"},   // only V: S right to (1,3), then down along column 3
+      {"x", true, ""},     // both: either sink, "DR" or "RD"
+      {"hx", true, "DR"},  // both, with h forcing the row's sink
+      {"vx", true, "RD"},  // both, with v forcing the column's sink
+      {"ahx", true, ""},   // three targets of the row's sink
+      {"hv", false, ""},   // one target in each sink
+      {"av", false, ""},   // the same with a, which the ball can rest on
+      {"hvx", false, ""},  // x can go either way, h and v cannot
+      {"n", false, ""},    // neither: no roll of any play passes it
+      {"w", false, ""},    // neither, walled in
+      {"xn", false, ""},   // n spoils what x allows
+      {"hw", false, ""}};  // w spoils what h allows
+  for (const Case& c : cases) {
+    const Maze maze = with_marks(crossing, c.marks);
+    const Answers a = answers(maze);
+    const auto brute = brute_force(maze, Collect::pass);
+    EXPECT_EQ(brute.solvable, c.solvable) << c.marks;
+    EXPECT_EQ(a.pass_2sat, c.solvable) << c.marks;
+    EXPECT_EQ(a.pass, c.solvable) << c.marks;
+    EXPECT_EQ(solvable(maze, Collect::pass), c.solvable) << c.marks;
+    const Solution s = shortest_solution(maze, Collect::pass);
+    EXPECT_EQ(s.solvable, c.solvable) << c.marks;
+    EXPECT_EQ(s.length, brute.length) << c.marks;
+    if (!c.moves.empty()) {
+      EXPECT_EQ(s.moves, c.moves) << c.marks;
+    }
+    EXPECT_TRUE(!s.solvable || collects_all(maze, Collect::pass, s.moves)) << c.marks << s.moves;
+    // Only a rests where the ball can stop.
+    EXPECT_EQ(a.two_sat, c.marks == "a") << c.marks;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -299,10 +390,63 @@ Maze random_maze(std::mt19937_64& rng) {
   return maze;
 }
 
+// How the targets other than the start lie on runs whose ends are resting cells (the
+// `H(t)` and `V(t)` of docs/tiltmaze.md), tallied over many mazes.
+struct RunTally {
+  int row_only = 0, column_only = 0, both = 0, neither = 0;
+};
+
+// Lemmas 1 and 2 of docs/tiltmaze.md checked with roll() alone, nothing from the solvers:
+// the two ends of a run rest together; a target other than the start is passed by some
+// roll from a resting cell (collected by some play) exactly when its row run or its column
+// run has two or more cells and resting ends; and each such roll ends at an end of one of
+// those runs, so the components that can collect the target are at most H(t) and V(t).
+// Returns what failed, empty when everything holds.
+std::string run_lemma_failure(const Maze& maze, const std::vector<int>& resting, RunTally& tally) {
+  std::vector<char> is_resting(at(maze.cells()), 0);
+  for (const int cell : resting) is_resting[at(cell)] = 1;
+  struct Roll {
+    int end;
+    std::vector<int> passed;
+  };
+  std::vector<Roll> rolls;
+  for (const int cell : resting)
+    for (int d = 0; d < 4; ++d) {
+      Roll r;
+      r.end = roll(maze, cell, static_cast<Direction>(d), &r.passed);
+      rolls.push_back(std::move(r));
+    }
+  for (const int t : maze.targets) {
+    if (t == maze.start) continue;
+    const int ends[4] = {roll(maze, t, left), roll(maze, t, right), roll(maze, t, up),
+                         roll(maze, t, down)};
+    const auto resting_run = [&](int a, int b) {
+      return a != b && is_resting[at(a)] != 0 && is_resting[at(b)] != 0;
+    };
+    const bool row = resting_run(ends[0], ends[1]), column = resting_run(ends[2], ends[3]);
+    if (is_resting[at(ends[0])] != is_resting[at(ends[1])] ||
+        is_resting[at(ends[2])] != is_resting[at(ends[3])])
+      return "a run with one resting end through target " + std::to_string(t);
+    bool passed = false;
+    for (const Roll& r : rolls) {
+      if (std::find(r.passed.begin(), r.passed.end(), t) == r.passed.end()) continue;
+      passed = true;
+      if (std::find(std::begin(ends), std::end(ends), r.end) == std::end(ends))
+        return "a roll over target " + std::to_string(t) + " ends off its runs' ends";
+    }
+    if (passed != (row || column))
+      return "target " + std::to_string(t) + (passed ? " passed" : " never passed") +
+             ", resting run ends: row " + std::to_string(row) + " column " + std::to_string(column);
+    ++(row ? (column ? tally.both : tally.row_only) : (column ? tally.column_only : tally.neither));
+  }
+  return "";
+}
+
 TEST(TiltmazeSolver, RandomMazesAgreeWithBruteForce) {
   std::mt19937_64 rng(20240611);
   constexpr int mazes = 100'000;
   int stop_solvable = 0, pass_solvable = 0, shortest_checked = 0, failures = 0;
+  RunTally tally;
   for (int i = 0; i < mazes && failures < 5; ++i) {
     const Maze maze = random_maze(rng);
     const auto stop = brute_force(maze, Collect::stop);
@@ -311,12 +455,16 @@ TEST(TiltmazeSolver, RandomMazesAgreeWithBruteForce) {
     stop_solvable += stop.solvable ? 1 : 0;
     pass_solvable += pass.solvable ? 1 : 0;
     const bool agree = a.two_sat == stop.solvable && a.chain == stop.solvable &&
-                       a.pass == pass.solvable && solvable(maze, Collect::stop) == stop.solvable &&
+                       a.pass == pass.solvable && a.pass_2sat == pass.solvable &&
+                       solvable(maze, Collect::stop) == stop.solvable &&
                        solvable(maze, Collect::pass) == pass.solvable;
     EXPECT_TRUE(agree) << "maze " << i << text(maze) << "2sat " << a.two_sat << " chain " << a.chain
-                       << " brute stop " << stop.solvable << " pass " << a.pass << " brute pass "
-                       << pass.solvable;
+                       << " brute stop " << stop.solvable << " pass " << a.pass << " pass 2sat "
+                       << a.pass_2sat << " brute pass " << pass.solvable;
     failures += agree ? 0 : 1;
+    const std::string lemma = run_lemma_failure(maze, resting_cells(maze), tally);
+    EXPECT_EQ(lemma, "") << "maze " << i << text(maze);
+    failures += lemma.empty() ? 0 : 1;
     if (i % 5 != 0) continue;
     ++shortest_checked;
     for (const Collect collect : {Collect::stop, Collect::pass}) {
@@ -339,13 +487,18 @@ TEST(TiltmazeSolver, RandomMazesAgreeWithBruteForce) {
   EXPECT_LT(stop_solvable, mazes * 9 / 10);
   EXPECT_GT(pass_solvable, stop_solvable);
   EXPECT_LT(pass_solvable, mazes * 9 / 10);
+  // Every way a target can lie on the runs is common too.
+  for (const int count : {tally.row_only, tally.column_only, tally.both, tally.neither})
+    EXPECT_GT(count, mazes / 20);
   std::cout << "stop solvable " << stop_solvable << ", pass solvable " << pass_solvable << " of "
-            << mazes << '\n';
+            << mazes << "; targets with resting run ends: row only " << tally.row_only
+            << ", column only " << tally.column_only << ", both " << tally.both << ", neither "
+            << tally.neither << '\n';
 }
 
-// Pass mode with more targets than the mixed test, so that many are covered by several
-// components and the search has real choices to make.
-TEST(TiltmazeSolver, PassSearchWithManyTargetsAgreesWithBruteForce) {
+// Pass mode with more targets than the mixed test, so that many are covered by two
+// components and both the 2-SAT and the search have real choices to make.
+TEST(TiltmazeSolver, PassModeWithManyTargetsAgreesWithBruteForce) {
   std::mt19937_64 rng(31337);
   int solvable_count = 0, failures = 0;
   constexpr int mazes = 20'000;
@@ -373,8 +526,10 @@ TEST(TiltmazeSolver, PassSearchWithManyTargetsAgreesWithBruteForce) {
     maze.targets = pool;
     const bool expected = brute_force(maze, Collect::pass).solvable;
     solvable_count += expected ? 1 : 0;
-    const bool good = answers(maze).pass == expected;
-    EXPECT_TRUE(good) << "maze " << i << text(maze) << "brute " << expected;
+    const Answers a = answers(maze);
+    const bool good = a.pass == expected && a.pass_2sat == expected;
+    EXPECT_TRUE(good) << "maze " << i << text(maze) << "search " << a.pass << " 2sat "
+                      << a.pass_2sat << " brute " << expected;
     failures += good ? 0 : 1;
   }
   EXPECT_EQ(failures, 0);

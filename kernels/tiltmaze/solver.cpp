@@ -148,6 +148,43 @@ class TwoSat {
   Graph implications_;
 };
 
+// Whether one play can visit every component in `units` and one of each pair in `either`:
+// the 2-SAT over x_c = "the play visits c" with those clauses and the chain clauses
+// (!x_u || !x_v) for every two components no path holds together, since the components one
+// play visits are exactly the chains of the DAG holding the start's (docs/tiltmaze.md).
+// The caller puts the start's component in `units`. Chain clauses are written only between
+// the components the other clauses name: any other x_c can be false without breaking one,
+// so the answer is the same and the clauses stay quadratic in the named components. (The
+// document also sets the components the start cannot reach false; the condensation holds
+// only resting cells, so there are none.)
+bool one_play_visits(const Condensation& condensation, const std::vector<int>& units,
+                     const std::vector<std::pair<int, int>>& either) {
+  std::vector<int> named = units;
+  for (const auto& [a, b] : either) {
+    named.push_back(a);
+    named.push_back(b);
+  }
+  std::sort(named.begin(), named.end());
+  named.erase(std::unique(named.begin(), named.end()), named.end());
+  const auto variable = [&](int component) {
+    return static_cast<int>(std::lower_bound(named.begin(), named.end(), component) -
+                            named.begin());
+  };
+  const auto yes = [&](int component) { return TwoSat::literal(variable(component), true); };
+  const auto no = [&](int component) { return TwoSat::literal(variable(component), false); };
+  TwoSat sat(static_cast<int>(named.size()));
+  for (const int u : units) sat.unit(yes(u));
+  for (const auto& [a, b] : either) sat.clause(yes(a), yes(b));
+  // DAG edges go from lower to higher numbers, so of two named components only the lower
+  // can reach the higher.
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    const auto below = reach(condensation.successors, named[i]);
+    for (std::size_t j = i + 1; j < named.size(); ++j)
+      if (below[idx(named[j])] == 0) sat.clause(no(named[i]), no(named[j]));
+  }
+  return sat.satisfiable();
+}
+
 // ---------------------------------------------------------------------------------------
 // The exact search of `pass` mode (also valid for `stop`, where it is polynomial).
 //
@@ -475,38 +512,41 @@ Condensation condense(const RollGraph& graph) {
 }
 
 bool solvable_2sat(const Maze& maze, const RollGraph& /*graph*/, const Condensation& condensation) {
-  // x_c for every component c, plus x_off standing for the targets off the resting cells
-  // (required, yet unreachable: forced both true and false).
-  const int count = condensation.count, off = count;
-  TwoSat sat(count + 1);
-  const auto yes = [](int v) { return TwoSat::literal(v, true); };
-  const auto no = [](int v) { return TwoSat::literal(v, false); };
-  std::vector<int> required{condensation.component[idx(maze.start)]};
+  // The unit x_comp(t) for every target; a target off the resting cells lies in no
+  // component, so no play collects it (the empty clause).
+  std::vector<int> units{condensation.component[idx(maze.start)]};
   for (const int t : maze.targets) {
     const int c = condensation.component[idx(t)];
-    if (c < 0) {
-      sat.unit(yes(off));
-      sat.unit(no(off));
+    if (c < 0) return false;
+    units.push_back(c);
+  }
+  return one_play_visits(condensation, units, {});
+}
+
+bool solvable_pass_2sat(const Maze& maze, const RollGraph& graph,
+                        const Condensation& condensation) {
+  // The component holding both ends of the run through `cell` along one axis, -1 when the
+  // run is that cell alone or its ends are not resting cells. The rolls from `cell` in
+  // the two directions end at the run's ends; by Lemma 1 both are resting or neither, and
+  // they share a component.
+  const auto run_component = [&](int cell, Direction one_way, Direction other_way) {
+    const int a = graph.next[idx(cell)][idx(one_way)];
+    const int b = graph.next[idx(cell)][idx(other_way)];
+    return a == b ? -1 : condensation.component[idx(a)];
+  };
+  std::vector<int> units{condensation.component[idx(maze.start)]};
+  std::vector<std::pair<int, int>> either;
+  for (const int t : maze.targets) {
+    if (t == maze.start) continue;  // collected at time 0
+    const int h = run_component(t, left, right), v = run_component(t, up, down);
+    if (h < 0 && v < 0) return false;  // no roll of any play passes t: the empty clause
+    if (h < 0 || v < 0 || h == v) {
+      units.push_back(std::max(h, v));
     } else {
-      required.push_back(c);
+      either.emplace_back(h, v);
     }
   }
-  for (const int r : required) sat.unit(yes(r));
-  // Unreachable components are false (the condensation holds only resting cells, so this
-  // never fires; kept for the document's formulation).
-  const auto from_start = reach(condensation.successors, condensation.component[idx(maze.start)]);
-  for (int c = 0; c < count; ++c)
-    if (from_start[idx(c)] == 0) sat.unit(no(c));
-  // (!x_u || !x_v) for every pair no path holds together. Pairs of two optional components
-  // are left out: setting every optional x false satisfies them, so they never change the
-  // answer, and the clause count stays (targets + 1) * components instead of quadratic.
-  const Graph back = predecessors(condensation);
-  for (const int u : required) {
-    const auto below = reach(condensation.successors, u), above = reach(back, u);
-    for (int v = 0; v < count; ++v)
-      if (below[idx(v)] == 0 && above[idx(v)] == 0) sat.clause(no(u), no(v));
-  }
-  return sat.satisfiable();
+  return one_play_visits(condensation, units, either);
 }
 
 bool solvable_chain(const Maze& maze, const RollGraph& /*graph*/,
@@ -530,22 +570,29 @@ bool solvable_pass(const Maze& maze, const RollGraph& graph, const Condensation&
   return plan(maze, graph, condensation, Collect::pass).has_value();
 }
 
+namespace {
+
+// The polynomial decision of each mode, for solvable() and shortest_solution().
+bool decide(const Maze& maze, const RollGraph& graph, const Condensation& condensation,
+            Collect collect) {
+  return collect == Collect::stop ? solvable_2sat(maze, graph, condensation)
+                                  : solvable_pass_2sat(maze, graph, condensation);
+}
+
+}  // namespace
+
 bool solvable(const Maze& maze, Collect collect) {
   const RollGraph graph = roll_graph(maze);
-  const Condensation condensation = condense(graph);
-  return collect == Collect::stop ? solvable_2sat(maze, graph, condensation)
-                                  : solvable_pass(maze, graph, condensation);
+  return decide(maze, graph, condense(graph), collect);
 }
 
 Solution shortest_solution(const Maze& maze, Collect collect) {
   const RollGraph graph = roll_graph(maze);
   const Condensation condensation = condense(graph);
-  const bool ok = collect == Collect::stop ? solvable_2sat(maze, graph, condensation)
-                                           : solvable_pass(maze, graph, condensation);
-  if (!ok) return {false, false, -1, ""};
+  if (!decide(maze, graph, condensation, collect)) return {false, false, -1, ""};
   if (maze.targets.size() <= idx(max_exact_targets)) return bfs_solution(maze, graph, collect);
   const auto found = plan(maze, graph, condensation, collect);
-  if (!found) return {false, false, -1, ""};
+  if (!found) throw std::logic_error("tiltmaze: solvable by the 2-SAT, not by the exact search");
   return Walker(maze, graph, condensation, collect).play(*found);
 }
 

@@ -44,11 +44,19 @@ bool solvable_2sat(const Maze& maze, const RollGraph& graph, const Condensation&
 // components (the start's and those holding a target) are totally ordered by reachability.
 bool solvable_chain(const Maze& maze, const RollGraph& graph, const Condensation& condensation);
 
-// `pass` mode, exact; exponential only in the targets that are not forced into a single
-// component (see solver.cpp for the approach).
+// `pass` mode by the 2-SAT of docs/tiltmaze.md ("Pass mode is NP-hard only in the
+// abstract"): a target other than the start is collected exactly when the play visits
+// H(t) or V(t), the component holding both ends of the target's row run or of its column
+// run. Polynomial. Only for the roll graph of `maze`: the proof rests on its walls.
+bool solvable_pass_2sat(const Maze& maze, const RollGraph& graph, const Condensation& condensation);
+
+// `pass` mode, an exact search over the condensation, valid for any roll graph; exponential
+// only in the targets that are not forced into a single component (see solver.cpp). The
+// independent check of solvable_pass_2sat, and the plan shortest_solution plays beyond
+// max_exact_targets.
 bool solvable_pass(const Maze& maze, const RollGraph& graph, const Condensation& condensation);
 
-// stop -> solvable_2sat, pass -> solvable_pass.
+// stop -> solvable_2sat, pass -> solvable_pass_2sat.
 bool solvable(const Maze& maze, Collect collect);
 
 inline constexpr int max_exact_targets = 20;
@@ -60,8 +68,9 @@ struct Solution {
   std::string moves;             // 'U', 'D', 'L', 'R' (direction_letters)
 };
 
-// Up to max_exact_targets targets: BFS over (cell, collected targets), a shortest solution.
-// Beyond: a valid solution built along the condensation order, not proven shortest.
+// Decided as solvable() does. Up to max_exact_targets targets: BFS over (cell, collected
+// targets), a shortest solution. Beyond: a valid solution built along the condensation
+// order (the exact search's plan), not proven shortest.
 Solution shortest_solution(const Maze& maze, Collect collect);
 
 }  // namespace levelforge::tiltmaze

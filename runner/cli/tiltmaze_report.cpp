@@ -119,6 +119,11 @@ std::string_view collect_name(Collect collect) {
   return collect == Collect::stop ? "stop" : "pass";
 }
 
+// The method each mode's 2-SAT verdict is checked against.
+std::string_view second_method(Collect collect) {
+  return collect == Collect::stop ? "chain test" : "exact search";
+}
+
 std::string cell_text(const Maze& maze, int cell) {
   return fmt::format("({},{})", cell / maze.width, cell % maze.width);
 }
@@ -174,17 +179,19 @@ MazeAnalysis analyze_maze(const Maze& maze, Collect collect, const std::string& 
         fmt::format("internal error on {} ({}, collect {}): {}; please report it with the maze",
                     source, tiltmaze::to_compact(maze), collect_name(collect), what));
   };
-  if (collect == Collect::stop) {
-    analysis.two_sat = tiltmaze::solvable_2sat(maze, analysis.graph, analysis.condensation);
-    analysis.chain = tiltmaze::solvable_chain(maze, analysis.graph, analysis.condensation);
-    if (analysis.two_sat != analysis.chain) {
-      throw internal_error(fmt::format("the 2-SAT verdict ({}) and the chain test ({}) disagree",
-                                       verdict(analysis.two_sat), verdict(analysis.chain)));
-    }
-    analysis.solvable = analysis.two_sat;
-  } else {
-    analysis.solvable = tiltmaze::solvable_pass(maze, analysis.graph, analysis.condensation);
+  const bool stop = collect == Collect::stop;
+  const auto& graph = analysis.graph;
+  const auto& condensation = analysis.condensation;
+  analysis.two_sat = stop ? tiltmaze::solvable_2sat(maze, graph, condensation)
+                          : tiltmaze::solvable_pass_2sat(maze, graph, condensation);
+  analysis.second = stop ? tiltmaze::solvable_chain(maze, graph, condensation)
+                         : tiltmaze::solvable_pass(maze, graph, condensation);
+  if (analysis.two_sat != analysis.second) {
+    throw internal_error(fmt::format("the 2-SAT verdict ({}) and the {} ({}) disagree",
+                                     verdict(analysis.two_sat), second_method(collect),
+                                     verdict(analysis.second)));
   }
+  analysis.solvable = analysis.two_sat;
   analysis.solution = tiltmaze::shortest_solution(maze, collect);
   if (analysis.solution.solvable != analysis.solvable) {
     throw internal_error(fmt::format("the decision ({}) and the solution search ({}) disagree",
@@ -206,14 +213,9 @@ std::string report_text(const Maze& maze, const MazeAnalysis& analysis) {
       fmt::format("maze: {}x{}, start {}, {} target{}, collect {}\n", maze.width, maze.height,
                   cell_text(maze, maze.start), maze.targets.size(),
                   maze.targets.size() == 1 ? "" : "s", collect_name(analysis.collect));
-  if (analysis.collect == Collect::stop) {
-    out += fmt::format("solvable: {} (2-SAT: {}; chain test: agrees)\n",
-                       analysis.solvable ? "yes" : "no",
-                       analysis.two_sat ? "satisfiable" : "unsatisfiable");
-  } else {
-    out += fmt::format("solvable: {} (exact search over the condensation)\n",
-                       analysis.solvable ? "yes" : "no");
-  }
+  out += fmt::format("solvable: {} (2-SAT: {}; {}: agrees)\n", analysis.solvable ? "yes" : "no",
+                     analysis.two_sat ? "satisfiable" : "unsatisfiable",
+                     second_method(analysis.collect));
   out += fmt::format(
       "roll graph: {} resting cell{} reachable from the start, {} component{}, {} DAG edge{}\n",
       analysis.graph.resting.size(), analysis.graph.resting.size() == 1 ? "" : "s",
@@ -288,9 +290,10 @@ std::string report_json(const Maze& maze, const MazeAnalysis& analysis, const st
   out += fmt::format(R"("width":{},"height":{},"start":{},"targets":{},"compact":{},)", maze.width,
                      maze.height, maze.start, json_ints(targets),
                      json_string(tiltmaze::to_compact(maze)));
-  out += fmt::format(R"("solvable":{},"two_sat":{},"chain":{},)", json_bool(analysis.solvable),
-                     stop ? json_bool(analysis.two_sat) : "null",
-                     stop ? json_bool(analysis.chain) : "null");
+  out += fmt::format(R"("solvable":{},"two_sat":{},"chain":{},"search":{},)",
+                     json_bool(analysis.solvable), json_bool(analysis.two_sat),
+                     stop ? json_bool(analysis.second) : "null",
+                     stop ? "null" : json_bool(analysis.second));
   out += fmt::format(R"("resting_cells":{},"dag_edges":{},"components":[{}],)",
                      analysis.graph.resting.size(), dag_edges(condensation),
                      fmt::join(components, ","));

@@ -25,13 +25,13 @@ struct MazeAnalysis {
   tiltmaze::RollGraph graph;
   tiltmaze::Condensation condensation;
   bool solvable = false;
-  bool two_sat = false;  // stop mode: the 2-SAT verdict; pass mode: unused
-  bool chain = false;    // stop mode: the chain test; pass mode: unused
+  bool two_sat = false;  // the 2-SAT verdict (the mode's own formula)
+  bool second = false;   // the independent method: stop, the chain test; pass, the exact search
   tiltmaze::Solution solution;
 };
 
 // Runs every solver on `maze`. The verdicts must agree (2-SAT, chain test and solution in
-// stop mode; the exact search and solution in pass mode): a disagreement is a bug in the
+// stop mode; 2-SAT, the exact search and solution in pass mode): a disagreement is a bug in the
 // solvers and throws std::logic_error naming `source`.
 MazeAnalysis analyze_maze(const tiltmaze::Maze& maze, tiltmaze::Collect collect,
                           const std::string& source);
