@@ -51,8 +51,11 @@ struct Sccs {
   int count = 0;
 };
 
-// Tarjan's algorithm with an explicit call stack, from each root in turn.
-Sccs tarjan(const Graph& graph, const std::vector<int>& roots) {
+// Tarjan's algorithm with an explicit call stack, from each root in turn. `graph[v]` is
+// any sized range of successors (the roll graph's four rolls, self-loops included, need
+// no copy).
+template <class Adjacency>
+Sccs tarjan(const Adjacency& graph, const std::vector<int>& roots) {
   const std::size_t n = graph.size();
   Sccs result{std::vector<int>(n, -1), 0};
   std::vector<int> index(n, -1), low(n, 0), stack;
@@ -470,9 +473,29 @@ class Walker {
 
 RollGraph roll_graph(const Maze& maze) {
   RollGraph graph{maze.cells(), std::vector<std::array<int, 4>>(idx(maze.cells())), {}};
-  for (int c = 0; c < graph.cells; ++c)
-    for (int d = 0; d < 4; ++d)
-      graph.next[idx(c)][idx(d)] = roll(maze, c, static_cast<Direction>(d));
+  // A ball that can step from `cell` towards a neighbour ends where one rolling from that
+  // neighbour does: sweep each direction from its far side, one step per cell, rather than
+  // rolling every cell to its wall.
+  auto& next = graph.next;
+  const int w = maze.width;
+  const int h = maze.height;
+  const auto end_of = [&](int cell, Direction d, bool wall, int from) {
+    next[idx(cell)][idx(d)] = wall ? cell : next[idx(from)][idx(d)];
+  };
+  for (int row = 0; row < h; ++row) {
+    for (int column = 0; column < w; ++column) {
+      const int cell = row * w + column;
+      end_of(cell, left, column == 0 || maze.east[idx(cell - 1)] != 0, cell - 1);
+      end_of(cell, up, row == 0 || maze.south[idx(cell - w)] != 0, cell - w);
+    }
+  }
+  for (int row = h - 1; row >= 0; --row) {
+    for (int column = w - 1; column >= 0; --column) {
+      const int cell = row * w + column;
+      end_of(cell, right, column == w - 1 || maze.east[idx(cell)] != 0, cell + 1);
+      end_of(cell, down, row == h - 1 || maze.south[idx(cell)] != 0, cell + w);
+    }
+  }
   std::vector<char> seen(idx(graph.cells), 0);
   graph.resting.push_back(maze.start);
   seen[idx(maze.start)] = 1;
@@ -486,13 +509,9 @@ RollGraph roll_graph(const Maze& maze) {
 }
 
 Condensation condense(const RollGraph& graph) {
-  Graph rolls(idx(graph.cells));
-  for (const int u : graph.resting)
-    for (const int v : graph.next[idx(u)])
-      if (v != u) rolls[idx(u)].push_back(v);
   if (graph.resting.empty()) return {};
   // Every resting cell is reached from the start, whose component completes last.
-  const Sccs sccs = tarjan(rolls, {graph.resting.front()});
+  const Sccs sccs = tarjan(graph.next, {graph.resting.front()});
   Condensation result{
       std::vector<int>(idx(graph.cells), -1), sccs.count, Graph(idx(sccs.count)), {}};
   for (int c = 0; c < graph.cells; ++c)
