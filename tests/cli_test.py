@@ -6,20 +6,13 @@ Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 
 import json
 import os
-import shlex
-import shutil
-import subprocess
-import sys
-import tempfile
-import textwrap
 import unittest
 
 import h5py
 import numpy as np
 
-LEVELFORGE = os.environ["LEVELFORGE_BIN"]
-MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
-MPIEXEC_FLAGS = shlex.split(os.environ.get("MPIEXEC_FLAGS", ""))
+from cli_support import TempDirTest, levelforge
+
 # Columns that record where and how long, not what: excluded from determinism checks.
 TIMING_COLUMNS = {"wall_time", "rank"}
 RUN_DEPENDENT = {"/ranks"}
@@ -102,32 +95,9 @@ seed: 14
 """
 
 
-def levelforge(*args, ranks=None, timeout=120):
-    """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
-    command = [LEVELFORGE, *args]
-    if ranks is not None:
-        command = [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *command]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-
-
-class TempDirTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="levelforge-cli-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
+class ConfigTest(TempDirTest):
     def config(self, text, name="config.yaml"):
-        path = self.path(name)
-        with open(path, "w") as out:
-            out.write(textwrap.dedent(text))
-        return path
-
-    def assert_ok(self, result):
-        self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        return self.write(text, name)
 
 
 def result_datasets(path):
@@ -148,7 +118,7 @@ def result_datasets(path):
     return datasets
 
 
-class Determinism(TempDirTest):
+class Determinism(ConfigTest):
     """The same config gives identical result datasets on 1 (no mpiexec), 2 and 3 ranks."""
 
     def check(self, text, expected_datasets):
@@ -222,7 +192,7 @@ class Determinism(TempDirTest):
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-class Experiments(TempDirTest):
+class Experiments(ConfigTest):
     """The shipped experiments run end to end and meet their bar."""
 
     def test_match3_paper_targets_are_met(self):
@@ -298,8 +268,7 @@ class Experiments(TempDirTest):
         # The stored maze, drawn and solved again by the solve command.
         drawn = levelforge("maze", out, "/exhaustive/top/hardest")
         self.assert_ok(drawn)
-        solved = subprocess.run([LEVELFORGE, "solve", "tiltmaze", "-", "--json"], input=drawn.stdout,
-                                capture_output=True, text=True, timeout=60)
+        solved = levelforge("solve", "tiltmaze", "-", "--json", stdin=drawn.stdout)
         self.assert_ok(solved)
         self.assertEqual(json.loads(solved.stdout)["length"], largest)
 
@@ -315,7 +284,7 @@ class Experiments(TempDirTest):
         self.assertTrue(np.all(hardest["first"] < hardest["second"]))
 
 
-class Run(TempDirTest):
+class Run(ConfigTest):
     def test_writes_provenance_and_refuses_to_overwrite(self):
         config = self.config(GA_CONFIG)
         out = self.path("out.h5")
@@ -370,7 +339,7 @@ class Run(TempDirTest):
         self.assertFalse(os.path.exists("results/sweep-small.h5"))
 
 
-class Commands(TempDirTest):
+class Commands(ConfigTest):
     def test_validate_prints_the_expanded_sweep_and_defaults(self):
         result = levelforge("validate", self.config(GA_CONFIG))
         self.assert_ok(result)
@@ -411,7 +380,7 @@ class Commands(TempDirTest):
         self.assertRegex(result.stdout, r"levelforge \d+\.\d+\.\d+")
 
 
-class BadInput(TempDirTest):
+class BadInput(ConfigTest):
     def assert_refused(self, result, *fragments, code=2):
         self.assertEqual(result.returncode, code, result.stderr)
         for fragment in fragments:
@@ -465,7 +434,7 @@ class BadInput(TempDirTest):
         self.assertIn("not a levelforge result", other.stderr)
 
 
-class Failure(TempDirTest):
+class Failure(ConfigTest):
     """A failing rank ends the whole job with its message; nothing looks complete."""
 
     def test_kernel_exception_on_one_rank_aborts_the_job(self):

@@ -9,29 +9,15 @@ Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import json
-import os
 import random
-import shlex
-import shutil
-import subprocess
-import tempfile
 import textwrap
 import unittest
 
 import h5py
 import numpy as np
 
-LEVELFORGE = os.environ["LEVELFORGE_BIN"]
-MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
-MPIEXEC_FLAGS = shlex.split(os.environ.get("MPIEXEC_FLAGS", ""))
+from cli_support import TempDirTest, levelforge
 
-
-def levelforge(*args, ranks=None, stdin=None, timeout=120):
-    """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
-    command = [LEVELFORGE, *args]
-    if ranks is not None:
-        command = [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *command]
-    return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout)
 
 
 def drawing(text):
@@ -126,24 +112,12 @@ class Maze:
         return collected & self.targets
 
 
-class TempDirTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="levelforge-tiltmaze-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
+class MazeTest(TempDirTest):
     def write(self, text, name="level.maze"):
         path = self.path(name)
         with open(path, "w") as out:
-            out.write(text)
+            out.write(text)  # as given: some tests need exact spacing
         return path
-
-    def assert_ok(self, result):
-        self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
 
     def assert_refused(self, result, *fragments):
         """Exit 2, nothing on stdout, every fragment in the message."""
@@ -163,7 +137,7 @@ class TempDirTest(unittest.TestCase):
         self.assertEqual(maze.play(moves, collect), maze.targets, f"{moves} in {collect} mode")
 
 
-class Solve(TempDirTest):
+class Solve(MazeTest):
     def test_stop_mode_shortest_solution(self):
         result = levelforge("solve", "tiltmaze", self.write(CORRIDOR))
         self.assert_ok(result)
@@ -293,7 +267,7 @@ class Solve(TempDirTest):
         self.assertEqual(result.stdout.count("shortest solution: 3 tilts: RDL"), 1)
 
 
-class SolveBadInput(TempDirTest):
+class SolveBadInput(MazeTest):
     def test_bad_maze_text_names_line_and_column(self):
         # One comment line in front; the wall under (0,1) is an 'x' (docs/tiltmaze.md).
         text = "# a comment\n" + DOC_EXAMPLE.replace("+ +-+ +", "+ +x+ +")
@@ -353,7 +327,7 @@ def random_maze(rng, width, height, target_count):
     return "\n".join(lines) + "\n", compact(width, height, start, targets, east, south)
 
 
-class MazeFromResults(TempDirTest):
+class MazeFromResults(MazeTest):
     """`levelforge maze` on tables written here with h5py, as a tiltmaze run would."""
 
     def setUp(self):

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/api/grid.hpp"
+
 namespace levelforge::kernels {
 
 std::vector<ParamSpec> Match3::parameters() {
@@ -96,15 +98,9 @@ std::pair<Match3::Genome, Match3::Genome> Match3::crossover(const Genome& a, con
     second.gene = (b.gene & low) | (a.gene & ~low);
     return {first, second};
   }
-  const auto span_of = [&](int size) {
-    const auto p = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
-    const auto q = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
-    return std::pair<int, int>{std::min(p, q), std::max(p, q)};
-  };
-  const auto [top, bottom] = span_of(rules_.height);
-  const auto [left, right] = span_of(rules_.width);
-  for (int row = top; row <= bottom; ++row) {
-    for (int column = left; column <= right; ++column) {
+  const auto block = random_rectangle(rng, rules_.width, rules_.height);
+  for (int row = block.top; row <= block.bottom; ++row) {
+    for (int column = block.left; column <= block.right; ++column) {
       const auto cell = static_cast<std::size_t>(row) * static_cast<std::size_t>(rules_.width) +
                         static_cast<std::size_t>(column);
       std::swap(first.colors[cell], second.colors[cell]);

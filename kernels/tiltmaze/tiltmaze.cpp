@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "kernels/api/grid.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
 
@@ -148,15 +149,9 @@ std::pair<TiltMaze::Genome, TiltMaze::Genome> TiltMaze::crossover(const Genome& 
                                                                   Rng& rng) const {
   Genome first = a;
   Genome second = b;
-  const auto span_of = [&](int size) {
-    const auto p = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
-    const auto q = static_cast<int>(rng.below(static_cast<std::uint64_t>(size)));
-    return std::pair<int, int>{std::min(p, q), std::max(p, q)};
-  };
-  const auto [top, bottom] = span_of(generation_.height);
-  const auto [left, right] = span_of(generation_.width);
-  for (int row = top; row <= bottom; ++row) {
-    for (int column = left; column <= right; ++column) {
+  const auto block = random_rectangle(rng, generation_.width, generation_.height);
+  for (int row = block.top; row <= block.bottom; ++row) {
+    for (int column = block.left; column <= block.right; ++column) {
       const auto cell = idx(row * generation_.width + column);
       std::swap(first.east[cell], second.east[cell]);
       std::swap(first.south[cell], second.south[cell]);
