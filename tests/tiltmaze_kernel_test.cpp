@@ -210,7 +210,7 @@ TEST(TiltMazeKernel, RenderedLevelIsTheTextForm) {
   const auto maze = tiltmaze::parse_maze(example);
   const auto shape = kernel.level_shape();
   ASSERT_EQ(shape, (std::vector<std::size_t>{5, 7}));
-  std::vector<std::uint8_t> cells(5 * 7);
+  std::vector<std::uint8_t> cells(std::size_t{5} * 7);
   kernel.render_level(maze, cells);
   std::string text;
   for (std::size_t row = 0; row < 5; ++row) {

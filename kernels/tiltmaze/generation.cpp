@@ -36,9 +36,9 @@ void place_targets(Maze& maze, int count, Placement placement, Rng& rng) {
 
 Maze random_maze(const GenerationSpec& spec, Rng& rng) {
   Maze maze = open_maze(spec.width, spec.height);
+  std::size_t cell = 0;  // row-major
   for (int row = 0; row < spec.height; ++row) {
-    for (int column = 0; column < spec.width; ++column) {
-      const auto cell = static_cast<std::size_t>(row * spec.width + column);
+    for (int column = 0; column < spec.width; ++column, ++cell) {
       if (column + 1 < spec.width && rng.bernoulli(spec.wall_density)) maze.east[cell] = 1;
       if (row + 1 < spec.height && rng.bernoulli(spec.wall_density)) maze.south[cell] = 1;
     }
