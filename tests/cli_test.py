@@ -409,6 +409,16 @@ class BadInput(ConfigTest):
         config = self.config(GA_CONFIG.replace("elitism: 2", "elitism: 50"))
         self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")), "elitism", "population")
 
+    def test_tiltmaze_exhaustive_other_than_4x4(self):
+        config = self.config(TILTMAZE_EXHAUSTIVE_CONFIG.replace("width: 4", "width: 5"))
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")), "point 0",
+                            "enumerates 4 x 4 mazes", "got 5 x 4")
+
+    def test_tiltmaze_more_targets_than_cells(self):
+        config = self.config(TILTMAZE_SWEEP_CONFIG.replace("width: 7, height: 5", "width: 2, height: 2"))
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5")),
+                            "targets 4 leaves no cell for the start on a 2 x 2 maze")
+
     def test_missing_config_file(self):
         self.assert_refused(levelforge("run", self.path("nope.yaml")), "nope.yaml", "does not exist")
 
