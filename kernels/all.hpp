@@ -2,6 +2,7 @@
 // The registered kernels. Adding a kernel: write it under kernels/NAME/ and list it here.
 
 #include "kernels/match3/match3.hpp"
+#include "kernels/matchstick/matchstick.hpp"
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/faulty.hpp"
 #include "kernels/testing/onemax.hpp"
@@ -12,6 +13,6 @@ namespace levelforge::kernels {
 template <class... Ks>
 struct KernelList {};
 
-using Registered = KernelList<Match3, TiltMaze, OneMax, Collatz, Faulty>;
+using Registered = KernelList<Match3, TiltMaze, Matchstick, OneMax, Collatz, Faulty>;
 
 }  // namespace levelforge::kernels

@@ -47,12 +47,18 @@ struct InspectDetail {
 
 int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm);
 
-// `solve KERNEL FILE`: one puzzle file ("-": stdin) decided and solved on rank 0.
+// `solve KERNEL FILE`: one puzzle decided and solved on rank 0.
 struct SolveArguments {
   std::string kernel;
-  std::string file;
-  std::string collect = "stop";  // tiltmaze: stop or pass
+  std::string file;  // tiltmaze: a maze file ("-": stdin); matchstick: the equation itself
+  std::string collect = "stop";         // tiltmaze: stop or pass
+  int moves = 1;                        // matchstick: 1..3
+  std::string count = "up_to";          // matchstick: up_to or exact
+  std::string leading_zeros = "allow";  // matchstick: allow or forbid
   bool json = false;
+  // The kernel-specific options given on the command line ("--collect", "--moves", ...):
+  // each kernel refuses the others'.
+  std::vector<std::string> kernel_options;
 };
 
 int solve_command(const SolveArguments& arguments, const mpi::Comm& comm);

@@ -174,6 +174,14 @@ void print_results(const h5::Group& root, std::size_t rows) {
     print_table(read_table(root.open_dataset("exhaustive/counts")),
                 std::max<std::size_t>(rows, 20));
   }
+  // The top tables are what a researcher (or a puzzle designer) usually wants as a list.
+  if (root.has("exhaustive/top") && rows > 0) {
+    const auto top = root.open_group("exhaustive/top");
+    for (const auto& name : top.children()) {
+      fmt::print("exhaustive/top/{} (best first, per task):\n", name);
+      print_table(read_table(top.open_dataset(name)), rows);
+    }
+  }
   if (root.has("sweep/records") && rows > 0) {
     fmt::print("sweep records:\n");
     print_table(read_table(root.open_dataset("sweep/records")), rows);

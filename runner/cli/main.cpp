@@ -59,14 +59,35 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
 
   cli::SolveArguments solve;
   auto* solve_app =
-      app.add_subcommand("solve", "decide and solve one puzzle file: is it solvable, and how");
-  solve_app->add_option("kernel", solve.kernel, "the puzzle's kernel: tiltmaze")->required();
-  solve_app->add_option("file", solve.file, "the puzzle file, '-' for stdin")->required();
+      app.add_subcommand("solve", "decide and solve one puzzle: is it solvable, and how");
+  solve_app->add_option("kernel", solve.kernel, "the puzzle's kernel: tiltmaze or matchstick")
+      ->required();
   solve_app
-      ->add_option("--collect", solve.collect,
-                   "tiltmaze: a target counts when the ball stops on it (stop, the default) or "
-                   "rolls over it (pass)")
-      ->check(CLI::IsMember({"stop", "pass"}));
+      ->add_option("file", solve.file,
+                   "tiltmaze: the maze file, '-' for stdin; matchstick: the equation itself, "
+                   "e.g. 6+4=4")
+      ->required();
+  // The kernels' own options; solve_command refuses those of another kernel.
+  const std::vector<CLI::Option*> kernel_options = {
+      solve_app
+          ->add_option("--collect", solve.collect,
+                       "tiltmaze: a target counts when the ball stops on it (stop, the default) "
+                       "or rolls over it (pass)")
+          ->check(CLI::IsMember({"stop", "pass"})),
+      solve_app
+          ->add_option("--moves", solve.moves, "matchstick: sticks to move, 1 to 3 (default 1)")
+          ->check(CLI::Range(1, 3)),
+      solve_app
+          ->add_option("--count", solve.count,
+                       "matchstick: solutions moving 1 to K sticks (up_to, the default) or "
+                       "exactly K (exact)")
+          ->check(CLI::IsMember({"up_to", "exact"})),
+      solve_app
+          ->add_option("--leading-zeros", solve.leading_zeros,
+                       "matchstick: whether a number of 2+ digits in a solution may start with 0 "
+                       "(allow, the default, or forbid)")
+          ->check(CLI::IsMember({"allow", "forbid"})),
+  };
   solve_app->add_flag("--json", solve.json, "one JSON object on stdout instead of the report");
 
   // CLI11 reads "-1" into a size_t as a huge number, and its range check prints 1.8e308.
@@ -110,7 +131,11 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   if (validate_app->parsed())
     return cli::validate_command(validate_path, validate_overrides, world);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
-  if (solve_app->parsed()) return cli::solve_command(solve, world);
+  if (solve_app->parsed()) {
+    for (const auto* option : kernel_options)
+      if (option->count() > 0) solve.kernel_options.push_back(option->get_name());
+    return cli::solve_command(solve, world);
+  }
   if (maze_app->parsed()) return cli::maze_command(maze, world);
   cli::InspectDetail detail;
   if (all_rows) detail.rows = SIZE_MAX;

@@ -1,0 +1,256 @@
+#include "kernels/matchstick/equation.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <stdexcept>
+
+namespace levelforge::matchstick {
+
+PuzzleError::PuzzleError(const std::string& source, int column, const std::string& message)
+    : std::runtime_error(source + ":" + std::to_string(column) + ": " + message), column_(column) {}
+
+namespace {
+
+std::size_t at(int index) { return static_cast<std::size_t>(index); }
+
+bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+bool is_symbol(char ch) { return is_digit(ch) || ch == '+' || ch == '-' || ch == '='; }
+
+// A character as an error message shows it.
+std::string describe(char ch) {
+  if (ch == ' ') return "' ' (a space)";
+  if (ch >= 0x21 && ch <= 0x7e) return std::string("'") + ch + "'";
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "byte 0x%02x",
+                static_cast<unsigned>(static_cast<unsigned char>(ch)));
+  return buffer;
+}
+
+class EquationParser {
+ public:
+  EquationParser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
+
+  Layout parse() {
+    layout_.form.a_digits = number("the first operand");
+    if (end()) fail("missing the operator '+' or '-'");
+    if (peek() == '=') fail("missing the operator '+' or '-' before '='");
+    if (peek() != '+' && peek() != '-') unexpected("expected '+' or '-'");
+    layout_.cells.push_back(peek() == '+' ? plus_pattern : minus_pattern);
+    ++next_;
+    layout_.form.b_digits = number("the second operand");
+    if (end()) fail("missing '=' and the result");
+    if (peek() != '=') unexpected("expected '=' after the second operand");
+    ++next_;
+    layout_.form.c_digits = number("the result");
+    if (!end()) {
+      if (peek() == '=') fail("a second '='");
+      unexpected("expected the end of the equation after the result");
+    }
+    return std::move(layout_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const {
+    throw PuzzleError(source_, static_cast<int>(next_) + 1, message);
+  }
+  // A character that does not belong where it stands: unknown ones say so first.
+  [[noreturn]] void unexpected(const std::string& expectation) const {
+    if (!is_symbol(peek())) fail("unknown symbol " + describe(peek()));
+    fail(expectation + ", found " + describe(peek()));
+  }
+  [[nodiscard]] bool end() const { return next_ == text_.size(); }
+  [[nodiscard]] char peek() const { return text_[next_]; }
+
+  // The digits of one number, appended as patterns; returns how many.
+  int number(const std::string& name) {
+    const std::size_t begin = next_;
+    while (!end() && is_digit(peek())) {
+      if (next_ - begin == at(max_digits)) {
+        fail(name + " has more than " + std::to_string(max_digits) + " digits");
+      }
+      layout_.cells.push_back(digit_patterns[at(peek() - '0')]);
+      ++next_;
+    }
+    if (next_ == begin) {
+      if (end()) fail("missing " + name);
+      unexpected(name + " is empty");
+    }
+    return static_cast<int>(next_ - begin);
+  }
+
+  std::string_view text_;
+  std::string source_;
+  std::size_t next_ = 0;
+  Layout layout_;
+};
+
+int decimal_digits(std::int64_t value) {
+  int digits = 1;
+  for (std::int64_t power = 10; value >= power && digits <= max_digits; power *= 10) ++digits;
+  return digits;
+}
+
+char segment_name(const Layout& layout, int position, int segment) {
+  if (position == layout.form.operator_position()) return segment == 0 ? 'h' : 'v';
+  return static_cast<char>('a' + segment);
+}
+
+}  // namespace
+
+Layout parse_equation(std::string_view text, std::string_view source) {
+  return EquationParser(text, source).parse();
+}
+
+namespace {
+
+// What every reader of a layout needs: the numbers' sizes and one cell per position.
+void check_shape(const Layout& layout) {
+  const Form& form = layout.form;
+  for (const int digits : {form.a_digits, form.b_digits, form.c_digits}) {
+    if (digits < 1 || digits > max_digits) {
+      throw std::invalid_argument("matchstick layout: a number of " + std::to_string(digits) +
+                                  " digits, outside 1.." + std::to_string(max_digits));
+    }
+  }
+  if (layout.cells.size() != at(form.positions())) {
+    throw std::invalid_argument("matchstick layout: " + std::to_string(layout.cells.size()) +
+                                " cells for " + std::to_string(form.positions()) + " positions");
+  }
+}
+
+}  // namespace
+
+void check_layout(const Layout& layout) {
+  check_shape(layout);
+  const Form& form = layout.form;
+  for (int position = 0; position < form.positions(); ++position) {
+    const int places = position == form.operator_position() ? operator_segments : digit_segments;
+    if ((layout.cells[at(position)] >> places) != 0) {
+      throw std::invalid_argument("matchstick layout: position " + std::to_string(position) +
+                                  " has a stick outside its " + std::to_string(places) + " places");
+    }
+  }
+}
+
+void check_rules(const Rules& rules) {
+  if (rules.moves < 1 || rules.moves > max_moves) {
+    throw std::invalid_argument("matchstick rules: moves " + std::to_string(rules.moves) +
+                                ", outside 1.." + std::to_string(max_moves));
+  }
+}
+
+std::string to_string(const Layout& layout) {
+  check_shape(layout);
+  const Form& form = layout.form;
+  std::string text;
+  text.reserve(at(form.positions() + 1));
+  for (int position = 0; position < form.positions(); ++position) {
+    const Pattern pattern = layout.cells[at(position)];
+    if (position == form.operator_position()) {
+      text += pattern == plus_pattern ? '+' : pattern == minus_pattern ? '-' : '?';
+      continue;
+    }
+    if (position == form.operator_position() + 1 + form.b_digits) text += '=';
+    const int digit = digit_of(pattern);
+    text += digit < 0 ? '?' : static_cast<char>('0' + digit);
+  }
+  return text;
+}
+
+int sticks(const Layout& layout) {
+  check_layout(layout);
+  int count = 0;
+  for (const Pattern pattern : layout.cells) count += std::popcount(pattern);
+  return count;
+}
+
+bool is_true(const Layout& layout, LeadingZeros leading_zeros) {
+  check_shape(layout);
+  const Form& form = layout.form;
+  const Pattern op = layout.cells[at(form.operator_position())];
+  if (op != plus_pattern && op != minus_pattern) return false;
+  std::int64_t values[3] = {};
+  for (int number = 0; number < 3; ++number) {
+    const int first = form.first_position(number);
+    const int digits = form.digits(number);
+    if (leading_zeros == LeadingZeros::forbid && digits > 1 &&
+        layout.cells[at(first)] == digit_patterns[0]) {
+      return false;
+    }
+    for (int position = first; position < first + digits; ++position) {
+      const int digit = digit_of(layout.cells[at(position)]);
+      if (digit < 0) return false;
+      values[number] = 10 * values[number] + digit;
+    }
+  }
+  return (op == plus_pattern ? values[0] + values[1] : values[0] - values[1]) == values[2];
+}
+
+void layout_of(std::int64_t a, char op, std::int64_t b, std::int64_t c, Layout& layout) {
+  if (op != '+' && op != '-') {
+    throw std::invalid_argument(std::string("matchstick layout: operator '") + op +
+                                "', expected '+' or '-'");
+  }
+  const std::int64_t numbers[3] = {a, b, c};
+  int digits[3] = {};
+  for (int n = 0; n < 3; ++n) {
+    if (numbers[n] < 0) {
+      throw std::invalid_argument("matchstick layout: negative number " +
+                                  std::to_string(numbers[n]));
+    }
+    digits[n] = decimal_digits(numbers[n]);
+    if (digits[n] > max_digits) {
+      throw std::invalid_argument("matchstick layout: " + std::to_string(numbers[n]) +
+                                  " has more than " + std::to_string(max_digits) + " digits");
+    }
+  }
+  layout.form = Form{digits[0], digits[1], digits[2]};
+  layout.cells.resize(at(layout.form.positions()));
+  int end = 0;  // one past the number's last position
+  for (int n = 0; n < 3; ++n) {
+    end += digits[n];
+    auto rest = static_cast<std::uint32_t>(numbers[n]);  // below 10^max_digits
+    for (int position = end - 1; position >= end - digits[n]; --position, rest /= 10) {
+      layout.cells[at(position)] = digit_patterns[rest % 10];
+    }
+    if (n == 0) layout.cells[at(end++)] = op == '+' ? plus_pattern : minus_pattern;
+  }
+}
+
+Layout layout_of(std::int64_t a, char op, std::int64_t b, std::int64_t c) {
+  Layout layout;
+  layout_of(a, op, b, c, layout);
+  return layout;
+}
+
+std::string moved_sticks(const Layout& puzzle, const Layout& after) {
+  check_layout(puzzle);
+  check_layout(after);
+  if (puzzle.form != after.form) {
+    throw std::invalid_argument("moved_sticks: the layouts have different forms");
+  }
+  std::vector<std::string> sources;
+  std::vector<std::string> destinations;
+  for (int position = 0; position < puzzle.form.positions(); ++position) {
+    const Pattern before = puzzle.cells[at(position)];
+    const Pattern now = after.cells[at(position)];
+    for (int segment = 0; segment < digit_segments; ++segment) {
+      const auto bit = static_cast<Pattern>(1U << segment);
+      if ((before & bit) == (now & bit)) continue;
+      auto& list = (before & bit) != 0 ? sources : destinations;
+      list.push_back(std::to_string(position) + '.' + segment_name(puzzle, position, segment));
+    }
+  }
+  if (sources.size() != destinations.size()) {
+    throw std::invalid_argument("moved_sticks: the layouts have different numbers of sticks");
+  }
+  std::string moved;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (i > 0) moved += ' ';
+    moved += sources[i] + '>' + destinations[i];
+  }
+  return moved;
+}
+
+}  // namespace levelforge::matchstick

@@ -1,0 +1,190 @@
+#include "kernels/matchstick/matchstick.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <utility>
+
+namespace levelforge::kernels {
+
+using matchstick::Layout;
+
+namespace {
+
+constexpr std::size_t equation_size = 3 * matchstick::max_digits + 2;  // digits, op, '='
+constexpr std::size_t moved_size = 40;  // up to 3 "POS.S>POS.S" pairs
+constexpr std::size_t good_table = 1000;
+
+Layout layout_like(const Layout& puzzle, const matchstick::FoundLayout& found) {
+  Layout layout{puzzle.form, {}};
+  const auto n = static_cast<std::size_t>(puzzle.form.positions());
+  layout.cells.assign(found.cells.begin(), found.cells.begin() + static_cast<long>(n));
+  return layout;
+}
+
+}  // namespace
+
+Difficulty difficulty(const Layout& puzzle, const Layout& solution) {
+  Difficulty d;
+  int moved = 0;
+  int kept_inside = 0;
+  for (std::size_t p = 0; p < puzzle.cells.size(); ++p) {
+    const auto before = static_cast<unsigned>(puzzle.cells[p]);
+    const auto after = static_cast<unsigned>(solution.cells[p]);
+    if (before == after) continue;
+    ++d.symbols_changed;
+    const int removed = std::popcount(before & ~after);
+    const int added = std::popcount(after & ~before);
+    moved += added;
+    kept_inside += std::min(removed, added);
+    if (static_cast<int>(p) == puzzle.form.operator_position()) d.operator_changed = true;
+  }
+  d.between = moved - kept_inside;
+  return d;
+}
+
+std::vector<ParamSpec> Matchstick::parameters() {
+  return {
+      int_param("max_value", 99, 0, 999'999,
+                "A, B and C range over 0..max_value, each written without leading zeros"),
+      int_param("moves", 1, 1, 3, "k: sticks moved"),
+      choice_param("count", {"up_to", "exact"},
+                   "solutions at distance 1..k (the document's), or exactly k (puzzle books)"),
+      choice_param("leading_zeros", {"allow", "forbid"},
+                   "whether a solution's number of 2+ digits may start with 0 (\"0+3=09\")"),
+      bool_param("solutions", true, "store every solution record (exhaustive/solutions)"),
+  };
+}
+
+namespace {
+
+matchstick::Rules rules_of(const ParamSet& params) {
+  return {static_cast<int>(params.integer("moves")),
+          params.choice_as<matchstick::Count>(
+              "count", {{"up_to", matchstick::Count::up_to}, {"exact", matchstick::Count::exact}}),
+          params.choice_as<matchstick::LeadingZeros>(
+              "leading_zeros", {{"allow", matchstick::LeadingZeros::allow},
+                                {"forbid", matchstick::LeadingZeros::forbid}})};
+}
+
+}  // namespace
+
+Matchstick::Matchstick(const ParamSet& params)
+    : values_(params.integer("max_value") + 1),
+      store_solutions_(params.boolean("solutions")),
+      solver_(rules_of(params)) {}
+
+std::vector<ReductionSpec> Matchstick::reductions() {
+  return {
+      count_reduction("puzzles", "puzzles visited"),
+      count_reduction("true_puzzles", "puzzles that are true equations already"),
+      count_reduction("solutions", "solutions over all puzzles"),
+      count_reduction("good", "good puzzles: false equations with exactly one solution"),
+      histogram_reduction("solution_count", 0, 32, 32, "solutions per puzzle"),
+      top_k_reduction(
+          "good_puzzles", good_table,
+          {text_field("puzzle", equation_size, "the puzzle"),
+           text_field("solution", equation_size, "its one solution"),
+           text_field("moved", moved_size, "sticks moved, POSITION.SEGMENT>POSITION.SEGMENT"),
+           int_field("distance", "sticks moved"),
+           int_field("between", "sticks that travel between symbols"),
+           int_field("operator_changed", "1 when the operator changes"),
+           int_field("symbols_changed", "symbols that change"),
+           int_field("difficulty", "4 between + 2 operator_changed + symbols_changed")},
+          "the good puzzles, hardest first (ties: smaller index)"),
+  };
+}
+
+std::vector<FieldSpec> Matchstick::solution_fields() {
+  return {text_field("puzzle", equation_size, "the puzzle"),
+          text_field("solution", equation_size, "a true equation k moves away"),
+          int_field("distance", "sticks moved"),
+          text_field("moved", moved_size, "sticks moved, POSITION.SEGMENT>POSITION.SEGMENT"),
+          int_field("puzzle_solutions", "solutions of this puzzle"),
+          int_field("puzzle_true", "1 when the puzzle is a true equation already")};
+}
+
+std::uint64_t Matchstick::index_count() const {
+  const auto n = static_cast<std::uint64_t>(values_);
+  return n * n * n * 2;
+}
+
+Layout Matchstick::puzzle(std::uint64_t index) const {
+  const auto n = static_cast<std::uint64_t>(values_);
+  const char op = index % 2 == 0 ? '+' : '-';
+  auto rest = index / 2;
+  const auto c = static_cast<std::int64_t>(rest % n);
+  rest /= n;
+  const auto b = static_cast<std::int64_t>(rest % n);
+  const auto a = static_cast<std::int64_t>(rest / n);
+  return matchstick::layout_of(a, op, b, c);
+}
+
+void Matchstick::visit(std::uint64_t index, Reductions& out) const {
+  visit_range(index, index + 1, out);
+}
+
+void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
+  std::vector<matchstick::FoundLayout> found;
+  struct Entry {
+    std::string equation;
+    Layout layout;
+    int distance;
+  };
+  std::vector<Entry> sorted;
+  std::vector<std::int64_t> counts(33, 0);
+  std::int64_t true_count = 0;
+  std::int64_t solution_total = 0;
+  std::int64_t good_count = 0;
+  const auto rules = solver_.rules();
+  for (auto index = begin; index < end; ++index) {
+    const Layout layout = puzzle(index);
+    found.clear();
+    const auto n = static_cast<std::int64_t>(solver_.solve(layout, found));
+    const bool is_true = matchstick::is_true(layout, rules.leading_zeros);
+    true_count += is_true ? 1 : 0;
+    solution_total += n;
+    ++counts[static_cast<std::size_t>(std::min<std::int64_t>(n, 32))];
+    const bool is_good = !is_true && n == 1;
+    if (is_good) ++good_count;
+    if (n == 0 || (!store_solutions_ && !is_good)) continue;
+    out.begin_index(index);
+    const auto text = matchstick::to_string(layout);
+    sorted.clear();
+    for (const auto& f : found) {
+      auto after = layout_like(layout, f);
+      auto equation = matchstick::to_string(after);
+      sorted.push_back({std::move(equation), std::move(after), f.distance});
+    }
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Entry& x, const Entry& y) { return x.equation < y.equation; });
+    if (is_good) {
+      const auto& only = sorted.front();
+      const auto d = difficulty(layout, only.layout);
+      out.offer_top(good_puzzles, d.score(), [&] {
+        return Record{text,
+                      only.equation,
+                      matchstick::moved_sticks(layout, only.layout),
+                      std::int64_t{only.distance},
+                      std::int64_t{d.between},
+                      std::int64_t{d.operator_changed},
+                      std::int64_t{d.symbols_changed},
+                      std::int64_t{d.score()}};
+      });
+    }
+    if (!store_solutions_) continue;
+    for (const auto& entry : sorted) {
+      out.solution({text, entry.equation, std::int64_t{entry.distance},
+                    matchstick::moved_sticks(layout, entry.layout), n,
+                    std::int64_t{is_true}});
+    }
+  }
+  out.count(puzzles, static_cast<std::int64_t>(end - begin));
+  out.count(true_puzzles, true_count);
+  out.count(solutions, solution_total);
+  out.count(good, good_count);
+  for (std::size_t v = 0; v < counts.size(); ++v)
+    if (counts[v] != 0) out.histogram(solution_count_histogram, static_cast<double>(v), counts[v]);
+}
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,62 @@
+#pragma once
+// The `matchstick` kernel (docs/matchstick.md): every puzzle `A op B = C` with A, B, C in
+// 0..max_value (each written without leading zeros) and op in {+, -}, solved by moving up to
+// k sticks; solution records, solution-count histograms, and the good puzzles (false
+// equations with exactly one solution) ranked by a difficulty score.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "kernels/matchstick/equation.hpp"
+
+namespace levelforge::kernels {
+
+class Matchstick {
+ public:
+  static constexpr std::string_view name = "matchstick";
+  static constexpr std::string_view summary =
+      "matchstick equations: every puzzle A op B = C of a range, solved by moving k sticks";
+
+  static std::vector<ParamSpec> parameters();
+  explicit Matchstick(const ParamSet& params);
+
+  enum Reduction : std::size_t {
+    puzzles,
+    true_puzzles,
+    solutions,
+    good,
+    solution_count_histogram,
+    good_puzzles,
+  };
+  static std::vector<ReductionSpec> reductions();
+  static std::vector<FieldSpec> solution_fields();
+  [[nodiscard]] std::uint64_t index_count() const;
+  void visit(std::uint64_t index, Reductions& out) const;
+  void visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const;
+
+  // The puzzle at `index`: op fastest, then C, B, A.
+  [[nodiscard]] matchstick::Layout puzzle(std::uint64_t index) const;
+
+ private:
+  std::int64_t values_;  // max_value + 1
+  bool store_solutions_;
+  matchstick::FastSolver solver_;
+};
+
+static_assert(RangeExhaustiveKernel<Matchstick>);
+
+// How hard a good puzzle is to see, from its one solution (docs/matchstick.md):
+// 4 x sticks that travel between symbols + 2 x (the operator changes) + symbols changed.
+struct Difficulty {
+  int between = 0;  // moved sticks that cannot stay inside their symbol
+  bool operator_changed = false;
+  int symbols_changed = 0;  // positions whose pattern differs
+  [[nodiscard]] int score() const {
+    return 4 * between + 2 * static_cast<int>(operator_changed) + symbols_changed;
+  }
+};
+Difficulty difficulty(const matchstick::Layout& puzzle, const matchstick::Layout& solution);
+
+}  // namespace levelforge::kernels
