@@ -94,6 +94,16 @@ exhaustive: {begin: 5000000, end: 6048576, chunk: 50000}
 seed: 14
 """
 
+# Every puzzle with numbers up to 30, two moves, in uneven chunks.
+MATCHSTICK_CONFIG = """
+experiment: matchstick-small
+kernel: matchstick
+driver: exhaustive
+params: {max_value: 30, moves: 2}
+exhaustive: {chunk: 7001}
+seed: 15
+"""
+
 
 class ConfigTest(TempDirTest):
     def config(self, text, name="config.yaml"):
@@ -187,6 +197,16 @@ class Determinism(ConfigTest):
         self.assertEqual(len(hardest), 100)
         self.assertTrue(np.all((hardest["config"] >= 5000000) & (hardest["config"] < 6048576)))
         self.assertTrue(np.all(np.diff(hardest["distance"]) <= 0), "hardest first")
+
+    def test_matchstick_exhaustive(self):
+        data = self.check(MATCHSTICK_CONFIG, ["/exhaustive/counts", "/exhaustive/solutions",
+                                              "/exhaustive/top/good_puzzles",
+                                              "/exhaustive/histograms/solution_count"])
+        counts = data["/exhaustive/counts"][0]
+        self.assertEqual(counts["puzzles"], 31 ** 3 * 2)
+        self.assertEqual(len(data["/exhaustive/solutions"]), counts["solutions"])
+        good = data["/exhaustive/top/good_puzzles"][0]
+        self.assertTrue(np.all(np.diff(good["difficulty"]) <= 0), "hardest first")
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -282,6 +302,33 @@ class Experiments(ConfigTest):
         self.assertEqual(int(lengths.sum()), counts["evaluated"])
         self.assertEqual(int(hardest["length"][0]), int(np.nonzero(lengths)[0].max()) - 1)
         self.assertTrue(np.all(hardest["first"] < hardest["second"]))
+
+    def test_matchstick_2digit(self):
+        with h5py.File(self.run_config("matchstick_2digit.yaml"), "r") as f:
+            counts = f["exhaustive/counts"][0]
+            solutions = f["exhaustive/solutions"][()]
+            good = f["exhaustive/top/good_puzzles"][0]
+            histogram = f["exhaustive/histograms/solution_count"][0]
+        # A + B = C and A - B = C with all three in 0..99: 5050 each.
+        self.assertEqual((counts["puzzles"], counts["true_puzzles"]), (2_000_000, 10_100))
+        self.assertEqual(len(solutions), counts["solutions"])
+        self.assertEqual(int(histogram.sum()), 2_000_000)
+        single = solutions[(solutions["puzzle_solutions"] == 1) & (solutions["puzzle_true"] == 0)]
+        self.assertEqual(len(single), counts["good"])
+        self.assertEqual(len(good), 1000)
+        self.assertTrue(np.all(np.diff(good["difficulty"]) <= 0), "hardest first")
+        by_puzzle = dict(zip(single["puzzle"], single["solution"]))
+        for row in good:
+            self.assertEqual(by_puzzle[row["puzzle"]], row["solution"])
+        self.assertTrue(np.all(solutions["distance"] == 1))
+
+    def test_matchstick_2digit_two_moves(self):
+        with h5py.File(self.run_config("matchstick_2digit_k2.yaml"), "r") as f:
+            counts = f["exhaustive/counts"][0]
+            distances = f["exhaustive/solutions"]["distance"]
+        self.assertEqual(counts["puzzles"], 2_000_000)
+        self.assertEqual(len(distances), counts["solutions"])
+        self.assertEqual(set(np.unique(distances)), {1, 2})
 
 
 class Run(ConfigTest):

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/matchstick/candidates.hpp"
+
 namespace levelforge::kernels {
 
 using matchstick::Layout;
@@ -24,7 +26,8 @@ Layout layout_like(const Layout& puzzle, const matchstick::FoundLayout& found) {
 
 }  // namespace
 
-Difficulty difficulty(const Layout& puzzle, const Layout& solution) {
+Difficulty difficulty(const Layout& puzzle, const Layout& solution,
+                      const matchstick::Rules& rules) {
   Difficulty d;
   int moved = 0;
   int kept_inside = 0;
@@ -40,6 +43,7 @@ Difficulty difficulty(const Layout& puzzle, const Layout& solution) {
     if (static_cast<int>(p) == puzzle.form.operator_position()) d.operator_changed = true;
   }
   d.between = moved - kept_inside;
+  d.near_misses = matchstick::well_formed_layouts(puzzle, rules) - 1;
   return d;
 }
 
@@ -90,7 +94,9 @@ std::vector<ReductionSpec> Matchstick::reductions() {
            int_field("between", "sticks that travel between symbols"),
            int_field("operator_changed", "1 when the operator changes"),
            int_field("symbols_changed", "symbols that change"),
-           int_field("difficulty", "4 between + 2 operator_changed + symbols_changed")},
+           int_field("near_misses", "well-formed false equations within the same moves"),
+           int_field("difficulty",
+                     "4 between + 2 operator_changed + symbols_changed + near_misses")},
           "the good puzzles, hardest first (ties: smaller index)"),
   };
 }
@@ -160,8 +166,8 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
               [](const Entry& x, const Entry& y) { return x.equation < y.equation; });
     if (is_good) {
       const auto& only = sorted.front();
-      const auto d = difficulty(layout, only.layout);
-      out.offer_top(good_puzzles, d.score(), [&] {
+      const auto d = difficulty(layout, only.layout, rules);
+      out.offer_top(good_puzzles, static_cast<double>(d.score()), [&] {
         return Record{text,
                       only.equation,
                       matchstick::moved_sticks(layout, only.layout),
@@ -169,14 +175,14 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
                       std::int64_t{d.between},
                       std::int64_t{d.operator_changed},
                       std::int64_t{d.symbols_changed},
-                      std::int64_t{d.score()}};
+                      d.near_misses,
+                      d.score()};
       });
     }
     if (!store_solutions_) continue;
     for (const auto& entry : sorted) {
       out.solution({text, entry.equation, std::int64_t{entry.distance},
-                    matchstick::moved_sticks(layout, entry.layout), n,
-                    std::int64_t{is_true}});
+                    matchstick::moved_sticks(layout, entry.layout), n, std::int64_t{is_true}});
     }
   }
   out.count(puzzles, static_cast<std::int64_t>(end - begin));

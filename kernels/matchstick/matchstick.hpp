@@ -47,16 +47,19 @@ class Matchstick {
 
 static_assert(RangeExhaustiveKernel<Matchstick>);
 
-// How hard a good puzzle is to see, from its one solution (docs/matchstick.md):
-// 4 x sticks that travel between symbols + 2 x (the operator changes) + symbols changed.
+// How hard a good puzzle is (docs/matchstick.md): 4 x sticks that travel between symbols
+// + 2 x (the operator changes) + symbols changed + near misses.
 struct Difficulty {
   int between = 0;  // moved sticks that cannot stay inside their symbol
   bool operator_changed = false;
-  int symbols_changed = 0;  // positions whose pattern differs
-  [[nodiscard]] int score() const {
-    return 4 * between + 2 * static_cast<int>(operator_changed) + symbols_changed;
+  int symbols_changed = 0;       // positions whose pattern differs
+  std::int64_t near_misses = 0;  // well-formed false equations as many moves away
+  [[nodiscard]] std::int64_t score() const {
+    return 4 * between + 2 * static_cast<int>(operator_changed) + symbols_changed + near_misses;
   }
 };
-Difficulty difficulty(const matchstick::Layout& puzzle, const matchstick::Layout& solution);
+// `solution` must be the puzzle's only one under `rules`.
+Difficulty difficulty(const matchstick::Layout& puzzle, const matchstick::Layout& solution,
+                      const matchstick::Rules& rules);
 
 }  // namespace levelforge::kernels

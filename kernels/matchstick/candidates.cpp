@@ -1,0 +1,79 @@
+#include "kernels/matchstick/candidates.hpp"
+
+#include <array>
+#include <bit>
+#include <cstddef>
+
+namespace levelforge::matchstick {
+namespace {
+
+constexpr std::size_t budget = max_moves + 1;  // removals or additions 0..max_moves
+using Ways = std::array<std::array<std::int64_t, budget>, budget>;  // [removed][added]
+
+// ways[p]: the symbols of one kind that pattern p turns into with r sticks taken and a
+// placed; the kinds are a digit, a digit that may not be 0 (a forbidden leading zero), and
+// the operator.
+enum Kind { any_digit, nonzero_digit, operator_slot, kinds };
+
+struct Tables {
+  std::array<std::array<Ways, kinds>, 128> ways{};
+  Tables() {
+    for (unsigned p = 0; p < 128; ++p) {
+      const auto add = [&](Kind kind, unsigned q) {
+        const auto removed = static_cast<std::size_t>(std::popcount(p & ~q));
+        const auto added = static_cast<std::size_t>(std::popcount(q & ~p));
+        if (removed < budget && added < budget) ++ways[p][kind][removed][added];
+      };
+      for (unsigned d = 0; d < 10; ++d) {
+        add(any_digit, digit_patterns[d]);
+        if (d != 0) add(nonzero_digit, digit_patterns[d]);
+      }
+      if (p < 4) {  // the operator slot has two places
+        add(operator_slot, minus_pattern);
+        add(operator_slot, plus_pattern);
+      }
+    }
+  }
+};
+
+const Tables& tables() {
+  static const Tables built;
+  return built;
+}
+
+}  // namespace
+
+std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
+  check_layout(puzzle);
+  check_rules(rules);
+  const auto k = static_cast<std::size_t>(rules.moves);
+  const Form& form = puzzle.form;
+  const auto& t = tables();
+  Ways count{};
+  count[0][0] = 1;
+  for (int position = 0; position < form.positions(); ++position) {
+    Kind kind = any_digit;
+    if (position == form.operator_position()) {
+      kind = operator_slot;
+    } else if (rules.leading_zeros == LeadingZeros::forbid) {
+      for (int number = 0; number < 3; ++number)
+        if (position == form.first_position(number) && form.digits(number) > 1)
+          kind = nonzero_digit;
+    }
+    const Ways& step = t.ways[puzzle.cells[static_cast<std::size_t>(position)]][kind];
+    Ways next{};
+    for (std::size_t r = 0; r <= k; ++r)
+      for (std::size_t a = 0; a <= k; ++a) {
+        if (count[r][a] == 0) continue;
+        for (std::size_t dr = 0; r + dr <= k; ++dr)
+          for (std::size_t da = 0; a + da <= k; ++da)
+            next[r + dr][a + da] += count[r][a] * step[dr][da];
+      }
+    count = next;
+  }
+  std::int64_t total = 0;
+  for (std::size_t d = rules.count == Count::exact ? k : 1; d <= k; ++d) total += count[d][d];
+  return total;
+}
+
+}  // namespace levelforge::matchstick

@@ -1,0 +1,108 @@
+// The matchstick kernel's exhaustive sweep (kernels/matchstick/matchstick.hpp): the index
+// space, batched visits equal single visits and the solvers, good puzzles and difficulty.
+#include "kernels/matchstick/matchstick.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernels/matchstick/candidates.hpp"
+
+namespace levelforge::kernels {
+namespace {
+
+ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+  auto params = ParamSet::defaults(Matchstick::parameters());
+  for (const auto& [name, value] : values) params.set(name, value);
+  return params;
+}
+
+TEST(MatchstickKernel, IndexSpaceIsEveryPuzzleOpFastest) {
+  const Matchstick kernel(params_with({}));
+  EXPECT_EQ(kernel.index_count(), 2'000'000U);
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(0)), "0+0=0");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(1)), "0-0=0");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(2)), "0+0=1");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(2 * 100)), "0+1=0");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(((12 * 100 + 34) * 100 + 56) * 2 + 1)), "12-34=56");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(kernel.index_count() - 1)), "99-99=99");
+}
+
+// Over every one-digit puzzle: the counts are what the solvers say puzzle by puzzle, and
+// each good puzzle's single solution is the one solve_dfs finds.
+TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
+  for (const auto* zeros : {"allow", "forbid"}) {
+    const Matchstick kernel(params_with({{"max_value", std::int64_t{9}},
+                                         {"moves", std::int64_t{2}},
+                                         {"leading_zeros", std::string(zeros)}}));
+    const matchstick::Rules rules{2, matchstick::Count::up_to,
+                                  std::string(zeros) == "allow" ? matchstick::LeadingZeros::allow
+                                                                : matchstick::LeadingZeros::forbid};
+    const auto specs = Matchstick::reductions();
+    Reductions out(specs);
+    kernel.visit_range(0, kernel.index_count(), out);
+    std::int64_t solutions = 0;
+    std::int64_t good = 0;
+    std::int64_t already_true = 0;
+    for (std::uint64_t index = 0; index < kernel.index_count(); ++index) {
+      const auto puzzle = kernel.puzzle(index);
+      const auto found = matchstick::solve_dfs(puzzle, rules);
+      solutions += static_cast<std::int64_t>(found.size());
+      const bool is_true = matchstick::is_true(puzzle, rules.leading_zeros);
+      already_true += is_true ? 1 : 0;
+      good += !is_true && found.size() == 1 ? 1 : 0;
+    }
+    EXPECT_EQ(out.counts()[Matchstick::puzzles], 2000);
+    EXPECT_EQ(out.counts()[Matchstick::true_puzzles], already_true);
+    EXPECT_EQ(out.counts()[Matchstick::solutions], solutions);
+    EXPECT_EQ(out.counts()[Matchstick::good], good);
+    EXPECT_EQ(static_cast<std::int64_t>(out.solutions().size()), solutions);
+    const auto table = out.sorted_top(Matchstick::good_puzzles);
+    EXPECT_EQ(static_cast<std::int64_t>(table.size()), std::min<std::int64_t>(good, 1000));
+    for (const auto& entry : table) {
+      const auto puzzle = matchstick::parse_equation(std::get<std::string>(entry.record[0]));
+      const auto found = matchstick::solve_dfs(puzzle, rules);
+      ASSERT_EQ(found.size(), 1U);
+      EXPECT_EQ(std::get<std::string>(entry.record[1]), found.front().equation);
+      EXPECT_EQ(std::get<std::string>(entry.record[2]), found.front().moved);
+      EXPECT_EQ(std::get<std::int64_t>(entry.record[7]),
+                matchstick::well_formed_layouts(puzzle, rules) - 1);
+    }
+  }
+}
+
+TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
+  const Matchstick kernel(params_with({}));
+  const auto specs = Matchstick::reductions();
+  Reductions batched(specs);
+  Reductions single(specs);
+  kernel.visit_range(700'000, 703'000, batched);
+  for (std::uint64_t index = 700'000; index < 703'000; ++index) kernel.visit(index, single);
+  EXPECT_EQ(batched.counts(), single.counts());
+  EXPECT_EQ(batched.histograms(), single.histograms());
+  ASSERT_EQ(batched.solutions().size(), single.solutions().size());
+  for (std::size_t i = 0; i < batched.solutions().size(); ++i) {
+    EXPECT_EQ(batched.solutions()[i].index, single.solutions()[i].index);
+    EXPECT_EQ(batched.solutions()[i].record, single.solutions()[i].record);
+  }
+}
+
+// 6+4=4 with one move has two solutions (0+4=4, 8-4=4): not good. 5+7=2 has one, 9-7=2:
+// the '+' gives its vertical stick to the 5 (e), one stick between symbols and the
+// operator changes, two symbols change.
+TEST(MatchstickKernel, DifficultyOfAHandCheckedGoodPuzzle) {
+  const auto puzzle = matchstick::parse_equation("5+7=2");
+  const matchstick::Rules rules{1, matchstick::Count::up_to, matchstick::LeadingZeros::allow};
+  const auto found = matchstick::solve_fast(puzzle, rules);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found.front().equation, "9-7=2");
+  const auto d = difficulty(puzzle, matchstick::parse_equation("9-7=2"), rules);
+  EXPECT_EQ(d.between, 1);
+  EXPECT_TRUE(d.operator_changed);
+  EXPECT_EQ(d.symbols_changed, 2);
+  EXPECT_EQ(d.near_misses, matchstick::well_formed_layouts(puzzle, rules) - 1);
+  EXPECT_EQ(d.score(), 4 + 2 + 2 + d.near_misses);
+}
+
+}  // namespace
+}  // namespace levelforge::kernels
