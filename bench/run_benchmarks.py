@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze")
+BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze", "matchstick")
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -55,6 +55,7 @@ COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
 IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
 SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
 TILTMAZE_FLOOR = 5.0  # seconds: the whole 4 x 4 run (MPI start, HDF5 output) on 2 ranks
+MATCHSTICK_FLOOR = 5.0  # seconds: the whole 2,000,000-puzzle k = 1 run on 2 ranks
 
 
 class RunError(Exception):
@@ -343,11 +344,31 @@ def bench_sweep(runner, args, _ranks):
     return [process[True], process[False], driver[True], driver[False]], ratios, notes
 
 
+def shipped_runs(runner, args, benchmark, cases, calls):
+    """Process and driver wall time of shipped configs as a user starts them (MPI start and
+    HDF5 output included) on --sweep-ranks ranks, cases interleaved. `cases` are
+    (name, config, overrides); every run must make `calls` kernel calls."""
+    r = args.sweep_ranks
+    process = {name: Series(benchmark, f"{r} ranks, {name}", "process wall", "s") for name, _, _ in cases}
+    driver = {name: Series(benchmark, f"{r} ranks, {name}", "driver wall", "s") for name, _, _ in cases}
+    for _ in range(args.warmup):
+        runner.run(cases[0][1], r, cases[0][2])
+    for rep in range(args.repeats):
+        for name, config, overrides in cases:
+            run = runner.run(config, r, overrides)
+            if run["calls"] != calls:
+                raise RunError(f"{benchmark} {name}: {run['calls']} kernel calls, expected {calls}")
+            process[name].values.append(run["process_seconds"])
+            driver[name].values.append(run["driver_seconds"])
+            progress(f"{benchmark} rep {rep + 1}/{args.repeats}, {name}: "
+                     f"{run['process_seconds']:.3f} s process, {run['driver_seconds']:.3f} s driver")
+    return process, driver
+
+
 def bench_tiltmaze(runner, args, _ranks):
-    """The shipped 4 x 4 tilt-maze runs as a user starts them (configs/tiltmaze_4x4_*.yaml):
-    process wall time with MPI start and HDF5 output, on --sweep-ranks ranks. The single-
-    target run against its floor; the two-target run with every configuration and with
-    each maze once up to reflection, for what the symmetry saves."""
+    """The shipped 4 x 4 tilt-maze runs (configs/tiltmaze_4x4_*.yaml): the single-target
+    run against its floor; the two-target run with every configuration and with each maze
+    once up to reflection, for what the symmetry saves."""
     r = args.sweep_ranks
     configs = REPO / "configs"
     cases = [
@@ -355,19 +376,7 @@ def bench_tiltmaze(runner, args, _ranks):
         ("pairs", configs / "tiltmaze_4x4_pairs.yaml", ["params.symmetry=none"]),
         ("pairs, reflection", configs / "tiltmaze_4x4_pairs.yaml", []),
     ]
-    process = {name: Series("tiltmaze", f"{r} ranks, {name}", "process wall", "s") for name, _, _ in cases}
-    driver = {name: Series("tiltmaze", f"{r} ranks, {name}", "driver wall", "s") for name, _, _ in cases}
-    for _ in range(args.warmup):
-        runner.run(cases[0][1], r, cases[0][2])
-    for rep in range(args.repeats):
-        for name, config, overrides in cases:
-            run = runner.run(config, r, overrides)
-            if run["calls"] != 1 << 24:
-                raise RunError(f"tiltmaze {name}: {run['calls']} kernel calls, expected 2^24")
-            process[name].values.append(run["process_seconds"])
-            driver[name].values.append(run["driver_seconds"])
-            progress(f"tiltmaze rep {rep + 1}/{args.repeats}, {name}: "
-                     f"{run['process_seconds']:.3f} s process, {run['driver_seconds']:.3f} s driver")
+    process, driver = shipped_runs(runner, args, "tiltmaze", cases, 1 << 24)
     ratios = [
         Ratio("tiltmaze", f"single-target process wall, {r}r (s)", process["single"].median, "<=",
               TILTMAZE_FLOOR),
@@ -379,7 +388,24 @@ def bench_tiltmaze(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze}
+def bench_matchstick(runner, args, _ranks):
+    """The shipped 2,000,000-puzzle matchstick sweeps (configs/matchstick_2digit*.yaml),
+    every solution record written: k = 1 against its floor, and k = 2."""
+    r = args.sweep_ranks
+    configs = REPO / "configs"
+    cases = [("k=1", configs / "matchstick_2digit.yaml", []),
+             ("k=2", configs / "matchstick_2digit_k2.yaml", [])]
+    process, driver = shipped_runs(runner, args, "matchstick", cases, 2_000_000)
+    ratios = [
+        Ratio("matchstick", f"k=1 process wall, {r}r (s)", process["k=1"].median, "<=", MATCHSTICK_FLOOR),
+        Ratio("matchstick", f"k=1 puzzles/s per rank, {r}r (driver)", 2_000_000 / driver["k=1"].median / r),
+        Ratio("matchstick", f"k=2 puzzles/s per rank, {r}r (driver)", 2_000_000 / driver["k=2"].median / r),
+    ]
+    return [*process.values(), *driver.values()], ratios, []
+
+
+RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
+           "matchstick": bench_matchstick}
 
 
 # ----------------------------------------------------------------------------- report
