@@ -88,7 +88,7 @@ TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
 }
 
 // 6+4=4 with one move has two solutions (0+4=4, 8-4=4): not good. 5+7=2 has one, 9-7=2:
-// the '+' gives its vertical stick to the 5 (e), one stick between symbols and the
+// the '+' gives its vertical stick to the 5 (b, making a 9), one stick between symbols and the
 // operator changes, two symbols change.
 TEST(MatchstickKernel, DifficultyOfAHandCheckedGoodPuzzle) {
   const auto puzzle = matchstick::parse_equation("5+7=2");
