@@ -4,6 +4,7 @@ under mpiexec) and a test case with a scratch directory.
 Reads LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS from the environment (CTest sets them).
 """
 
+import json
 import os
 import shlex
 import shutil
@@ -46,3 +47,23 @@ class TempDirTest(unittest.TestCase):
 
     def assert_ok(self, result):
         self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+
+
+class SolveTest(TempDirTest):
+    """Tests of `levelforge solve KERNEL`; subclasses set `kernel`."""
+
+    kernel = None
+
+    def assert_refused(self, result, *fragments):
+        """Exit 2, nothing on stdout, every fragment in the message."""
+        self.assertEqual(result.returncode, 2, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        self.assertEqual(result.stdout, "")
+        for fragment in fragments:
+            self.assertIn(fragment, result.stderr)
+
+    def solve_json(self, target, *args):
+        """The --json report of `solve KERNEL target args`: exactly one object on one line."""
+        result = levelforge("solve", self.kernel, target, "--json", *args)
+        self.assert_ok(result)
+        self.assertEqual(result.stdout.count("\n"), 1)
+        return json.loads(result.stdout)

@@ -8,12 +8,11 @@ C++ solvers, and each solution's moved sticks are replayed on the segment patter
 Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
-import json
 import random
 import textwrap
 import unittest
 
-from cli_support import levelforge
+from cli_support import SolveTest, levelforge
 
 # Segments a..g as bits 0..6 per digit; the operator slot's horizontal stick is bit 0, its
 # vertical one bit 1 (kernels/matchstick/equation.hpp).
@@ -124,22 +123,8 @@ EIGHT_MINUS_FOUR = art("""
 """)
 
 
-class MatchstickTest(unittest.TestCase):
-    def assert_ok(self, result):
-        self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
-
-    def assert_refused(self, result, *fragments):
-        """Exit 2, nothing on stdout, every fragment in the message."""
-        self.assertEqual(result.returncode, 2, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
-        self.assertEqual(result.stdout, "")
-        for fragment in fragments:
-            self.assertIn(fragment, result.stderr)
-
-    def solve_json(self, puzzle, *args):
-        result = levelforge("solve", "matchstick", puzzle, "--json", *args)
-        self.assert_ok(result)
-        self.assertEqual(result.stdout.count("\n"), 1)  # exactly one object, one line
-        return json.loads(result.stdout)
+class MatchstickTest(SolveTest):
+    kernel = "matchstick"
 
     def assert_matches_model(self, puzzle, *args, moves=1, count="up_to", leading_zeros="allow"):
         """The JSON report of `puzzle` under the options `args` against the model; returns it."""

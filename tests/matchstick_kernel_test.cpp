@@ -23,8 +23,9 @@ TEST(MatchstickKernel, IndexSpaceIsEveryPuzzleOpFastest) {
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(0)), "0+0=0");
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(1)), "0-0=0");
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(2)), "0+0=1");
-  EXPECT_EQ(matchstick::to_string(kernel.puzzle(2 * 100)), "0+1=0");
-  EXPECT_EQ(matchstick::to_string(kernel.puzzle(((12 * 100 + 34) * 100 + 56) * 2 + 1)), "12-34=56");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(std::uint64_t{2} * 100)), "0+1=0");
+  EXPECT_EQ(matchstick::to_string(kernel.puzzle(((12U * 100 + 34) * 100 + 56) * 2 + 1)),
+            "12-34=56");
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(kernel.index_count() - 1)), "99-99=99");
 }
 

@@ -16,7 +16,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import TempDirTest, levelforge
+from cli_support import SolveTest, levelforge
 
 
 
@@ -112,25 +112,14 @@ class Maze:
         return collected & self.targets
 
 
-class MazeTest(TempDirTest):
+class MazeTest(SolveTest):
+    kernel = "tiltmaze"
+
     def write(self, text, name="level.maze"):
         path = self.path(name)
         with open(path, "w") as out:
             out.write(text)  # as given: some tests need exact spacing
         return path
-
-    def assert_refused(self, result, *fragments):
-        """Exit 2, nothing on stdout, every fragment in the message."""
-        self.assertEqual(result.returncode, 2, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
-        self.assertEqual(result.stdout, "")
-        for fragment in fragments:
-            self.assertIn(fragment, result.stderr)
-
-    def solve_json(self, path, *args):
-        result = levelforge("solve", "tiltmaze", path, "--json", *args)
-        self.assert_ok(result)
-        self.assertEqual(result.stdout.count("\n"), 1)  # exactly one object, one line
-        return json.loads(result.stdout)
 
     def assert_plays(self, text, moves, collect):
         maze = Maze(text)
