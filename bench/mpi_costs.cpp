@@ -1,0 +1,240 @@
+// The constants of the cost model in docs/scaling.md, measured on this machine: MPI
+// point-to-point latency and bandwidth, the work queue's MPI_Fetch_and_op round trip under
+// contention, an 8-byte MPI_Allreduce, and the parallel-HDF5 costs the result file pays
+// (file create + close, one collective dataset creation, collective write bandwidth).
+//
+// A plain MPI program rather than a Google Benchmark: every figure needs all ranks in
+// lock step, and Google Benchmark's adaptive iteration counts differ between ranks.
+//
+//   mpiexec -n 2 build/bench/bench_mpi_costs [--reps 7] [--write-mib 256] [--dir /tmp]
+//
+// Every figure is the median over --reps repetitions; within a repetition a collective
+// figure is the slowest rank's time (what the caller waits for).
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "runner/h5/h5.hpp"
+#include "runner/mpi/mpi.hpp"
+
+namespace {
+
+using levelforge::mpi::Comm;
+
+double now() { return MPI_Wtime(); }
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const auto middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+struct Options {
+  int reps = 7;
+  int write_mib = 256;
+  std::string dir = "/tmp";
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--reps") options.reps = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--write-mib") options.write_mib = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--dir") options.dir = argv[i + 1];
+  }
+  return options;
+}
+
+// Runs `body` (which returns this rank's seconds per operation) `reps` times after one
+// warm-up, takes the slowest rank of each repetition and returns the median.
+double measure(const Comm& comm, int reps, const std::function<double()>& body) {
+  std::vector<double> samples;
+  for (int rep = -1; rep < reps; ++rep) {
+    comm.barrier();
+    const double local = body();
+    const double slowest = comm.all_reduce_max(local);
+    if (rep >= 0) samples.push_back(slowest);
+  }
+  return median(samples);
+}
+
+// Half the round trip of `bytes` between ranks 0 and 1: the one-way time of one message.
+double ping_pong(const Comm& comm, std::size_t bytes, int iterations) {
+  std::vector<char> buffer(bytes, 'x');
+  const int count = static_cast<int>(bytes);
+  const int rank = comm.rank();
+  if (rank > 1) return 0.0;
+  const double start = now();
+  for (int i = 0; i < iterations; ++i) {
+    if (rank == 0) {
+      MPI_Send(buffer.data(), count, MPI_CHAR, 1, 0, comm.native());
+      MPI_Recv(buffer.data(), count, MPI_CHAR, 1, 0, comm.native(), MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buffer.data(), count, MPI_CHAR, 0, 0, comm.native(), MPI_STATUS_IGNORE);
+      MPI_Send(buffer.data(), count, MPI_CHAR, 0, 0, comm.native());
+    }
+  }
+  return (now() - start) / (2.0 * iterations);
+}
+
+struct Row {
+  std::string what;
+  double value;
+  std::string unit;
+  std::string note;
+};
+
+void print(const std::vector<Row>& rows, int ranks, const Options& options) {
+  std::printf("bench_mpi_costs: %d rank(s), medians of %d repetitions, host %s\n\n", ranks,
+              options.reps, levelforge::mpi::processor_name().c_str());
+  std::printf("| %-44s | %12s | %-6s | %s |\n", "constant", "median", "unit", "how");
+  std::printf("|%s|-------------:|--------|-----|\n", std::string(46, '-').c_str());
+  for (const auto& row : rows) {
+    std::printf("| %-44s | %12.3f | %-6s | %s |\n", row.what.c_str(), row.value, row.unit.c_str(),
+                row.note.c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  levelforge::mpi::Environment environment(argc, argv);
+  const auto options = parse(argc, argv);
+  const auto comm = Comm::world();
+  const int ranks = comm.size();
+  std::vector<Row> rows;
+
+  if (ranks >= 2) {
+    rows.push_back({"ping-pong latency, 8 B, rank 0 <-> 1",
+                    1e6 * measure(comm, options.reps, [&] { return ping_pong(comm, 8, 20000); }),
+                    "us", "half round trip, 20000 round trips"});
+    const double mib_seconds =
+        measure(comm, options.reps, [&] { return ping_pong(comm, 1 << 20, 200); });
+    rows.push_back({"ping-pong bandwidth, 1 MiB, rank 0 <-> 1", 1.0 / mib_seconds / 1024.0, "GiB/s",
+                    "1 MiB / half round trip, 200 round trips"});
+  }
+
+  {
+    // The work queue's operation (SharedCounters::fetch_add: MPI_Fetch_and_op + flush on
+    // rank 0's window), every rank pulling as fast as it can: the worst case of contention.
+    constexpr int pulls = 20000;
+    levelforge::mpi::SharedCounters counters(comm, 1);
+    const double seconds = measure(comm, options.reps, [&] {
+      const double start = now();
+      for (int i = 0; i < pulls; ++i) counters.fetch_add(0, 1);
+      return (now() - start) / pulls;
+    });
+    rows.push_back({"Fetch_and_op + flush on rank 0's window", 1e6 * seconds, "us",
+                    "all ranks pulling, slowest rank, 20000 ops"});
+  }
+
+  {
+    constexpr int iterations = 20000;
+    const double seconds = measure(comm, options.reps, [&] {
+      std::int64_t value = 1;
+      const double start = now();
+      for (int i = 0; i < iterations; ++i) {
+        MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, comm.native());
+      }
+      return (now() - start) / iterations;
+    });
+    rows.push_back({"MPI_Allreduce, 8 B", 1e6 * seconds, "us", "20000 calls"});
+  }
+
+  // Every rank must use the same file name: rank 0's pid, broadcast.
+  auto pid = static_cast<std::int64_t>(getpid());
+  comm.broadcast_value(pid, 0);
+  const std::string path = options.dir + "/bench_mpi_costs_" + std::to_string(pid) + ".h5";
+  namespace h5 = levelforge::h5;
+
+  {
+    const double seconds = measure(comm, options.reps, [&] {
+      const double start = now();
+      auto file = h5::File::create(path, comm.native());
+      file.close();
+      return now() - start;
+    });
+    rows.push_back({"HDF5 parallel file create + close", 1e3 * seconds, "ms", "empty file"});
+  }
+
+  {
+    // A result table costs one collective creation plus one collective write of its rows;
+    // 100 of each per file shows the per-dataset figure once the file is open.
+    constexpr int datasets = 100;
+    double write_seconds = 0.0;
+    const double create_seconds = measure(comm, options.reps, [&] {
+      auto file = h5::File::create(path, comm.native());
+      std::vector<std::int64_t> data(1024, 7);
+      double created = 0.0;
+      double written = 0.0;
+      {
+        // Scoped: a parallel file refuses to close while its groups or datasets are open.
+        auto root = file.root();
+        for (int d = 0; d < datasets; ++d) {
+          std::string name = "d";
+          name += std::to_string(d);
+          double start = now();
+          auto dataset = root.create_dataset(name, h5::Datatype::int64(),
+                                             {hsize_t{1024} * static_cast<hsize_t>(comm.size())});
+          created += now() - start;
+          start = now();
+          const auto first = hsize_t{1024} * static_cast<hsize_t>(comm.rank());
+          dataset.write(h5::Datatype::int64(), {{{first}, {1024}}}, data.data());
+          written += now() - start;
+        }
+      }
+      file.close();
+      write_seconds = comm.all_reduce_max(written / datasets);
+      return created / datasets;
+    });
+    rows.push_back({"HDF5 collective dataset creation", 1e3 * create_seconds, "ms",
+                    "1-D int64, contiguous, 100 per file"});
+    rows.push_back({"HDF5 collective write, 8 KiB per rank", 1e3 * write_seconds, "ms",
+                    "same datasets; last repetition"});
+  }
+
+  {
+    // Collective write bandwidth: one contiguous slice per rank of a --write-mib dataset,
+    // flushed so that the figure includes getting the bytes to the file system (page cache).
+    const auto total = static_cast<hsize_t>(options.write_mib) * (1U << 20) / 8;
+    const auto share = total / static_cast<hsize_t>(comm.size());
+    std::vector<std::int64_t> data(static_cast<std::size_t>(share), 42);
+    const double seconds = measure(comm, options.reps, [&] {
+      auto file = h5::File::create(path, comm.native());
+      double elapsed = 0.0;
+      {
+        auto dataset = file.root().create_dataset("big", h5::Datatype::int64(),
+                                                  {share * static_cast<hsize_t>(comm.size())});
+        comm.barrier();
+        const double start = now();
+        dataset.write(h5::Datatype::int64(),
+                      {{{share * static_cast<hsize_t>(comm.rank())}, {share}}}, data.data());
+        file.flush();
+        elapsed = now() - start;
+      }
+      file.close();
+      return elapsed;
+    });
+    rows.push_back(
+        {"HDF5 collective write bandwidth, " + std::to_string(options.write_mib) + " MiB",
+         static_cast<double>(options.write_mib) / 1024.0 / seconds, "GiB/s",
+         "to " + options.dir + ", write + flush, no fsync"});
+  }
+  if (comm.rank() == 0) {
+    std::filesystem::remove(path);
+    print(rows, ranks, options);
+  }
+  return 0;
+}
