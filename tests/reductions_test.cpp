@@ -111,6 +111,17 @@ TEST(Reductions, WeightedHistogramAddsTheWeightToOneBin) {
   EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>{0, 0, 0, 8, 0, 2}));
 }
 
+TEST(Reductions, HistogramCountsAddEachValuesTally) {
+  const auto s = specs();
+  Reductions r(s);
+  const std::vector<std::int64_t> tally{0, 3, 0, 2};  // three 1s, two 3s (overflow: >= 1)
+  r.histogram_counts(hist, tally);
+  EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>{0, 0, 0, 0, 0, 5}));
+  const std::vector<std::int64_t> zero_once{1};  // one 0: bin [0, 0.5)
+  r.histogram_counts(hist, zero_once);
+  EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>{0, 0, 0, 1, 0, 5}));
+}
+
 TEST(Reductions, TopFloorIsMinusInfinityUntilFullThenTheWorstKept) {
   const auto s = specs();
   Reductions r(s);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -114,6 +115,13 @@ class Reductions {
       std::pop_heap(table.begin(), table.end(), ranks_before);
       table.pop_back();
     }
+  }
+
+  // counts[v] observations of each value v = 0, 1, ...: a kernel's local per-value tally of
+  // a range of indices, added in one call.
+  void histogram_counts(std::size_t id, std::span<const std::int64_t> counts) {
+    for (std::size_t v = 0; v < counts.size(); ++v)
+      if (counts[v] != 0) histogram(id, static_cast<double>(v), counts[v]);
   }
 
   // Scores below this cannot enter top-k table `id` any more (-infinity until it is full):

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <stdexcept>
+
+#include "kernels/api/text.hpp"
 
 namespace levelforge::matchstick {
 
@@ -18,14 +19,7 @@ bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 bool is_symbol(char ch) { return is_digit(ch) || ch == '+' || ch == '-' || ch == '='; }
 
 // A character as an error message shows it.
-std::string describe(char ch) {
-  if (ch == ' ') return "' ' (a space)";
-  if (ch >= 0x21 && ch <= 0x7e) return std::string("'") + ch + "'";
-  char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "byte 0x%02x",
-                static_cast<unsigned>(static_cast<unsigned char>(ch)));
-  return buffer;
-}
+std::string describe(char ch) { return ch == ' ' ? "' ' (a space)" : describe_char(ch); }
 
 class EquationParser {
  public:

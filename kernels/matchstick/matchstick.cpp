@@ -116,6 +116,12 @@ std::uint64_t Matchstick::index_count() const {
 }
 
 Layout Matchstick::puzzle(std::uint64_t index) const {
+  Layout layout;
+  puzzle(index, layout);
+  return layout;
+}
+
+void Matchstick::puzzle(std::uint64_t index, Layout& layout) const {
   const auto n = static_cast<std::uint64_t>(values_);
   const char op = index % 2 == 0 ? '+' : '-';
   auto rest = index / 2;
@@ -123,7 +129,7 @@ Layout Matchstick::puzzle(std::uint64_t index) const {
   rest /= n;
   const auto b = static_cast<std::int64_t>(rest % n);
   const auto a = static_cast<std::int64_t>(rest / n);
-  return matchstick::layout_of(a, op, b, c);
+  matchstick::layout_of(a, op, b, c, layout);
 }
 
 void Matchstick::visit(std::uint64_t index, Reductions& out) const {
@@ -131,6 +137,7 @@ void Matchstick::visit(std::uint64_t index, Reductions& out) const {
 }
 
 void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
+  Layout layout;  // the puzzle visited, its storage reused
   std::vector<matchstick::FoundLayout> found;
   struct Entry {
     std::string equation;
@@ -144,7 +151,7 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
   std::int64_t good_count = 0;
   const auto rules = solver_.rules();
   for (auto index = begin; index < end; ++index) {
-    const Layout layout = puzzle(index);
+    puzzle(index, layout);
     found.clear();
     const auto n = static_cast<std::int64_t>(solver_.solve(layout, found));
     const bool is_true = matchstick::is_true(layout, rules.leading_zeros);
@@ -189,8 +196,7 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
   out.count(true_puzzles, true_count);
   out.count(solutions, solution_total);
   out.count(good, good_count);
-  for (std::size_t v = 0; v < counts.size(); ++v)
-    if (counts[v] != 0) out.histogram(solution_count_histogram, static_cast<double>(v), counts[v]);
+  out.histogram_counts(solution_count_histogram, counts);
 }
 
 }  // namespace levelforge::kernels

@@ -38,6 +38,8 @@ class Matchstick {
 
   // The puzzle at `index`: op fastest, then C, B, A.
   [[nodiscard]] matchstick::Layout puzzle(std::uint64_t index) const;
+  // The same into `layout`, reusing its storage (the sweep's loop).
+  void puzzle(std::uint64_t index, matchstick::Layout& layout) const;
 
  private:
   std::int64_t values_;  // max_value + 1

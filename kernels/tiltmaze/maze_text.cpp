@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "kernels/api/text.hpp"
 
 namespace levelforge::tiltmaze {
 
@@ -25,14 +26,7 @@ constexpr int max_line_length = 2 * max_side + 1;
 std::size_t to_size(int value) { return static_cast<std::size_t>(value); }
 
 // A character as an error message shows it.
-std::string describe(char ch) {
-  if (ch == '\t') return "a tab";
-  if (ch >= 0x20 && ch <= 0x7e) return std::string("'") + ch + "'";
-  char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "byte 0x%02x",
-                static_cast<unsigned>(static_cast<unsigned char>(ch)));
-  return buffer;
-}
+std::string describe(char ch) { return ch == '\t' ? "a tab" : describe_char(ch); }
 
 // --- the model's invariants, shared by format_maze and to_compact ---------------------
 

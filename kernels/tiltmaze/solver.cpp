@@ -607,7 +607,11 @@ bool solvable(const Maze& maze, Collect collect) {
 
 Solution shortest_solution(const Maze& maze, Collect collect) {
   const RollGraph graph = roll_graph(maze);
-  const Condensation condensation = condense(graph);
+  return shortest_solution(maze, graph, condense(graph), collect);
+}
+
+Solution shortest_solution(const Maze& maze, const RollGraph& graph,
+                           const Condensation& condensation, Collect collect) {
   if (!decide(maze, graph, condensation, collect)) return {false, false, -1, ""};
   if (maze.targets.size() <= idx(max_exact_targets)) return bfs_solution(maze, graph, collect);
   const auto found = plan(maze, graph, condensation, collect);

@@ -72,5 +72,8 @@ struct Solution {
 // targets), a shortest solution. Beyond: a valid solution built along the condensation
 // order (the exact search's plan), not proven shortest.
 Solution shortest_solution(const Maze& maze, Collect collect);
+// The same over the maze's roll graph and condensation, for callers that have built them.
+Solution shortest_solution(const Maze& maze, const RollGraph& graph,
+                           const Condensation& condensation, Collect collect);
 
 }  // namespace levelforge::tiltmaze

@@ -29,8 +29,8 @@ struct Assessment {
 Assessment assess(const Maze& maze, Collect collect) {
   const auto graph = tiltmaze::roll_graph(maze);
   const auto condensation = tiltmaze::condense(graph);
-  return {tiltmaze::shortest_solution(maze, collect), static_cast<int>(graph.resting.size()),
-          condensation.count};
+  return {tiltmaze::shortest_solution(maze, graph, condensation, collect),
+          static_cast<int>(graph.resting.size()), condensation.count};
 }
 
 }  // namespace

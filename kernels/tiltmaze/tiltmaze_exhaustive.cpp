@@ -50,16 +50,6 @@ Record pair_record(std::uint32_t config, const four::PairSummary& p) {
           std::int64_t{p.second}, std::int64_t{p.length},     moves};
 }
 
-// Per-value counts for one visit_range call, added to the histograms at its end.
-template <std::size_t N>
-struct Tally {
-  std::array<std::int64_t, N> counts{};
-  void flush(Reductions& out, std::size_t id) const {
-    for (std::size_t v = 0; v < N; ++v)
-      if (counts[v] != 0) out.histogram(id, static_cast<double>(v), counts[v]);
-  }
-};
-
 }  // namespace
 
 std::vector<ReductionSpec> TiltMaze::reductions() {
@@ -125,10 +115,11 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   constexpr std::uint64_t run = 4096;
   std::vector<four::Summary> summaries(run);
   std::vector<four::PairSummary> pairs(pairs_ ? run : 0);
-  Tally<17> reachable;
-  Tally<17> components;
-  Tally<16> distance;
-  Tally<32> pair_length;
+  // Per-value counts of this range, added to the histograms at its end.
+  std::array<std::int64_t, 17> reachable{};
+  std::array<std::int64_t, 17> components{};
+  std::array<std::int64_t, 16> distance{};
+  std::array<std::int64_t, 32> pair_length{};
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
   std::int64_t symmetric_count = 0;
@@ -152,9 +143,9 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     for (std::size_t i = 0; i < size; ++i) {
       const auto config = static_cast<std::uint32_t>(from_config + i);
       const auto& s = summaries[i];
-      ++reachable.counts[s.reachable];
-      ++components.counts[s.components];
-      ++distance.counts[s.distance];
+      ++reachable[s.reachable];
+      ++components[s.components];
+      ++distance[s.distance];
       if (s.distance >= floor) {
         out.begin_index(config);
         out.offer_top(hardest, s.distance, [&] { return single_record(config, s); });
@@ -162,7 +153,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       }
       if (!pairs_) continue;
       const auto& p = pairs[i];
-      ++pair_length.counts[p.length];
+      ++pair_length[p.length];
       if (p.length > 0 && p.length >= pair_floor) {
         out.begin_index(config);
         out.offer_top(hardest_pair, p.length, [&] { return pair_record(config, p); });
@@ -173,10 +164,10 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   out.count(evaluated, evaluated_count);
   out.count(configurations, configuration_count);
   out.count(self_symmetric, symmetric_count);
-  reachable.flush(out, reachable_histogram);
-  components.flush(out, components_histogram);
-  distance.flush(out, distance_histogram);
-  pair_length.flush(out, pair_length_histogram);
+  out.histogram_counts(reachable_histogram, reachable);
+  out.histogram_counts(components_histogram, components);
+  out.histogram_counts(distance_histogram, distance);
+  out.histogram_counts(pair_length_histogram, pair_length);
 }
 
 }  // namespace levelforge::kernels

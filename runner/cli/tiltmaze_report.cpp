@@ -192,7 +192,7 @@ MazeAnalysis analyze_maze(const Maze& maze, Collect collect, const std::string& 
                                      verdict(analysis.second)));
   }
   analysis.solvable = analysis.two_sat;
-  analysis.solution = tiltmaze::shortest_solution(maze, collect);
+  analysis.solution = tiltmaze::shortest_solution(maze, graph, condensation, collect);
   if (analysis.solution.solvable != analysis.solvable) {
     throw internal_error(fmt::format("the decision ({}) and the solution search ({}) disagree",
                                      verdict(analysis.solvable),

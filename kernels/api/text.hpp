@@ -1,0 +1,18 @@
+#pragma once
+// How parse errors of puzzle and level texts show a character.
+
+#include <cstdio>
+#include <string>
+
+namespace levelforge {
+
+// 'c' for a printable ASCII character (the space included), "byte 0xNN" otherwise.
+inline std::string describe_char(char ch) {
+  if (ch >= 0x20 && ch <= 0x7e) return std::string("'") + ch + "'";
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "byte 0x%02x",
+                static_cast<unsigned>(static_cast<unsigned char>(ch)));
+  return buffer;
+}
+
+}  // namespace levelforge
