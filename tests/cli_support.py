@@ -13,9 +13,35 @@ import tempfile
 import textwrap
 import unittest
 
+import h5py
+import numpy as np
+
 LEVELFORGE = os.environ["LEVELFORGE_BIN"]
 MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
 MPIEXEC_FLAGS = shlex.split(os.environ.get("MPIEXEC_FLAGS", ""))
+
+
+# Columns that record where, when and how long, not what: excluded when results are compared.
+TIMING_COLUMNS = {"wall_time", "rank", "session", "units_before"}
+RUN_DEPENDENT = {"/ranks"}
+
+
+def result_datasets(path):
+    """Every dataset of a result file as arrays, timing and rank columns removed."""
+    datasets = {}
+
+    def visit(name, item):
+        if not isinstance(item, h5py.Dataset) or "/" + name in RUN_DEPENDENT:
+            return
+        data = item[()]
+        if data.dtype.names:
+            kept = [column for column in data.dtype.names if column not in TIMING_COLUMNS]
+            data = np.array(data[kept].tolist(), dtype=[(c, data.dtype[c]) for c in kept])
+        datasets["/" + name] = data
+
+    with h5py.File(path, "r") as f:
+        f.visititems(visit)
+    return datasets
 
 
 def levelforge(*args, ranks=None, stdin=None, timeout=120):
@@ -47,6 +73,15 @@ class TempDirTest(unittest.TestCase):
 
     def assert_ok(self, result):
         self.assertEqual(result.returncode, 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+
+    def assert_same_results(self, expected_path, actual_path):
+        """Every result dataset of the two files identical, timing and rank columns aside."""
+        expected, actual = result_datasets(expected_path), result_datasets(actual_path)
+        self.assertEqual(sorted(actual), sorted(expected), actual_path)
+        for name, data in expected.items():
+            self.assertEqual(data.dtype, actual[name].dtype, name)
+            self.assertEqual(data.shape, actual[name].shape, name)
+            self.assertEqual(data.tobytes(), actual[name].tobytes(), f"{name} differs in {actual_path}")
 
 
 class SolveTest(TempDirTest):

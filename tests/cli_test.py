@@ -11,11 +11,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import TempDirTest, levelforge
-
-# Columns that record where and how long, not what: excluded from determinism checks.
-TIMING_COLUMNS = {"wall_time", "rank"}
-RUN_DEPENDENT = {"/ranks"}
+from cli_support import TempDirTest, levelforge, result_datasets
 
 GA_CONFIG = """
 experiment: ga-small
@@ -108,24 +104,6 @@ seed: 15
 class ConfigTest(TempDirTest):
     def config(self, text, name="config.yaml"):
         return self.write(text, name)
-
-
-def result_datasets(path):
-    """Every dataset of a result file as arrays, timing and rank columns removed."""
-    datasets = {}
-
-    def visit(name, item):
-        if not isinstance(item, h5py.Dataset) or "/" + name in RUN_DEPENDENT:
-            return
-        data = item[()]
-        if data.dtype.names:
-            kept = [column for column in data.dtype.names if column not in TIMING_COLUMNS]
-            data = np.array(data[kept].tolist(), dtype=[(c, data.dtype[c]) for c in kept])
-        datasets["/" + name] = data
-
-    with h5py.File(path, "r") as f:
-        f.visititems(visit)
-    return datasets
 
 
 class Determinism(ConfigTest):

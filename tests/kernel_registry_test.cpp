@@ -207,7 +207,7 @@ TEST(KernelFactories, GaModelRunsATask) {
   const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, false, std::numeric_limits<double>::infinity(),
                             2, 0};
   SoloGroup group;
-  const auto outcome = model->run_task(settings, 1, 0, group);
+  const auto outcome = model->run_task(settings, 1, 0, group, nullptr);
   EXPECT_EQ(outcome.generations_run, 3U);
   EXPECT_EQ(outcome.evaluations, 8U + 2U * 7U);
   EXPECT_EQ(group.total, outcome.evaluations);

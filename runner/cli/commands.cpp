@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/kernel_registry.hpp"
@@ -67,29 +69,86 @@ std::string point_line(const config::Experiment& experiment, std::size_t point) 
 
 }  // namespace
 
+// What is at the output path before a run: rank 0 looks, every rank learns.
+struct OutputState {
+  bool complete = false;    // the result file exists (files appear only when complete)
+  bool checkpoint = false;  // an interrupted run's checkpoint is beside it
+};
+
+OutputState output_state(const std::string& output, const mpi::Comm& comm) {
+  std::int64_t flags = 0;
+  if (comm.rank() == 0) {
+    std::error_code ignored;
+    if (std::filesystem::exists(output, ignored)) flags |= 1;
+    if (std::filesystem::exists(checkpoint_directory(output), ignored)) flags |= 2;
+  }
+  comm.broadcast_value(flags, 0);
+  return {(flags & 1) != 0, (flags & 2) != 0};
+}
+
 int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   // -o is `--set output=...`, so the stored config text names the file it went to.
   auto overrides = arguments.overrides;
   if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
-  const auto experiment = load_experiment(arguments.config_path, overrides, comm);
-  if (!arguments.no_output) check_output_free(experiment.output, arguments.force, comm);
-  if (comm.rank() == 0 && !arguments.quiet) {
-    fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}\n",
-               experiment.name, experiment.kernel, experiment.driver, experiment.task_count(),
-               comm.size(), comm.size() == 1 ? "" : "s");
-  }
+  auto experiment = load_experiment(arguments.config_path, overrides, comm);
   RunOptions options;
+  if (!arguments.shard.empty()) {
+    try {
+      options.shard = ShardSpec::parse(arguments.shard);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
+    experiment.output = options.shard.output_for(experiment.output);
+  }
+  const bool quiet_rank = comm.rank() != 0 || arguments.quiet;
+  if (!arguments.no_output) {
+    const auto state = output_state(experiment.output, comm);
+    const auto checkpoint = checkpoint_directory(experiment.output);
+    if (arguments.resume && state.complete) {
+      if (comm.rank() == 0) {
+        std::error_code ignored;
+        std::filesystem::remove_all(checkpoint, ignored);
+        fmt::print("levelforge: {} is complete; nothing to resume\n", experiment.output);
+      }
+      return exit_ok;
+    }
+    if (!arguments.resume && state.checkpoint && !arguments.force) {
+      throw UsageError(checkpoint + " holds the checkpoint of an interrupted run; pass --resume "
+                       "to continue it, or --force to start over (the checkpoint is deleted)");
+    }
+    if (!arguments.resume) check_output_free(experiment.output, arguments.force, comm);
+    options.resume = arguments.resume && state.checkpoint;
+    if (arguments.resume && !state.checkpoint && !quiet_rank) {
+      fmt::print(stderr, "levelforge: no checkpoint at {}: starting from the beginning\n",
+                 checkpoint);
+    }
+  }
+  if (!quiet_rank) {
+    fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}{}\n",
+               experiment.name, experiment.kernel, experiment.driver, experiment.task_count(),
+               comm.size(), comm.size() == 1 ? "" : "s",
+               options.shard.sharded() ? ", shard " + options.shard.text() : "");
+  }
   options.write_output = !arguments.no_output;
   options.progress_interval_seconds = arguments.progress_interval;
   options.show_progress = !arguments.quiet;
   const auto summary = run_experiment(experiment, options, comm);
-  if (comm.rank() == 0) {
-    fmt::print(
-        "levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
-        summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
-        comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
-    if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
+  if (comm.rank() != 0) return summary.stopped ? exit_checkpointed : exit_ok;
+  for (const auto& note : summary.notes) fmt::print(stderr, "levelforge: {}\n", note);
+  if (summary.stopped) {
+    fmt::print(stderr,
+               "levelforge: stopped by signal {}: checkpoint saved in {} (`levelforge inspect` "
+               "shows how much is done); continue with `levelforge run {} --resume` and the "
+               "same options\n",
+               StopSignal::signal_number(), checkpoint_directory(experiment.output),
+               arguments.config_path);
+    return exit_checkpointed;
   }
+  fmt::print("levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
+             summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units,
+             summary.wall_seconds, comm.size(), comm.size() == 1 ? "" : "s",
+             100 * summary.max_idle_fraction);
+  if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   return exit_ok;
 }
 

@@ -16,6 +16,9 @@ namespace levelforge::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;  // a rank failed while running
 inline constexpr int exit_usage = 2;    // bad command line, config or input file
+// Stopped by SIGTERM or SIGUSR1 after saving a checkpoint: run again with --resume
+// (sysexits' EX_TEMPFAIL; the sbatch scripts requeue the job on it).
+inline constexpr int exit_checkpointed = 75;
 
 // A command refused before doing anything: an existing output, an unknown kernel, an
 // input file that is not a levelforge result. Reported by rank 0, exit_usage.
@@ -32,9 +35,20 @@ struct RunArguments {
   bool no_output = false;
   double progress_interval = 10;
   bool quiet = false;
+  bool resume = false;
+  std::string shard;  // "I/N"; empty: the whole run
 };
 
 int run_command(const RunArguments& arguments, const mpi::Comm& comm);
+// `merge OUT SHARD...`: the shards of one run combined into the file the unsharded run writes.
+struct MergeArguments {
+  std::string output;
+  std::vector<std::string> shards;
+  bool force = false;
+};
+
+int merge_command(const MergeArguments& arguments, const mpi::Comm& comm);
+
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
                      const mpi::Comm& comm);
 int kernels_command(const std::string& name, const mpi::Comm& comm);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/output/provenance.hpp"
@@ -35,6 +36,19 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
                    "seconds between progress lines when stderr is not a terminal")
       ->check(CLI::PositiveNumber);
   run_app->add_flag("-q,--quiet", run.quiet, "no progress reports");
+  run_app->add_flag("--resume", run.resume,
+                    "continue an interrupted run from its checkpoint (OUTPUT.checkpoint/); "
+                    "starts from the beginning when there is none");
+  run_app->add_option("--shard", run.shard,
+                      "run only shard I of N (0 <= I < N) into OUTPUT.shard-I-of-N.h5; "
+                      "`levelforge merge` combines the shards");
+
+  cli::MergeArguments merge;
+  auto* merge_app = app.add_subcommand(
+      "merge", "combine the shard files of one run (run --shard I/N) into its result file");
+  merge_app->add_option("output", merge.output, "the combined result file")->required();
+  merge_app->add_option("shards", merge.shards, "every shard file of the run")->required();
+  merge_app->add_flag("--force", merge.force, "replace an existing output file");
 
   std::string validate_path;
   std::vector<std::string> validate_overrides;
@@ -128,6 +142,7 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   }
 
   if (run_app->parsed()) return cli::run_command(run, world);
+  if (merge_app->parsed()) return cli::merge_command(merge, world);
   if (validate_app->parsed())
     return cli::validate_command(validate_path, validate_overrides, world);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
@@ -151,6 +166,10 @@ int main(int argc, char** argv) {
   try {
     return dispatch(argc, argv, world);
   } catch (const levelforge::cli::UsageError& error) {
+    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    return levelforge::cli::exit_usage;
+  } catch (const levelforge::CheckpointError& error) {
+    // Raised alike on every rank, like config errors.
     if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const levelforge::config::ConfigError& error) {

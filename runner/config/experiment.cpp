@@ -19,12 +19,21 @@ constexpr std::uint64_t max_points = 1'000'000;
 constexpr std::int64_t max_int64 = std::numeric_limits<std::int64_t>::max();
 
 const std::vector<std::string>& fixed_top_level_keys() {
-  static const std::vector<std::string> keys = {"experiment", "kernel", "driver", "params",
-                                                "sweep",      "seed",   "output"};
+  static const std::vector<std::string> keys = {"experiment", "kernel", "driver",    "params",
+                                                "sweep",      "seed",   "output",    "checkpoint"};
   return keys;
 }
 
 ParamSpec seed_spec() { return int_param("seed", 0, 0, max_int64, "seed of every task's RNG"); }
+
+// Not swept and not part of a run's identity: a resumed run may checkpoint at another pace.
+const std::vector<ParamSpec>& checkpoint_specs() {
+  static const std::vector<ParamSpec> specs = {
+      int_param("every", 0, 0, max_int64,
+                "work per rank between checkpoints: generations (ga), tasks (sweep), chunks "
+                "(exhaustive); 0: the driver's default (10, 200, 20)")};
+  return specs;
+}
 
 ParamSpec replicates_spec() {
   return int_param("replicates", 1, 1, max_int64, "tasks run per point");
@@ -45,6 +54,7 @@ struct Model {
   std::string driver;
   std::uint64_t seed = 0;
   std::string output;
+  ParamSet checkpoint;
   ParamSet params;
   ParamSet settings;  // the driver section's
   std::vector<SweptKey> grid;
@@ -119,6 +129,7 @@ class ModelReader {
     }
     model.seed = static_cast<std::uint64_t>(read_integer(top, {}, seed_spec()));
     model.output = read_output(top, model.name);
+    model.checkpoint = read_section(top, "checkpoint", checkpoint_specs());
     read_sweep(top, kernel, model);
     return model;
   }
@@ -468,6 +479,7 @@ Experiment parse_experiment(std::string_view yaml_text, std::string_view source_
   experiment.driver = model.driver;
   experiment.seed = model.seed;
   experiment.output = model.output;
+  experiment.checkpoint_every = model.checkpoint.integer("every");
   experiment.replicates = model.replicates;
   for (const auto& key : model.grid) experiment.swept_keys.push_back(key.path);
   for (const auto& key : model.zip) experiment.swept_keys.push_back(key.path);
@@ -486,6 +498,7 @@ std::string effective_yaml(const Experiment& experiment, const Schema& schema) {
   out << YAML::Key << "driver" << YAML::Value << model.driver;
   out << YAML::Key << "seed" << YAML::Value << model.seed;
   out << YAML::Key << "output" << YAML::Value << model.output;
+  emit_section(out, "checkpoint", checkpoint_specs(), model.checkpoint);
   emit_section(out, "params", schema.kernels.at(model.kernel).params, model.params);
   if (!model.settings.values().empty()) {
     emit_section(out, model.driver, schema.drivers.at(model.driver), model.settings);

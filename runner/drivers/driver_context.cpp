@@ -1,30 +1,74 @@
 #include "runner/drivers/driver_context.hpp"
 
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
 #include "kernels/api/rng.hpp"
+#include "runner/output/compound.hpp"
+#include "runner/checkpoint/stop_signal.hpp"
 
 namespace levelforge {
 
 RecordLayout TaskLog::layout() {
-  return RecordLayout({int_field("task", "task id: point * replicates + replicate"),
-                       int_field("point", "sweep point, a row of /points"),
-                       int_field("replicate", "replicate of the point, from 0"),
-                       int_field("seed", "the task's derived seed (63 bits)"),
-                       int_field("status", "0 pending, 1 done"),
-                       real_field("wall_time", "seconds the task took (timing column)"),
-                       int_field("rank", "world rank that wrote the task (rank column)")});
+  return RecordLayout(
+      {int_field("task", "task id: point * replicates + replicate"),
+       int_field("point", "sweep point, a row of /points"),
+       int_field("replicate", "replicate of the point, from 0"),
+       int_field("seed", "the task's derived seed (63 bits)"),
+       int_field("status", "0 pending, 1 done"),
+       int_field("units", "work units of the task: evaluations (ga), runs (sweep), indices "
+                          "(exhaustive)"),
+       real_field("wall_time", "seconds the task took (timing column)"),
+       int_field("rank", "world rank that wrote the task (rank column)"),
+       int_field("session", "run session that finished the task: 0 the first, n the n-th "
+                            "resume (provenance column)"),
+       int_field("units_before", "units restored from a checkpoint or shard rather than done "
+                                 "in that session (provenance column)")});
 }
 
-void TaskLog::add(const config::Experiment& experiment, std::uint64_t task, double wall_seconds,
-                  int rank) {
+void TaskLog::add(const config::Experiment& experiment, const TaskEntry& entry) {
   const auto replicates = static_cast<std::uint64_t>(experiment.replicates);
   const auto task_layout = layout();
-  tasks_.push_back(task);
+  tasks_.push_back(entry.task);
   rows_.resize(rows_.size() + task_layout.row_size());
-  task_layout.pack({static_cast<std::int64_t>(task), static_cast<std::int64_t>(task / replicates),
-                    static_cast<std::int64_t>(task % replicates),
-                    static_cast<std::int64_t>(derived_task_seed(experiment.seed, task) >> 1U),
-                    std::int64_t{1}, wall_seconds, std::int64_t{rank}},
-                   std::span(rows_).last(task_layout.row_size()), "task table");
+  task_layout.pack(
+      {static_cast<std::int64_t>(entry.task), static_cast<std::int64_t>(entry.task / replicates),
+       static_cast<std::int64_t>(entry.task % replicates),
+       static_cast<std::int64_t>(derived_task_seed(experiment.seed, entry.task) >> 1U),
+       std::int64_t{1}, static_cast<std::int64_t>(entry.units), entry.wall_seconds,
+       std::int64_t{entry.rank}, entry.session, static_cast<std::int64_t>(entry.units_before)},
+      std::span(rows_).last(task_layout.row_size()), "task table");
+}
+
+void TaskLog::add_packed(std::span<const std::int64_t> tasks, std::span<const std::byte> rows) {
+  if (rows.size() != tasks.size() * layout().row_size()) {
+    throw CheckpointError(fmt::format("saved task rows: {} bytes for {} tasks", rows.size(),
+                                      tasks.size()));
+  }
+  for (const auto task : tasks) tasks_.push_back(static_cast<std::uint64_t>(task));
+  rows_.insert(rows_.end(), rows.begin(), rows.end());
+}
+
+std::uint64_t TaskLog::units_of(std::span<const std::byte> rows) {
+  const auto task_layout = layout();
+  const auto units_field = task_layout.index_of("units");
+  std::uint64_t units = 0;
+  for (std::size_t offset = 0; offset + task_layout.row_size() <= rows.size();
+       offset += task_layout.row_size()) {
+    units += static_cast<std::uint64_t>(
+        task_layout.get_int(rows.subspan(offset, task_layout.row_size()), units_field));
+  }
+  return units;
+}
+
+void TaskLog::save_since(std::size_t from, Segment& segment) const {
+  const auto size = layout().row_size();
+  std::vector<std::int64_t> ids(tasks_.begin() + static_cast<std::ptrdiff_t>(from), tasks_.end());
+  segment.append_ints(segment_key::tasks, ids);
+  segment.append_bytes(segment_key::task_rows,
+                       std::span(rows_).subspan(from * size, (tasks_.size() - from) * size));
 }
 
 void TaskLog::write(ResultFile& file, std::uint64_t task_count) const {
@@ -34,14 +78,106 @@ void TaskLog::write(ResultFile& file, std::uint64_t task_count) const {
 
 void DriverContext::poll_progress(WorkQueue& queue, std::uint64_t units_total) {
   if (comm.rank() != 0 || !progress.due()) return;
-  progress.report({queue.items_done(), queue.total(), queue.units_done(), units_total});
+  progress.report({queue.items_done(), queue.total(), queue.units_done(), units_total,
+                   queue.prior().units});
 }
 
 void DriverContext::finish_progress(WorkQueue& queue) {
   if (comm.rank() != 0) return;
   // Early stops (ga.stop_fitness) leave planned units undone: at the end, done is all.
   const auto units = queue.units_done();
-  progress.finish({queue.items_done(), queue.total(), units, units});
+  progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
+}
+
+std::int64_t DriverContext::checkpoint_every(std::int64_t driver_default) const {
+  if (checkpoint == nullptr) return 0;
+  return experiment.checkpoint_every > 0 ? experiment.checkpoint_every : driver_default;
+}
+
+void DriverContext::save(const Segment& segment) const {
+  if (checkpoint != nullptr && !segment.empty()) checkpoint->save(segment);
+}
+
+std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_t> local) const {
+  const auto all = comm.all_gather_bytes(std::as_bytes(local));
+  std::vector<std::uint64_t> ids(all.size() / sizeof(std::int64_t));
+  std::memcpy(ids.data(), all.data(), ids.size() * sizeof(std::int64_t));
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
+                                                    const std::vector<std::uint64_t>& done,
+                                                    const char* unit_name) const {
+  if (!done.empty() && done.back() >= total) {
+    throw CheckpointError(fmt::format("the saved work names {} {}, but this run has only {}",
+                                      unit_name, done.back(), total));
+  }
+  std::vector<std::uint64_t> left;
+  for (std::uint64_t unit = 0; unit < total; ++unit) {
+    if (shard.owns(unit) && !std::binary_search(done.begin(), done.end(), unit))
+      left.push_back(unit);
+  }
+  if (restored_is_complete && !left.empty()) {
+    const auto shown = std::min<std::size_t>(left.size(), 8);
+    throw CheckpointError(fmt::format(
+        "the shards do not cover the run: {} {}s missing ({}{}); merge needs every shard",
+        left.size(), unit_name, fmt::join(left.begin(), left.begin() + shown, ", "),
+        left.size() > shown ? ", ..." : ""));
+  }
+  return left;
+}
+
+bool DriverContext::stop_for_checkpoint(WorkQueue& queue, bool local_stop) {
+  std::int64_t any_stop = 0;
+  {
+    const auto timer = idle.measure();
+    any_stop = comm.all_reduce_max(std::int64_t{local_stop || StopSignal::requested()});
+  }
+  stopped = any_stop != 0 && queue.items_done() < queue.total();
+  return stopped;
+}
+
+FinishedTasks read_finished_tasks(const h5::File& file) {
+  const auto layout = TaskLog::layout();
+  const auto dataset = file.root().open_dataset("tasks");
+  std::vector<std::byte> all(static_cast<std::size_t>(dataset.element_count()) * layout.row_size());
+  dataset.read_all(compound_type(layout), all.data());
+  const auto status = layout.index_of("status");
+  FinishedTasks finished;
+  for (std::size_t offset = 0; offset < all.size(); offset += layout.row_size()) {
+    const auto row = std::span(all).subspan(offset, layout.row_size());
+    if (layout.get_int(row, status) != 1) continue;
+    finished.ids.push_back(static_cast<std::int64_t>(offset / layout.row_size()));
+    finished.rows.insert(finished.rows.end(), row.begin(), row.end());
+  }
+  return finished;
+}
+
+std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string& path,
+                                        const h5::Datatype& memory_type,
+                                        std::span<const std::int64_t> tasks) {
+  const auto dataset = file.root().open_dataset(path);
+  const auto dims = dataset.dims();
+  const auto block = static_cast<std::size_t>(dataset.element_count() / std::max<hsize_t>(1, dims.front())) *
+                     memory_type.size();
+  std::vector<std::byte> all(static_cast<std::size_t>(dataset.element_count()) * memory_type.size());
+  dataset.read_all(memory_type, all.data());
+  std::vector<std::byte> blocks;
+  blocks.reserve(tasks.size() * block);
+  for (const auto task : tasks) {
+    const auto first = all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(task) * block);
+    blocks.insert(blocks.end(), first, first + static_cast<std::ptrdiff_t>(block));
+  }
+  return blocks;
+}
+
+Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
+                      const KernelEntry& kernel, const ShardSpec& shard) {
+  if (experiment.driver == "ga") return ga_shard_segment(file, experiment, kernel);
+  if (experiment.driver == "sweep") return sweep_shard_segment(file, kernel);
+  return exhaustive_shard_segment(file, experiment, kernel, shard);
 }
 
 }  // namespace levelforge

@@ -1,11 +1,15 @@
 #pragma once
 // What every driver gets: the experiment, the kernel, the communicator, the result file
-// (absent when output is disabled), and the bookkeeping shared by all drivers.
+// (absent when output is disabled), the checkpoint, and the bookkeeping shared by all
+// drivers.
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/segment.hpp"
+#include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/idle_clock.hpp"
 #include "runner/drivers/progress.hpp"
@@ -16,11 +20,28 @@
 
 namespace levelforge {
 
+// One row of /tasks before packing.
+struct TaskEntry {
+  std::uint64_t task;
+  double wall_seconds;
+  int rank;
+  std::uint64_t units;         // work units of the whole task
+  std::uint64_t units_before;  // of those, restored from a checkpoint or a shard
+  std::int64_t session;        // the run session that finished the task
+};
+
 // The rows of /tasks this rank is responsible for.
 class TaskLog {
  public:
   static RecordLayout layout();
-  void add(const config::Experiment& experiment, std::uint64_t task, double wall_seconds, int rank);
+  void add(const config::Experiment& experiment, const TaskEntry& entry);
+  // Rows packed elsewhere (a checkpoint, a shard), in the order of `tasks`.
+  void add_packed(std::span<const std::int64_t> tasks, std::span<const std::byte> rows);
+  [[nodiscard]] std::size_t size() const { return tasks_.size(); }
+  // The sum of the `units` column over packed rows.
+  static std::uint64_t units_of(std::span<const std::byte> rows);
+  // Rows [from, size()) as they go into a segment.
+  void save_since(std::size_t from, Segment& segment) const;
   // Collective.
   void write(ResultFile& file, std::uint64_t task_count) const;
 
@@ -37,12 +58,57 @@ struct DriverContext {
   ProgressReporter& progress;
   TaskLog& tasks;
   IdleClock& idle;
+  ShardSpec shard{};
+  CheckpointStore* checkpoint = nullptr;  // nullptr: no checkpoints (no output, merge)
+  std::vector<Segment> restored{};        // this rank's share of earlier sessions' work
+  // Merge: the restored work must be the whole run; nothing may be left to do.
+  bool restored_is_complete = false;
+  std::int64_t session = 0;
   std::uint64_t work_units = 0;  // kernel calls made by this rank, for the timing table
+  bool stopped = false;          // set by the driver: stopped on a signal with work left
 
   // Rank 0 reports when due; every rank may call it.
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);
   void finish_progress(WorkQueue& queue);
+
+  // Units of work per rank between periodic checkpoints; 0: none.
+  [[nodiscard]] std::int64_t checkpoint_every(std::int64_t driver_default) const;
+  void save(const Segment& segment) const;
+
+  // Collective: the union of every rank's `local` ids, sorted.
+  [[nodiscard]] std::vector<std::uint64_t> gather_ids(std::span<const std::int64_t> local) const;
+  // The units 0..total-1 of this shard that are not in `done` (sorted), in order. Throws
+  // CheckpointError when the run must be complete and is not.
+  [[nodiscard]] std::vector<std::uint64_t> remaining(std::uint64_t total,
+                                                     const std::vector<std::uint64_t>& done,
+                                                     const char* unit_name) const;
+  // Collective, after the work loop: whether the run stops here for a checkpoint (a signal
+  // arrived on some rank and work is left), recorded in `stopped`.
+  bool stop_for_checkpoint(WorkQueue& queue, bool local_stop);
 };
+
+// ---- reading a shard's result file back as the work it did (for `merge`) ----
+
+// The finished tasks of a result file: ids, their packed /tasks rows, and their positions.
+struct FinishedTasks {
+  std::vector<std::int64_t> ids;
+  std::vector<std::byte> rows;
+};
+FinishedTasks read_finished_tasks(const h5::File& file);
+// The rows `tasks` of a dataset whose leading dimension is the task, packed as
+// `memory_type` (every element below the task index, row-major).
+std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string& path,
+                                        const h5::Datatype& memory_type,
+                                        std::span<const std::int64_t> tasks);
+
+// One process: a shard's result file as the segment a checkpoint of its work would be.
+Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
+                      const KernelEntry& kernel, const ShardSpec& shard);
+Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel);
+Segment ga_shard_segment(const h5::File& file, const config::Experiment& experiment,
+                         const KernelEntry& kernel);
+Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment& experiment,
+                                 const KernelEntry& kernel, const ShardSpec& shard);
 
 void run_ga_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);

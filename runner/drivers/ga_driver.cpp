@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <functional>
+#include <map>
+#include <optional>
 #include <numeric>
 
+#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
+#include "runner/output/compound.hpp"
 
 namespace levelforge {
 
@@ -15,8 +20,11 @@ namespace {
 
 class MpiEvaluationGroup final : public EvaluationGroup {
  public:
-  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle)
-      : comm_(std::move(comm)), queue_(queue), idle_(idle) {}
+  using Saver = std::function<void(const GaSnapshot*)>;
+
+  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, std::int64_t every,
+                     Saver saver)
+      : comm_(std::move(comm)), queue_(queue), idle_(idle), every_(every), saver_(std::move(saver)) {}
 
   [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
   [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
@@ -29,7 +37,25 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   void generation_done(std::uint64_t evaluations) override {
     const auto [begin, end] = share_of(evaluations, rank(), size());
     local_evaluations_ += end - begin;
+    ++generations_unsaved_;
     if (comm_.rank() == 0) queue_.finished(0, evaluations);
+  }
+
+  // A signal on any member stops the task for all of them.
+  GenerationCheck after_generation(std::int64_t /*generations_run*/) override {
+    auto stop = static_cast<std::int64_t>(StopSignal::requested());
+    if (comm_.size() > 1) {
+      const auto timer = idle_.measure();
+      stop = comm_.all_reduce_max(stop);
+    }
+    return {stop != 0 || save_due(), stop != 0};
+  }
+
+  void save(const GaSnapshot& snapshot) override { save_now(&snapshot); }
+
+  // Between tasks: finished tasks go into a segment once the interval is full.
+  void save_if_due() {
+    if (save_due()) save_now(nullptr);
   }
 
   // Evaluations this member made itself, over all tasks so far.
@@ -38,10 +64,22 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   [[nodiscard]] const mpi::Comm& comm() const { return comm_; }
 
  private:
+  [[nodiscard]] bool save_due() const {
+    return every_ > 0 && generations_unsaved_ >= static_cast<std::uint64_t>(every_);
+  }
+
+  void save_now(const GaSnapshot* snapshot) {
+    if (comm_.rank() == 0) saver_(snapshot);
+    generations_unsaved_ = 0;
+  }
+
   mpi::Comm comm_;
   WorkQueue& queue_;
   IdleClock& idle_;
+  std::int64_t every_;
+  Saver saver_;
   std::uint64_t local_evaluations_ = 0;
+  std::uint64_t generations_unsaved_ = 0;
 };
 
 // Groups that evaluate tasks side by side: one per task while ranks suffice (auto), or
@@ -51,7 +89,17 @@ int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {
   return static_cast<int>(std::clamp<std::uint64_t>(tasks, 1, static_cast<std::uint64_t>(ranks)));
 }
 
-// What a group leader keeps of each task until the collective write.
+constexpr std::int64_t default_every = 10;  // generations
+
+template <class T>
+void append_raw(std::vector<T>& out, std::span<const std::byte> bytes) {
+  const auto start = out.size();
+  out.resize(start + bytes.size() / sizeof(T));
+  std::memcpy(out.data() + start, bytes.data(), bytes.size());
+}
+
+// What a group leader keeps of each task until the collective write: one fixed-size block
+// per task in each member, padded to the largest point.
 struct GaResults {
   std::vector<std::uint64_t> tasks;
   std::vector<std::byte> history;
@@ -59,7 +107,109 @@ struct GaResults {
   std::vector<std::int64_t> genomes;
   std::vector<std::byte> validation;
   std::vector<std::uint8_t> levels;
+  // Elements per task of each member.
+  std::size_t history_size = 0;
+  std::size_t best_size = 0;
+  std::size_t genomes_size = 0;
+  std::size_t validation_size = 0;
+  std::size_t levels_size = 0;
+
+  // Calls f(segment name, member, elements per task) for each member.
+  template <class Self, class F>
+  static void each_member(Self& self, F&& f) {
+    f("ga.history", self.history, self.history_size);
+    f("ga.best", self.best, self.best_size);
+    f("ga.best_genomes", self.genomes, self.genomes_size);
+    f("ga.validation", self.validation, self.validation_size);
+    f("ga.best_levels", self.levels, self.levels_size);
+  }
+
+  // The blocks of tasks [from, end) (the task ids go in with the task log's rows).
+  void save_since(std::size_t from, Segment& segment) const {
+    each_member(*this, [&](const char* name, const auto& member, std::size_t size) {
+      segment.append_bytes(name, std::as_bytes(std::span(member).subspan(from * size)));
+    });
+  }
+
+  void absorb(const Segment& segment) {
+    const auto ids = segment.ints(segment_key::tasks);
+    each_member(*this, [&](const char* name, auto& member, std::size_t size) {
+      const auto bytes = segment.bytes(name);
+      if (bytes.size() != ids.size() * size * sizeof(member.front())) {
+        throw CheckpointError(std::string("saved ") + name + " does not match its task list");
+      }
+      append_raw(member, bytes);
+    });
+    tasks.insert(tasks.end(), ids.begin(), ids.end());
+  }
 };
+
+namespace snapshot_key {
+constexpr const char* evaluations = "snapshot.evaluations";
+constexpr const char* genomes = "snapshot.genomes";
+constexpr const char* rows = "snapshot.rows";
+constexpr const char* history = "snapshot.history";
+}  // namespace snapshot_key
+
+Segment snapshot_segment(std::uint64_t task, const GaSnapshot& snapshot) {
+  Segment segment;
+  segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
+  segment.put_ints(segment_key::snapshot_generations, {snapshot.generations_run});
+  segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.evaluations)});
+  segment.put_ints(snapshot_key::genomes, snapshot.genomes);
+  segment.put_bytes(snapshot_key::rows, snapshot.evaluations_rows);
+  segment.put_bytes(snapshot_key::history, snapshot.history);
+  return segment;
+}
+
+GaSnapshot snapshot_from(const Segment& segment) {
+  const auto generations = segment.ints(segment_key::snapshot_generations);
+  const auto evaluations = segment.ints(snapshot_key::evaluations);
+  if (generations.size() != 1 || evaluations.size() != 1) {
+    throw CheckpointError("a saved GA task state is incomplete");
+  }
+  const auto genomes = segment.ints(snapshot_key::genomes);
+  const auto rows = segment.bytes(snapshot_key::rows);
+  const auto history = segment.bytes(snapshot_key::history);
+  return {generations.front(), static_cast<std::uint64_t>(evaluations.front()),
+          {genomes.begin(), genomes.end()}, {rows.begin(), rows.end()},
+          {history.begin(), history.end()}};
+}
+
+// The newest saved state of each unfinished task, from every rank's restored segments: any
+// group may pick the task up.
+std::map<std::uint64_t, Segment> gather_snapshots(const std::vector<Segment>& restored,
+                                                  const std::vector<std::uint64_t>& finished,
+                                                  const mpi::Comm& comm) {
+  std::vector<std::byte> local;
+  for (const auto& segment : restored) {
+    const auto tasks = segment.ints(segment_key::snapshot_tasks);
+    if (tasks.size() != 1) continue;
+    const auto task = static_cast<std::uint64_t>(tasks.front());
+    if (std::binary_search(finished.begin(), finished.end(), task)) continue;
+    const auto bytes = segment.serialize();
+    const std::uint64_t size = bytes.size();
+    const auto* header = reinterpret_cast<const std::byte*>(&size);
+    local.insert(local.end(), header, header + sizeof size);
+    local.insert(local.end(), bytes.begin(), bytes.end());
+  }
+  const auto all = comm.all_gather_bytes(local);
+  std::map<std::uint64_t, Segment> newest;
+  for (std::size_t offset = 0; offset < all.size();) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, all.data() + offset, sizeof size);
+    offset += sizeof size;
+    auto segment = Segment::deserialize(std::span(all).subspan(offset, size));
+    offset += size;
+    const auto task = static_cast<std::uint64_t>(segment.ints(segment_key::snapshot_tasks).front());
+    const auto found = newest.find(task);
+    if (found == newest.end() || found->second.ints(segment_key::snapshot_generations).front() <
+                                     segment.ints(segment_key::snapshot_generations).front()) {
+      newest.insert_or_assign(task, std::move(segment));
+    }
+  }
+  return newest;
+}
 
 // Appends `level` (of `shape`) as a block of `padded` shape, 255 outside the level.
 void append_level(std::vector<std::uint8_t>& out, std::span<const std::uint8_t> level,
@@ -106,7 +256,7 @@ void run_ga_driver(DriverContext& context) {
   std::size_t max_kept = 0;
   std::size_t max_length = 0;
   std::vector<std::size_t> level_shape;  // the largest level of every point, per dimension
-  std::uint64_t units_total = 0;
+  std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
   for (const auto& point : experiment.points) {
     models.push_back(ga.make(point.params));
     settings.push_back(GaSettings::from(point.driver));
@@ -120,33 +270,97 @@ void run_ga_driver(DriverContext& context) {
       level_shape[d] = std::max(level_shape[d], shape[d]);
     // Elites keep their fitness, so later generations evaluate only the offspring.
     const auto& last = settings.back();
-    const auto evaluations = static_cast<std::uint64_t>(last.population) +
-                             static_cast<std::uint64_t>(last.generations - 1) *
-                                 last.evaluations_per_generation();
-    units_total += evaluations * static_cast<std::uint64_t>(experiment.replicates);
+    point_units.push_back(static_cast<std::uint64_t>(last.population) +
+                          static_cast<std::uint64_t>(last.generations - 1) *
+                              last.evaluations_per_generation());
   }
-  const int groups = group_count(settings.front().ranks_per_task, context.comm.size(), task_count);
-  // Contiguous blocks of ranks (neighbours on a node), sizes differing by at most one.
-  const int color = static_cast<int>(static_cast<std::int64_t>(context.comm.rank()) * groups /
-                                     context.comm.size());
-  WorkQueue queue(context.comm, task_count, context.idle);
-  MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle);
-  const bool leader = group.rank() == 0;
-
   const auto history_layout = ga_history_layout(ga.evaluation_fields);
   const auto best_layout = ga_best_layout(ga.evaluation_fields);
   GaResults results;
+  results.history_size = max_generations * history_layout.row_size();
+  results.best_size = max_kept * best_layout.row_size();
+  results.genomes_size = max_kept * max_length;
+  results.validation_size =
+      ga.validation_fields.empty() ? 0 : max_kept * RecordLayout(ga.validation_fields).row_size();
+  results.levels_size =
+      level_shape.empty() ? 0
+                          : max_kept * std::accumulate(level_shape.begin(), level_shape.end(),
+                                                       std::size_t{1}, std::multiplies<>());
+
+  // Earlier sessions' work: finished tasks stay with the rank that read them; the newest
+  // state of each unfinished one goes to every rank.
+  std::int64_t restored_units = 0;
+  std::vector<std::int64_t> restored_ids;
+  for (const auto& segment : context.restored) {
+    results.absorb(segment);
+    const auto ids = segment.ints(segment_key::tasks);
+    restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
+    context.tasks.add_packed(segment.ints(segment_key::tasks), segment.bytes(segment_key::task_rows));
+    restored_units += static_cast<std::int64_t>(TaskLog::units_of(segment.bytes(segment_key::task_rows)));
+  }
+  const auto done = context.gather_ids(restored_ids);
+  const auto snapshots = gather_snapshots(context.restored, done, context.comm);
+  context.restored.clear();
+  for (const auto& [task, segment] : snapshots) {
+    if (context.comm.rank() == 0)
+      restored_units += segment.ints(snapshot_key::evaluations).front();
+  }
+  std::vector<std::int64_t> prior_units{restored_units};
+  context.comm.all_reduce_sum(prior_units);
+  const auto todo = context.remaining(task_count, done, "task");
+  std::uint64_t units_total = 0;
+  for (std::uint64_t task = 0; task < task_count; ++task) {
+    if (context.shard.owns(task))
+      units_total += point_units[task / static_cast<std::uint64_t>(experiment.replicates)];
+  }
+
+  const int groups = group_count(settings.front().ranks_per_task, context.comm.size(), todo.size());
+  // Contiguous blocks of ranks (neighbours on a node), sizes differing by at most one.
+  const int color = static_cast<int>(static_cast<std::int64_t>(context.comm.rank()) * groups /
+                                     context.comm.size());
+  WorkQueue queue(context.comm, todo.size(), context.idle,
+                  {done.size(), static_cast<std::uint64_t>(prior_units.front())});
+  std::size_t saved = results.tasks.size();
+  std::uint64_t current_task = 0;
+  // The group leader's segment: tasks finished since the last one, and the task in progress.
+  auto save_segment = [&](const GaSnapshot* snapshot) {
+    if (snapshot == nullptr && saved == results.tasks.size()) return;
+    Segment segment = snapshot != nullptr ? snapshot_segment(current_task, *snapshot) : Segment();
+    context.tasks.save_since(saved, segment);
+    results.save_since(saved, segment);
+    saved = results.tasks.size();
+    context.save(segment);
+  };
+  MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
+                           context.checkpoint_every(default_every), save_segment);
+  const bool leader = group.rank() == 0;
+
+  bool stopped = false;
   for (;;) {
-    std::uint64_t task = 0;
-    if (leader) task = queue.next();
+    std::uint64_t position = 0;
+    if (leader) {
+      if (StopSignal::requested()) queue.stop();
+      position = queue.next();
+    }
     {
       const auto timer = context.idle.measure();
-      group.comm().broadcast_value(task, 0);
+      group.comm().broadcast_value(position, 0);
     }
-    if (task >= task_count) break;
+    if (position >= todo.size()) break;
+    const auto task = todo[position];
+    current_task = task;
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto started = std::chrono::steady_clock::now();
-    auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group);
+    const auto saved_state = snapshots.find(task);
+    std::optional<GaSnapshot> resume;
+    if (saved_state != snapshots.end()) resume = snapshot_from(saved_state->second);
+    auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
+                                           resume ? &*resume : nullptr);
+    if (outcome.stopped) {
+      if (leader) queue.stop();
+      stopped = true;
+      break;
+    }
     if (leader) {
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
       results.tasks.push_back(task);
@@ -175,14 +389,16 @@ void run_ga_driver(DriverContext& context) {
           append_level(results.levels, level, shape, level_shape);
         }
       }
-      context.tasks.add(experiment, task, wall.count(), context.comm.rank());
+      context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), outcome.evaluations,
+                                     outcome.evaluations_before, context.session});
       queue.finished(1, 0);
     }
+    group.save_if_due();
     context.poll_progress(queue, units_total);
   }
-  {
-    const auto timer = context.idle.measure();
-    context.comm.barrier();
+  if (context.stop_for_checkpoint(queue, stopped || queue.stopped())) {
+    if (leader) save_segment(nullptr);
+    return;
   }
   context.work_units = group.local_evaluations();
   context.finish_progress(queue);
@@ -227,6 +443,28 @@ void run_ga_driver(DriverContext& context) {
     ++group_sizes[static_cast<std::size_t>(rank * groups / context.comm.size())];
   }
   file.root().open_group("ga").write_attribute("group_sizes", group_sizes);
+}
+
+Segment ga_shard_segment(const h5::File& file, const config::Experiment& experiment,
+                         const KernelEntry& kernel) {
+  const auto& ga = *kernel.ga;
+  auto finished = read_finished_tasks(file);
+  Segment segment;
+  auto read = [&](const char* name, const char* path, const h5::Datatype& type) {
+    segment.put_bytes(name, read_task_blocks(file, path, type, finished.ids));
+  };
+  read("ga.history", "ga/history", compound_type(ga_history_layout(ga.evaluation_fields)));
+  read("ga.best", "ga/best", compound_type(ga_best_layout(ga.evaluation_fields)));
+  read("ga.best_genomes", "ga/best_genomes", h5::Datatype::int64());
+  if (!ga.validation_fields.empty()) {
+    read("ga.validation", "ga/validation", compound_type(RecordLayout(ga.validation_fields)));
+  }
+  if (!ga.make(experiment.points.front().params)->level_shape().empty()) {
+    read("ga.best_levels", "ga/best_levels", h5::Datatype::uint8());
+  }
+  segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
+  segment.put_ints(segment_key::tasks, std::move(finished.ids));
+  return segment;
 }
 
 }  // namespace levelforge

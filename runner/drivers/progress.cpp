@@ -47,12 +47,15 @@ std::string ProgressReporter::format_line(const ProgressSnapshot& snapshot, doub
                               ? 1.0
                               : std::min(1.0, static_cast<double>(snapshot.units_done) /
                                                   static_cast<double>(snapshot.units_total));
-  const double rate =
-      elapsed_seconds > 0 ? static_cast<double>(snapshot.units_done) / elapsed_seconds : 0.0;
-  const std::string eta =
-      fraction > 0 ? clock_text(elapsed_seconds * (1 - fraction) / fraction) : "?";
-  return fmt::format("{}/{} {}  {:5.1f}%  {:.3g} {}/s  elapsed {}  ETA {}", snapshot.items_done,
-                     snapshot.items_total, item, 100 * fraction, rate, unit,
+  // A resumed run's rate and ETA count only the work of this session.
+  const auto units_now = snapshot.units_done - std::min(snapshot.units_done, snapshot.units_before);
+  const double rate = elapsed_seconds > 0 ? static_cast<double>(units_now) / elapsed_seconds : 0.0;
+  const double remaining =
+      static_cast<double>(snapshot.units_total - std::min(snapshot.units_total, snapshot.units_done));
+  const std::string eta = remaining == 0 ? clock_text(0) : rate > 0 ? clock_text(remaining / rate) : "?";
+  return fmt::format("{}/{} {}  {}/{} {}  {:5.1f}%  {:.3g} {}/s  elapsed {}  ETA {}",
+                     snapshot.items_done, snapshot.items_total, item, snapshot.units_done,
+                     snapshot.units_total, unit, 100 * fraction, rate, unit,
                      clock_text(elapsed_seconds), eta);
 }
 

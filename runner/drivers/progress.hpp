@@ -14,6 +14,7 @@ struct ProgressSnapshot {
   std::uint64_t items_total;
   std::uint64_t units_done;
   std::uint64_t units_total;
+  std::uint64_t units_before = 0;  // restored from a checkpoint: not part of this session's rate
 };
 
 class ProgressReporter {
@@ -27,7 +28,8 @@ class ProgressReporter {
   void report(const ProgressSnapshot& snapshot);
   void finish(const ProgressSnapshot& snapshot);
 
-  // "  3/12 tasks  25.0%  1.2e+05 evals/s  ETA 0:01:23" — exposed for tests.
+  // "3/12 tasks  250/1000 evals  25.0%  1.2e+05 evals/s  elapsed 0:00:02  ETA 0:01:23";
+  // exposed for tests.
   static std::string format_line(const ProgressSnapshot& snapshot, double elapsed_seconds,
                                  const std::string& item, const std::string& unit);
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/output/provenance.hpp"
@@ -72,6 +73,16 @@ void write_provenance(ResultFile& file, const config::Experiment& experiment, co
   root.write_attribute("ranks", std::int64_t{comm.size()});
   root.write_attribute("hosts", hosts);
   root.write_attribute("start_time", start_time);
+}
+
+void write_shard_provenance(ResultFile& file, const RunOptions& options, std::int64_t session) {
+  auto root = file.root();
+  root.write_attribute("sessions", session + 1);
+  if (options.shard.sharded()) {
+    root.write_attribute("shard_index", options.shard.index);
+    root.write_attribute("shard_count", options.shard.count);
+  }
+  if (!options.merged_from.empty()) root.write_attribute("merged_from", options.merged_from);
 }
 
 // Per-rank timing: a row each, written by its own rank.
@@ -150,7 +161,7 @@ void check_runnable(const config::Experiment& experiment) {
   }
 }
 
-RunSummary run_experiment(const config::Experiment& experiment, const RunOptions& options,
+RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
                           const mpi::Comm& comm) {
   check_runnable(experiment);
   const auto* kernel = find_kernel(experiment.kernel);
@@ -158,8 +169,12 @@ RunSummary run_experiment(const config::Experiment& experiment, const RunOptions
   const auto all_hosts = comm.all_gather_strings(mpi::processor_name());
   const std::set<std::string> distinct_hosts(all_hosts.begin(), all_hosts.end());
   const std::vector<std::string> hosts(distinct_hosts.begin(), distinct_hosts.end());
+  const bool merging = !options.merged_from.empty();
 
   std::optional<ResultFile> file;
+  std::optional<CheckpointStore> checkpoint;
+  std::optional<StopSignal> stop_signal;
+  RunSummary summary;
   if (options.write_output) {
     if (comm.rank() == 0) {
       const auto parent = std::filesystem::path(experiment.output).parent_path();
@@ -167,20 +182,33 @@ RunSummary run_experiment(const config::Experiment& experiment, const RunOptions
       if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
     }
     comm.barrier();
+    // Before the result file opens: a refused checkpoint then leaves no open parallel file.
+    if (!merging) {
+      checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
+                                  : CheckpointStore::start(experiment, options.shard, comm);
+      summary.session = checkpoint->session();
+      summary.notes = checkpoint->notes();
+      stop_signal.emplace();
+    }
     file.emplace(experiment.output, comm);
     write_provenance(*file, experiment, comm, hosts, start_time);
+    write_shard_provenance(*file, options, summary.session);
     write_points(*file, experiment, comm);
   }
 
   auto progress = make_progress(experiment, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr, progress, tasks, idle};
+  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr, progress, tasks, idle,
+                        options.shard};
+  context.checkpoint = checkpoint ? &*checkpoint : nullptr;
+  context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
+  context.restored_is_complete = merging;
+  context.session = summary.session;
   const auto started = std::chrono::steady_clock::now();
   run_driver(context);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
 
-  RunSummary summary;
   summary.tasks = experiment.task_count();
   summary.wall_seconds = comm.all_reduce_max(wall.count());
   summary.max_idle_fraction =
@@ -188,12 +216,18 @@ RunSummary run_experiment(const config::Experiment& experiment, const RunOptions
   std::vector<std::int64_t> units{static_cast<std::int64_t>(context.work_units)};
   comm.all_reduce_sum(units);
   summary.work_units = static_cast<std::uint64_t>(units.front());
+  summary.stopped = context.stopped;
 
   if (file) {
+    if (context.stopped) {
+      file->abandon();
+      return summary;
+    }
     tasks.write(*file, experiment.task_count());
     write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
     file->root().write_attribute("end_time", utc_now());
     file->commit();
+    if (checkpoint) checkpoint->remove();
   }
   return summary;
 }

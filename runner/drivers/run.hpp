@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runner/checkpoint/segment.hpp"
+#include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/mpi/mpi.hpp"
 
@@ -14,6 +16,12 @@ struct RunOptions {
   bool write_output = true;
   double progress_interval_seconds = 10;
   bool show_progress = true;
+  // Continue from the checkpoint beside the output (which exists); otherwise start one.
+  bool resume = false;
+  ShardSpec shard;
+  // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
+  std::vector<Segment> merged;
+  std::vector<std::string> merged_from;  // the shard files, for provenance
 };
 
 struct RunSummary {
@@ -21,6 +29,9 @@ struct RunSummary {
   double wall_seconds = 0;
   double max_idle_fraction = 0;  // over ranks: time waiting for work or peers / wall time
   std::uint64_t work_units = 0;  // kernel calls over all ranks
+  bool stopped = false;          // checkpointed on a signal with work left; no result file
+  std::int64_t session = 0;
+  std::vector<std::string> notes;  // about the resume, for rank 0 to print
 };
 
 // Builds every point's kernel and driver settings, so that contradictions the schema
@@ -28,8 +39,9 @@ struct RunSummary {
 // its parameters) are config errors before anything runs. Throws config::ConfigError.
 void check_runnable(const config::Experiment& experiment);
 
-// Collective. Throws on failure; the caller aborts the job.
-RunSummary run_experiment(const config::Experiment& experiment, const RunOptions& options,
+// Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
+// written (a shard's own name already applied).
+RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
                           const mpi::Comm& comm);
 
 }  // namespace levelforge

@@ -1,10 +1,19 @@
 // The `sweep` driver: every rank pulls single tasks and runs the kernel once per task.
+// A rank saves the tasks it finished every `checkpoint.every` tasks; a resumed run restores
+// them and hands out only the rest.
 
 #include <chrono>
 
+#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
+#include "runner/output/compound.hpp"
 
 namespace levelforge {
+
+namespace {
+constexpr std::int64_t default_every = 200;  // tasks
+constexpr const char* records_key = "sweep.records";
+}  // namespace
 
 void run_sweep_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
@@ -17,8 +26,36 @@ void run_sweep_driver(DriverContext& context) {
   const RecordLayout layout(sweep.record_fields);
   std::vector<std::uint64_t> tasks;
   std::vector<std::byte> rows;
-  WorkQueue queue(context.comm, task_count, context.idle);
-  for (auto task = queue.next(); task < task_count; task = queue.next()) {
+  std::vector<std::int64_t> restored_ids;
+  for (const auto& segment : context.restored) {
+    const auto ids = segment.ints(segment_key::tasks);
+    const auto records = segment.bytes(records_key);
+    if (records.size() != ids.size() * layout.row_size()) {
+      throw CheckpointError("saved sweep records do not match their task list");
+    }
+    tasks.insert(tasks.end(), ids.begin(), ids.end());
+    rows.insert(rows.end(), records.begin(), records.end());
+    restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
+    context.tasks.add_packed(ids, segment.bytes(segment_key::task_rows));
+  }
+  context.restored.clear();
+  const auto done = context.gather_ids(restored_ids);
+  const auto todo = context.remaining(task_count, done, "task");
+
+  const auto every = context.checkpoint_every(default_every);
+  std::size_t saved = tasks.size();
+  auto save_new_tasks = [&] {
+    if (saved == tasks.size()) return;
+    Segment segment;
+    context.tasks.save_since(saved, segment);
+    segment.append_bytes(records_key, std::span(rows).subspan(saved * layout.row_size()));
+    context.save(segment);
+    saved = tasks.size();
+  };
+
+  WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()});
+  for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
+    const auto task = todo[position];
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto started = std::chrono::steady_clock::now();
     Rng rng({experiment.seed, Stream::sweep_run, task, 0, 0});
@@ -27,20 +64,34 @@ void run_sweep_driver(DriverContext& context) {
     tasks.push_back(task);
     rows.resize(rows.size() + layout.row_size());
     layout.pack(record, std::span(rows).last(layout.row_size()), context.kernel.name);
-    context.tasks.add(experiment, task, wall.count(), context.comm.rank());
+    context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), 1, 0, context.session});
     ++context.work_units;
     queue.finished(1, 1);
-    context.poll_progress(queue, task_count);
+    if (every > 0 && tasks.size() - saved >= static_cast<std::size_t>(every)) save_new_tasks();
+    if (StopSignal::requested()) queue.stop();
+    context.poll_progress(queue, done.size() + todo.size());
   }
-  {
-    const auto timer = context.idle.measure();
-    context.comm.barrier();
+  if (context.stop_for_checkpoint(queue, queue.stopped())) {
+    save_new_tasks();
+    return;
   }
   context.finish_progress(queue);
   if (context.file == nullptr) return;
 
   auto table = context.file->create_table("sweep/records", layout, {task_count});
   context.file->write(table, tasks, rows);
+}
+
+Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel) {
+  auto finished = read_finished_tasks(file);
+  Segment segment;
+  segment.put_bytes(records_key,
+                    read_task_blocks(file, "sweep/records",
+                                     compound_type(RecordLayout(kernel.sweep->record_fields)),
+                                     finished.ids));
+  segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
+  segment.put_ints(segment_key::tasks, std::move(finished.ids));
+  return segment;
 }
 
 }  // namespace levelforge

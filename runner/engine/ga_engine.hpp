@@ -11,6 +11,8 @@
 #include <functional>
 #include <numeric>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
@@ -18,6 +20,22 @@
 #include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
+
+// A task after a whole generation: what a checkpoint saves and a resumed task starts from.
+// The random streams are keyed by generation, so nothing else is needed to continue it.
+struct GaSnapshot {
+  std::int64_t generations_run = 0;    // generations done, generation 0 included
+  std::uint64_t evaluations = 0;       // made so far
+  std::vector<std::int64_t> genomes;   // population x genome_length, the kernel's encoding
+  std::vector<std::byte> evaluations_rows;  // population rows of ga_evaluation_layout
+  std::vector<std::byte> history;      // generations_run rows of ga_history_layout
+};
+
+// What a group decides after a generation; every member must decide alike.
+struct GenerationCheck {
+  bool save = false;  // hand a snapshot to EvaluationGroup::save
+  bool stop = false;  // leave the task unfinished here (after saving)
+};
 
 // The ranks that evaluate one task together. A group of one needs no communication.
 class EvaluationGroup {
@@ -29,6 +47,9 @@ class EvaluationGroup {
   virtual void all_gather(std::span<const std::byte> local, std::span<std::byte> all) = 0;
   // Called once per generation by every member with the evaluations the group made.
   virtual void generation_done(std::uint64_t evaluations) = 0;
+  // Called by every member after each generation that is not the task's last.
+  virtual GenerationCheck after_generation(std::int64_t /*generations_run*/) { return {}; }
+  virtual void save(const GaSnapshot& /*snapshot*/) {}
 };
 
 struct GaOutcome {
@@ -40,6 +61,8 @@ struct GaOutcome {
   std::vector<std::byte> validation;  // keep_best rows of the kernel's validation_fields()
   std::vector<std::uint8_t> levels;   // keep_best levels of level_shape(), 255 where missing
   std::uint64_t evaluations = 0;
+  std::uint64_t evaluations_before = 0;  // restored from the snapshot the task resumed from
+  bool stopped = false;  // the group stopped the task early: only `history` so far is valid
 };
 
 // One evaluation: fitness, then the kernel's evaluation fields.
@@ -77,20 +100,32 @@ class GaRun {
         history_layout_(ga_history_layout(K::evaluation_fields())),
         population_size_(static_cast<std::size_t>(settings.population)) {}
 
-  GaOutcome run() {
+  // From generation 0, or from `resume` (a snapshot of this same task).
+  GaOutcome run(const GaSnapshot* resume = nullptr) {
     GaOutcome outcome;
-    genomes_.reserve(population_size_);
-    for (std::size_t i = 0; i < population_size_; ++i) {
-      Rng rng(stream(Stream::init, 0, i));
-      genomes_.push_back(kernel_.random_genome(rng));
-    }
     fitness_.assign(population_size_, 0.0);
-    rows_.assign(population_size_ * evaluation_layout_.row_size(), std::byte{});
-    evaluate(0, 0, outcome);
-    record_generation(0, outcome);
+    if (resume != nullptr) {
+      restore(*resume, outcome);
+    } else {
+      genomes_.reserve(population_size_);
+      for (std::size_t i = 0; i < population_size_; ++i) {
+        Rng rng(stream(Stream::init, 0, i));
+        genomes_.push_back(kernel_.random_genome(rng));
+      }
+      rows_.assign(population_size_ * evaluation_layout_.row_size(), std::byte{});
+      evaluate(0, 0, outcome);
+      record_generation(0, outcome);
+    }
 
-    for (std::int64_t generation = 1; generation < settings_.generations; ++generation) {
+    for (auto generation = static_cast<std::int64_t>(outcome.generations_run);
+         generation < settings_.generations; ++generation) {
       if (best_fitness() >= settings_.stop_fitness) break;
+      const auto check = group_.after_generation(generation);
+      if (check.save) group_.save(snapshot(outcome));
+      if (check.stop) {
+        outcome.stopped = true;
+        return outcome;
+      }
       breed(static_cast<std::uint64_t>(generation));
       evaluate(static_cast<std::uint64_t>(generation),
                population_size_ - static_cast<std::size_t>(settings_.evaluations_per_generation()),
@@ -105,6 +140,42 @@ class GaRun {
   [[nodiscard]] StreamId stream(Stream purpose, std::uint64_t generation,
                                 std::size_t individual) const {
     return {seed_, purpose, task_, generation, individual};
+  }
+
+  [[nodiscard]] GaSnapshot snapshot(const GaOutcome& outcome) const {
+    const auto length = kernel_.genome_length();
+    GaSnapshot saved{static_cast<std::int64_t>(outcome.generations_run), outcome.evaluations,
+                     std::vector<std::int64_t>(population_size_ * length), rows_, outcome.history};
+    for (std::size_t i = 0; i < population_size_; ++i) {
+      kernel_.encode(genomes_[i], std::span(saved.genomes).subspan(i * length, length));
+    }
+    return saved;
+  }
+
+  void restore(const GaSnapshot& saved, GaOutcome& outcome) {
+    const auto length = kernel_.genome_length();
+    const auto generations = static_cast<std::size_t>(saved.generations_run);
+    if (saved.generations_run < 1 || saved.generations_run >= settings_.generations ||
+        saved.genomes.size() != population_size_ * length ||
+        saved.evaluations_rows.size() != population_size_ * evaluation_layout_.row_size() ||
+        saved.history.size() != generations * history_layout_.row_size()) {
+      throw std::invalid_argument("task " + std::to_string(task_) +
+                                  ": the saved GA state does not fit this task's settings");
+    }
+    genomes_.clear();
+    genomes_.reserve(population_size_);
+    for (std::size_t i = 0; i < population_size_; ++i) {
+      genomes_.push_back(
+          kernel_.decode(std::span<const std::int64_t>(saved.genomes).subspan(i * length, length)));
+    }
+    rows_ = saved.evaluations_rows;
+    for (std::size_t i = 0; i < population_size_; ++i) {
+      fitness_[i] = evaluation_layout_.get_real(row(i), 0);
+    }
+    outcome.history = saved.history;
+    outcome.generations_run = generations;
+    outcome.evaluations = saved.evaluations;
+    outcome.evaluations_before = saved.evaluations;
   }
 
   [[nodiscard]] std::span<std::byte> row(std::size_t individual) {

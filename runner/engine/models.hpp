@@ -17,8 +17,9 @@ class GaModel {
   [[nodiscard]] virtual std::size_t genome_length() const = 0;
   // Dimensions of the kernel's level grid; empty when it renders none.
   [[nodiscard]] virtual std::vector<std::size_t> level_shape() const = 0;
+  // `resume`: a snapshot of this task to continue from, or nullptr.
   virtual GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
-                             EvaluationGroup& group) const = 0;
+                             EvaluationGroup& group, const GaSnapshot* resume) const = 0;
 };
 
 class SweepModel {
@@ -48,8 +49,8 @@ class ErasedGa final : public GaModel {
     }
   }
   GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
-                     EvaluationGroup& group) const override {
-    return GaRun<K>(kernel_, settings, seed, task, group).run();
+                     EvaluationGroup& group, const GaSnapshot* resume) const override {
+    return GaRun<K>(kernel_, settings, seed, task, group).run(resume);
   }
 
  private:

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "kernels/api/params.hpp"
@@ -122,6 +123,13 @@ std::int64_t RecordLayout::get_int(std::span<const std::byte> row, std::size_t f
 }
 double RecordLayout::get_real(std::span<const std::byte> row, std::size_t field) const {
   return load<double>(row, offsets_[field]);
+}
+
+std::size_t RecordLayout::index_of(std::string_view name) const {
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    if (fields_[i].name == name) return i;
+  }
+  throw std::out_of_range("no field '" + std::string(name) + "' in the record layout");
 }
 
 }  // namespace levelforge

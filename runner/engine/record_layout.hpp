@@ -23,6 +23,8 @@ class RecordLayout {
   [[nodiscard]] const std::vector<FieldSpec>& fields() const { return fields_; }
   [[nodiscard]] std::size_t offset(std::size_t field) const { return offsets_[field]; }
   [[nodiscard]] static std::size_t field_size(const FieldSpec& field);
+  // The position of the field named `name`; throws std::out_of_range when there is none.
+  [[nodiscard]] std::size_t index_of(std::string_view name) const;
 
   // Checks the record against the fields (count, types, text lengths); `context` names
   // the producer in the KernelError thrown otherwise.

@@ -91,12 +91,19 @@ Handle mpio_access_list(MPI_Comm comm, const std::string& path) {
   return fapl;
 }
 
+bool in_parallel_file(hid_t object, const std::string& description) {
+  auto context = [&] { return "finding the file driver of " + description; };
+  Handle file = checked_handle(H5Iget_file_id(object), context);
+  Handle fapl = checked_handle(H5Fget_access_plist(file.id()), context);
+  return check(H5Pget_driver(fapl.id()), context) == H5FD_MPIO;
+}
+
 // Rank within the communicator the object's file was opened with; 0 for serial files.
 int rank_in_file(hid_t object, const std::string& description) {
   auto context = [&] { return "finding the MPI communicator of " + description; };
+  if (!in_parallel_file(object, description)) return 0;
   Handle file = checked_handle(H5Iget_file_id(object), context);
   Handle fapl = checked_handle(H5Fget_access_plist(file.id()), context);
-  if (check(H5Pget_driver(fapl.id()), context) != H5FD_MPIO) return 0;
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Info info = MPI_INFO_NULL;
   check(H5Pget_fapl_mpio(fapl.id(), &comm, &info), context);  // hands us duplicates
@@ -535,7 +542,9 @@ void Dataset::write_all(const Datatype& memory_type, const void* data) {
     check(H5Sselect_none(memory_space.id()), [&] { return action; });
   }
   const std::byte nothing{};
-  Handle dxpl = transfer_list(Transfer::collective);
+  Handle dxpl = in_parallel_file(id(), describe())
+                    ? transfer_list(Transfer::collective)
+                    : checked_handle(H5Pcreate(H5P_DATASET_XFER), [&] { return action; });
   check(H5Dwrite(id(), memory_type.id(), memory_space.id(), file_space.id(), dxpl.id(),
                  contributes ? data : &nothing),
         [&] { return action; });
@@ -673,6 +682,13 @@ File File::open(const std::string& path, MPI_Comm comm, Access access) {
   return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
                              [&] { return "opening " + path; }),
               path, true);
+}
+
+File File::create_serial(const std::string& path) {
+  silence_hdf5_printing();
+  return File(checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                             [&] { return "creating " + path; }),
+              path, false);
 }
 
 File File::open_serial(const std::string& path, Access access) {

@@ -231,6 +231,8 @@ class File {
   static File create(const std::string& path, MPI_Comm comm);
   // Collective over `comm`.
   static File open(const std::string& path, MPI_Comm comm, Access access);
+  // One process, default driver; truncates an existing file.
+  static File create_serial(const std::string& path);
   // One process, default driver; for `inspect` and tests reading results back.
   static File open_serial(const std::string& path, Access access);
 

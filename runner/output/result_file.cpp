@@ -105,4 +105,14 @@ void ResultFile::commit() {
   comm_.barrier();
 }
 
+void ResultFile::abandon() {
+  file_.close();
+  comm_.barrier();
+  if (comm_.rank() == 0) {
+    std::error_code ignored;
+    std::filesystem::remove(partial_path(final_path_), ignored);
+  }
+  comm_.barrier();
+}
+
 }  // namespace levelforge

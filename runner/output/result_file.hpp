@@ -46,6 +46,8 @@ class ResultFile {
 
   // Collective: marks the file complete, closes it and renames it to its final path.
   void commit();
+  // Collective: closes the file and deletes it (the run stopped for a checkpoint).
+  void abandon();
 
   [[nodiscard]] const std::string& final_path() const { return final_path_; }
 

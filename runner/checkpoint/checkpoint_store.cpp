@@ -1,0 +1,358 @@
+#include "runner/checkpoint/checkpoint_store.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/output/provenance.hpp"
+
+namespace levelforge {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view manifest_name = "manifest.h5";
+constexpr std::int64_t checkpoint_format_version = 1;
+
+// Keys of the effective config that may change between sessions of one run.
+bool identity_key(const std::string& key) {
+  return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.");
+}
+
+void flatten(const YAML::Node& node, const std::string& prefix,
+             std::map<std::string, std::string>& out) {
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const auto key = entry.first.Scalar();
+      flatten(entry.second, prefix.empty() ? key : prefix + "." + key, out);
+    }
+    return;
+  }
+  if (node.IsScalar()) {
+    out[prefix] = node.Scalar();
+    return;
+  }
+  YAML::Emitter flow;
+  flow << YAML::Flow << node;
+  out[prefix] = flow.c_str();
+}
+
+std::map<std::string, std::string> identity_of(const config::Experiment& experiment,
+                                               const ShardSpec& shard) {
+  auto identity = run_identity(experiment);
+  identity["shard"] = shard.sharded() ? shard.text() : "none";
+  return identity;
+}
+
+std::vector<std::byte> to_bytes(const std::string& text) {
+  const auto* first = reinterpret_cast<const std::byte*>(text.data());
+  return {first, first + text.size()};
+}
+
+std::string to_text(std::span<const std::byte> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// "key\nvalue\n" pairs: values are single YAML scalars or flow sequences, one line each.
+std::string encode_identity(const std::map<std::string, std::string>& identity) {
+  std::string text;
+  for (const auto& [key, value] : identity) text += key + "\n" + value + "\n";
+  return text;
+}
+
+std::map<std::string, std::string> decode_identity(const std::string& text) {
+  std::map<std::string, std::string> identity;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const auto key_end = text.find('\n', begin);
+    const auto value_end = key_end == std::string::npos ? key_end : text.find('\n', key_end + 1);
+    if (value_end == std::string::npos) break;
+    identity[text.substr(begin, key_end - begin)] =
+        text.substr(key_end + 1, value_end - key_end - 1);
+    begin = value_end + 1;
+  }
+  return identity;
+}
+
+std::vector<std::string> differences(const std::map<std::string, std::string>& saved,
+                                     const std::map<std::string, std::string>& now) {
+  return identity_differences(saved, now, "in the checkpoint", "now");
+}
+
+}  // namespace
+
+std::map<std::string, std::string> run_identity(const config::Experiment& experiment) {
+  std::map<std::string, std::string> config;
+  flatten(YAML::Load(config::effective_yaml(experiment, config_schema())), "", config);
+  std::map<std::string, std::string> identity;
+  for (auto& [key, value] : config) {
+    if (identity_key(key)) identity.emplace(key, std::move(value));
+  }
+  identity["levelforge version"] = std::string(build_version());
+  identity["git commit"] = std::string(build_commit());
+  return identity;
+}
+
+std::vector<std::string> identity_differences(const std::map<std::string, std::string>& first,
+                                              const std::map<std::string, std::string>& second,
+                                              const std::string& first_label,
+                                              const std::string& second_label) {
+  const auto& saved = first;
+  const auto& now = second;
+  std::set<std::string> keys;
+  for (const auto& [key, value] : saved) keys.insert(key);
+  for (const auto& [key, value] : now) keys.insert(key);
+  std::vector<std::string> lines;
+  for (const auto& key : keys) {
+    const auto old_value = saved.find(key);
+    const auto new_value = now.find(key);
+    const auto show = [](const auto& found, const auto& map) {
+      return found == map.end() ? std::string("(absent)") : found->second;
+    };
+    if (old_value != saved.end() && new_value != now.end() && old_value->second == new_value->second)
+      continue;
+    lines.push_back(fmt::format("  {}: {} {}, {} {}", key, show(old_value, saved), first_label,
+                                show(new_value, now), second_label));
+  }
+  return lines;
+}
+
+namespace {
+
+Segment manifest_for(const config::Experiment& experiment, const ShardSpec& shard,
+                     std::int64_t session) {
+  Segment manifest;
+  manifest.put_bytes("format", to_bytes("levelforge-checkpoint"));
+  manifest.put_ints("format_version", {checkpoint_format_version});
+  manifest.put_ints("session", {session});
+  manifest.put_ints("tasks", {static_cast<std::int64_t>(experiment.task_count())});
+  manifest.put_bytes("experiment", to_bytes(experiment.name));
+  manifest.put_bytes("driver", to_bytes(experiment.driver));
+  manifest.put_bytes("config", to_bytes(experiment.config_text));
+  manifest.put_bytes("identity", to_bytes(encode_identity(identity_of(experiment, shard))));
+  return manifest;
+}
+
+Segment read_manifest(const std::string& directory) {
+  const auto path = (fs::path(directory) / manifest_name).string();
+  Segment manifest;
+  try {
+    manifest = Segment::read(path);
+  } catch (const std::exception& error) {
+    throw CheckpointError(path + ": the checkpoint's manifest cannot be read (" + error.what() +
+                          "); the checkpoint is unusable: delete " + directory +
+                          " and run again without --resume");
+  }
+  const auto version = manifest.ints("format_version");
+  if (to_text(manifest.bytes("format")) != "levelforge-checkpoint" || version.size() != 1 ||
+      manifest.ints("session").size() != 1) {
+    throw CheckpointError(path + ": not a levelforge checkpoint manifest");
+  }
+  if (version.front() != checkpoint_format_version) {
+    throw CheckpointError(path + ": checkpoint format version " + std::to_string(version.front()) +
+                          ", this levelforge reads version " +
+                          std::to_string(checkpoint_format_version));
+  }
+  return manifest;
+}
+
+struct DirectoryListing {
+  std::vector<std::string> segments;  // file names, sorted
+  std::vector<std::string> unfinished;
+};
+
+DirectoryListing list_directory(const std::string& directory) {
+  DirectoryListing listing;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const auto name = entry.path().filename().string();
+    if (name == manifest_name) continue;
+    if (name.ends_with(".tmp")) {
+      listing.unfinished.push_back(name);
+    } else if (name.ends_with(".h5")) {
+      listing.segments.push_back(name);
+    }
+  }
+  std::sort(listing.segments.begin(), listing.segments.end());
+  std::sort(listing.unfinished.begin(), listing.unfinished.end());
+  return listing;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return lines;
+}
+
+// Every rank learns whether any failed, and why: one error raised on all ranks alike.
+void agree_on_problems(const std::string& local, const mpi::Comm& comm) {
+  const auto all = comm.all_gather_strings(local);
+  std::string message;
+  for (const auto& problem : all) {
+    if (problem.empty()) continue;
+    message += (message.empty() ? "" : "\n") + problem;
+  }
+  if (!message.empty()) throw CheckpointError(message);
+}
+
+}  // namespace
+
+std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
+
+CheckpointStore::CheckpointStore(std::string directory, const mpi::Comm& comm,
+                                 std::int64_t session)
+    : directory_(std::move(directory)), comm_(comm), session_(session) {}
+
+CheckpointStore CheckpointStore::start(const config::Experiment& experiment,
+                                       const ShardSpec& shard, const mpi::Comm& comm) {
+  const auto directory = checkpoint_directory(experiment.output);
+  std::string problem;
+  if (comm.rank() == 0) {
+    try {
+      fs::remove_all(directory);
+      fs::create_directories(directory);
+      manifest_for(experiment, shard, 0).write((fs::path(directory) / manifest_name).string());
+    } catch (const std::exception& error) {
+      problem = "creating the checkpoint " + directory + ": " + error.what();
+    }
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw CheckpointError(problem);
+  return {directory, comm, 0};
+}
+
+CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
+                                        const ShardSpec& shard, const mpi::Comm& comm) {
+  const auto directory = checkpoint_directory(experiment.output);
+  std::string problem;
+  std::string files;
+  std::string notes;
+  std::int64_t session = 0;
+  if (comm.rank() == 0) {
+    try {
+      const auto manifest = read_manifest(directory);
+      const auto lines = differences(decode_identity(to_text(manifest.bytes("identity"))),
+                                     identity_of(experiment, shard));
+      if (!lines.empty()) {
+        throw CheckpointError("cannot resume " + experiment.output +
+                              ": its checkpoint was made by a different run:\n" +
+                              join_lines(lines) +
+                              "run with the checkpoint's settings, or without --resume and with "
+                              "--force to start over");
+      }
+      const auto listing = list_directory(directory);
+      for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
+      if (!listing.unfinished.empty()) {
+        notes = fmt::format(
+            "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
+            "they held is done again",
+            listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
+            fmt::join(listing.unfinished, ", "));
+      }
+      session = manifest.ints("session").front() + 1;
+      manifest_for(experiment, shard, session)
+          .write((fs::path(directory) / manifest_name).string());
+      files = join_lines(listing.segments);
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw CheckpointError(problem);
+  comm.broadcast(files, 0);
+  comm.broadcast(notes, 0);
+  comm.broadcast_value(session, 0);
+
+  CheckpointStore store(directory, comm, session);
+  if (!notes.empty()) store.notes_.push_back(notes);
+  const auto names = split_lines(files);
+  std::string local_problem;
+  for (auto i = static_cast<std::size_t>(comm.rank()); i < names.size();
+       i += static_cast<std::size_t>(comm.size())) {
+    const auto path = (fs::path(directory) / names[i]).string();
+    try {
+      store.restored_.push_back(Segment::read(path));
+    } catch (const std::exception& error) {
+      local_problem = path + ": a checkpoint segment cannot be read (" + error.what() +
+                      "); the work it saved is lost. Delete the file to redo that work with "
+                      "--resume, or delete " + directory + " to start over";
+      break;
+    }
+  }
+  agree_on_problems(local_problem, comm);
+  return store;
+}
+
+void CheckpointStore::save(const Segment& segment) {
+  const auto name = fmt::format("s{:04}-r{:06}-{:06}.h5", session_, comm_.rank(), next_sequence_++);
+  segment.write((fs::path(directory_) / name).string());
+}
+
+void CheckpointStore::remove() {
+  comm_.barrier();
+  if (comm_.rank() == 0) {
+    std::error_code ignored;
+    fs::remove_all(directory_, ignored);
+  }
+}
+
+CheckpointSummary summarize_checkpoint(const std::string& directory) {
+  const auto manifest = read_manifest(directory);
+  CheckpointSummary summary;
+  summary.directory = directory;
+  summary.experiment = to_text(manifest.bytes("experiment"));
+  summary.driver = to_text(manifest.bytes("driver"));
+  summary.shard = decode_identity(to_text(manifest.bytes("identity")))["shard"];
+  summary.sessions = manifest.ints("session").front() + 1;
+  summary.tasks_total = static_cast<std::uint64_t>(manifest.ints("tasks").front());
+  const auto listing = list_directory(directory);
+  summary.segments = listing.segments.size();
+  summary.unfinished_files = listing.unfinished.size();
+  std::set<std::int64_t> tasks;
+  std::set<std::int64_t> chunks;
+  std::map<std::int64_t, std::int64_t> snapshots;
+  for (const auto& name : listing.segments) {
+    const auto path = (fs::path(directory) / name).string();
+    Segment segment;
+    try {
+      segment = Segment::read(path);
+    } catch (const std::exception& error) {
+      throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
+    }
+    for (auto task : segment.ints(segment_key::tasks)) tasks.insert(task);
+    for (auto chunk : segment.ints(segment_key::chunks)) chunks.insert(chunk);
+    if (const auto total = segment.ints(segment_key::chunk_total); !total.empty())
+      summary.chunks_total = static_cast<std::uint64_t>(total.front());
+    const auto snapshot_tasks = segment.ints(segment_key::snapshot_tasks);
+    const auto generations = segment.ints(segment_key::snapshot_generations);
+    for (std::size_t i = 0; i < snapshot_tasks.size() && i < generations.size(); ++i) {
+      auto& newest = snapshots[snapshot_tasks[i]];
+      newest = std::max(newest, generations[i]);
+    }
+  }
+  summary.tasks_done = tasks.size();
+  summary.chunks_done = chunks.size();
+  for (const auto& [task, generations] : snapshots) {
+    if (!tasks.contains(task))
+      summary.in_progress.emplace_back(static_cast<std::uint64_t>(task), generations);
+  }
+  return summary;
+}
+
+}  // namespace levelforge

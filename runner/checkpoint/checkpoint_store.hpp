@@ -1,0 +1,104 @@
+#pragma once
+// The checkpoint of a run: a directory OUTPUT.checkpoint/ beside the result file, holding
+// a manifest (what run this is: config, seed, version, shard; how many sessions ran) and
+// segment files, each written by one rank and holding the work it finished since its
+// previous segment. Segments only ever add work, so a run killed at any moment loses at
+// most what its ranks did since their last segment; a segment being written when the
+// process died is left as a .tmp file and discarded on resume. See docs/checkpoint.md.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runner/checkpoint/segment.hpp"
+#include "runner/checkpoint/shard.hpp"
+#include "runner/config/experiment.hpp"
+#include "runner/mpi/mpi.hpp"
+
+namespace levelforge {
+
+// A checkpoint that cannot be used: another run's, unreadable, inconsistent. The message
+// says which file and what was lost. Raised identically on every rank.
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Names shared by the drivers' segments and `inspect`.
+namespace segment_key {
+inline constexpr const char* tasks = "tasks";          // finished tasks (ga, sweep)
+inline constexpr const char* task_rows = "task_rows";  // their /tasks rows
+inline constexpr const char* chunks = "chunks";        // finished chunks (exhaustive)
+inline constexpr const char* chunk_total = "chunk_total";
+inline constexpr const char* snapshot_tasks = "snapshot.tasks";  // ga tasks saved mid-run
+inline constexpr const char* snapshot_generations = "snapshot.generations";
+}  // namespace segment_key
+
+std::string checkpoint_directory(const std::string& output);
+
+// What makes two runs (sessions of one run, shards of one run) the same: the effective
+// config without output and checkpoint settings, the levelforge version and git commit.
+std::map<std::string, std::string> run_identity(const config::Experiment& experiment);
+// "  key: A <first_label>, B <second_label>" for every key whose values differ.
+std::vector<std::string> identity_differences(const std::map<std::string, std::string>& first,
+                                              const std::map<std::string, std::string>& second,
+                                              const std::string& first_label,
+                                              const std::string& second_label);
+
+// What a checkpoint directory says about its run, for `inspect` and messages.
+struct CheckpointSummary {
+  std::string directory;
+  std::string experiment;
+  std::string driver;
+  std::string shard;
+  std::int64_t sessions = 0;
+  std::uint64_t tasks_total = 0;
+  std::uint64_t tasks_done = 0;   // ga, sweep
+  std::uint64_t chunks_total = 0;  // exhaustive; 0 until a segment says
+  std::uint64_t chunks_done = 0;
+  std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
+  std::size_t segments = 0;
+  std::size_t unfinished_files = 0;  // .tmp: being written when the run died
+};
+
+// One process; throws CheckpointError when `directory` is not a readable checkpoint.
+CheckpointSummary summarize_checkpoint(const std::string& directory);
+
+class CheckpointStore {
+ public:
+  // Collective. Creates the directory and its manifest for session 0.
+  static CheckpointStore start(const config::Experiment& experiment, const ShardSpec& shard,
+                               const mpi::Comm& comm);
+  // Collective. Continues the checkpoint of `experiment`'s output: checks that it was made
+  // by the same config, seed, version and shard (CheckpointError listing the differences
+  // otherwise), starts a new session and reads this rank's share of the segments.
+  static CheckpointStore resume(const config::Experiment& experiment, const ShardSpec& shard,
+                                const mpi::Comm& comm);
+
+  [[nodiscard]] std::int64_t session() const { return session_; }
+  [[nodiscard]] const std::string& directory() const { return directory_; }
+  // What resume() read on this rank; each segment is read by exactly one rank.
+  [[nodiscard]] std::vector<Segment> take_restored() { return std::move(restored_); }
+  // Messages for the user about the resume (discarded .tmp files), rank 0's to print.
+  [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
+
+  // This rank alone: the next segment file of this rank and session.
+  void save(const Segment& segment);
+  // Collective: the run is complete; the directory goes.
+  void remove();
+
+ private:
+  CheckpointStore(std::string directory, const mpi::Comm& comm, std::int64_t session);
+
+  std::string directory_;
+  mpi::Comm comm_;
+  std::int64_t session_;
+  std::int64_t next_sequence_ = 0;
+  std::vector<Segment> restored_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace levelforge

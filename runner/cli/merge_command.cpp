@@ -1,0 +1,154 @@
+// `levelforge merge OUT SHARD...`: the shard files of one run (`run --shard I/N`) combined
+// into the file the unsharded run would have written, through the same driver code that
+// writes every result: the shards' work goes in as restored work, with nothing left to do.
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/cli/commands.hpp"
+#include "runner/drivers/driver_context.hpp"
+#include "runner/drivers/run.hpp"
+#include "runner/output/result_file.hpp"
+
+namespace levelforge::cli {
+
+namespace {
+
+struct ShardHeader {
+  std::string config;
+  ShardSpec shard;
+  std::map<std::string, std::string> identity;
+};
+
+config::Experiment experiment_of(const std::string& config_text, const std::string& source) {
+  return config::parse_experiment(config_text, source, {}, config_schema());
+}
+
+ShardHeader read_header(const std::string& path) {
+  const auto file = h5::File::open_serial(path, h5::Access::read_only);
+  const auto root = file.root();
+  if (!root.has_attribute("format") ||
+      root.read_string_attribute("format") != std::string(result_format)) {
+    throw UsageError(path + ": not a levelforge result file");
+  }
+  if (root.read_int_attribute("complete") != 1) {
+    throw UsageError(path + ": the shard did not finish (complete = 0)");
+  }
+  if (!root.has_attribute("shard_count")) {
+    throw UsageError(path + ": not a shard (no shard_count attribute): it holds a whole run");
+  }
+  ShardHeader header;
+  header.config = root.read_string_attribute("config");
+  header.shard = {static_cast<std::uint64_t>(root.read_int_attribute("shard_index")),
+                  static_cast<std::uint64_t>(root.read_int_attribute("shard_count"))};
+  header.identity = run_identity(experiment_of(header.config, path + ": config"));
+  // The identity names the version of this binary; the file's own version counts.
+  header.identity["levelforge version"] = root.read_string_attribute("levelforge_version");
+  header.identity["git commit"] = root.read_string_attribute("git_commit");
+  return header;
+}
+
+// Rank 0's checks of the shard set: one run, every shard exactly once.
+std::string check_shards(const std::vector<std::string>& paths, std::string& config) {
+  std::vector<ShardHeader> headers;
+  for (const auto& path : paths) headers.push_back(read_header(path));
+  const auto& first = headers.front();
+  std::string problems;
+  for (std::size_t i = 1; i < headers.size(); ++i) {
+    const auto lines = identity_differences(first.identity, headers[i].identity,
+                                            "in " + paths.front(), "in " + paths[i]);
+    for (const auto& line : lines) problems += line + "\n";
+    if (headers[i].shard.count != first.shard.count) {
+      problems += fmt::format("  shard count: {} in {}, {} in {}\n", first.shard.count,
+                              paths.front(), headers[i].shard.count, paths[i]);
+    }
+  }
+  if (!problems.empty()) {
+    throw UsageError("the shards are not of one run:\n" + problems +
+                     "merge the shards of one config, seed and levelforge version");
+  }
+  // The library's own version must also be the shards': the merged file is written here.
+  const auto here = run_identity(experiment_of(first.config, paths.front() + ": config"));
+  for (const auto& line : identity_differences(first.identity, here, "in the shards", "here"))
+    problems += line + "\n";
+  if (!problems.empty()) {
+    throw UsageError("the shards were made by another levelforge:\n" + problems +
+                     "merge them with the levelforge that ran them");
+  }
+  std::map<std::uint64_t, std::string> seen;
+  for (std::size_t i = 0; i < headers.size(); ++i) {
+    const auto [where, fresh] = seen.emplace(headers[i].shard.index, paths[i]);
+    if (!fresh) {
+      throw UsageError(fmt::format("shard {}/{} given twice: {} and {}", headers[i].shard.index,
+                                   first.shard.count, where->second, paths[i]));
+    }
+  }
+  std::vector<std::string> missing;
+  for (std::uint64_t index = 0; index < first.shard.count; ++index)
+    if (!seen.contains(index)) missing.push_back(fmt::format("{}/{}", index, first.shard.count));
+  if (!missing.empty()) {
+    throw UsageError(fmt::format("missing shard{} {} of the run", missing.size() == 1 ? "" : "s",
+                                 fmt::join(missing, ", ")));
+  }
+  config = first.config;
+  return {};
+}
+
+}  // namespace
+
+int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
+  std::string problem;
+  std::string config_text;
+  if (comm.rank() == 0) {
+    try {
+      std::error_code ignored;
+      if (!arguments.force && std::filesystem::exists(arguments.output, ignored)) {
+        throw UsageError("output file '" + arguments.output +
+                         "' already exists; pass --force to replace it");
+      }
+      check_shards(arguments.shards, config_text);
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw UsageError(problem);
+  comm.broadcast(config_text, 0);
+  auto experiment = experiment_of(config_text, "the shards' config");
+  experiment.output = arguments.output;
+
+  // Each rank reads its share of the shards; any failure is reported by all alike.
+  RunOptions options;
+  options.merged_from = arguments.shards;
+  options.show_progress = false;
+  const auto* kernel = find_kernel(experiment.kernel);
+  std::string local_problem;
+  for (auto i = static_cast<std::size_t>(comm.rank()); i < arguments.shards.size();
+       i += static_cast<std::size_t>(comm.size())) {
+    try {
+      const auto file = h5::File::open_serial(arguments.shards[i], h5::Access::read_only);
+      const auto shard = ShardSpec{static_cast<std::uint64_t>(file.root().read_int_attribute("shard_index")),
+                                   static_cast<std::uint64_t>(file.root().read_int_attribute("shard_count"))};
+      options.merged.push_back(shard_segment(file, experiment, *kernel, shard));
+    } catch (const std::exception& error) {
+      local_problem = arguments.shards[i] + ": " + error.what();
+      break;
+    }
+  }
+  std::string problems;
+  for (const auto& text : comm.all_gather_strings(local_problem))
+    if (!text.empty()) problems += (problems.empty() ? "" : "\n") + text;
+  if (!problems.empty()) throw UsageError("reading the shards: " + problems);
+
+  const auto summary = run_experiment(experiment, std::move(options), comm);
+  if (comm.rank() == 0) {
+    fmt::print("levelforge: merged {} shard{} ({} tasks) into {}\n", arguments.shards.size(),
+               arguments.shards.size() == 1 ? "" : "s", summary.tasks, arguments.output);
+  }
+  return exit_ok;
+}
+
+}  // namespace levelforge::cli
