@@ -1,12 +1,15 @@
-// `levelforge inspect FILE`: provenance, sweep, tasks and datasets of a result file.
+// `levelforge inspect FILE`: provenance, sweep, tasks and datasets of a result file, or how
+// much of an interrupted run its checkpoint holds.
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/output/result_file.hpp"
@@ -93,6 +96,14 @@ void print_task_summary(const TableData& tasks, std::size_t rows) {
     }
   }
   fmt::print("tasks: {} done, {} pending\n", done, tasks.row_count() - done);
+  const auto session = tasks.field("session");
+  std::size_t resumed = 0;
+  for (std::size_t i = 0; i < tasks.row_count(); ++i) {
+    const auto row = tasks.row(i);
+    if (std::get<std::int64_t>(row[status]) == 1 && std::get<std::int64_t>(row[session]) > 0)
+      ++resumed;
+  }
+  if (resumed > 0) fmt::print("tasks finished after a resume: {}\n", resumed);
   if (!times.empty()) {
     std::sort(times.begin(), times.end());
     fmt::print("task wall time (s): min {:.4g}, median {:.4g}, max {:.4g}\n", times.front(),
@@ -188,7 +199,45 @@ void print_results(const h5::Group& root, std::size_t rows) {
   }
 }
 
+// What a run's checkpoint says: how much of the interrupted run is done.
+void inspect_checkpoint(const std::string& directory) {
+  const auto summary = summarize_checkpoint(directory);
+  fmt::print("{}: checkpoint of an interrupted run: experiment {}, {} driver{}\n", directory,
+             summary.experiment, summary.driver,
+             summary.shard == "none" ? "" : ", shard " + summary.shard);
+  fmt::print("{:<20} {}\n", "sessions", summary.sessions);
+  const auto percent = [](std::uint64_t done, std::uint64_t total) {
+    return total == 0 ? 0.0 : 100.0 * static_cast<double>(done) / static_cast<double>(total);
+  };
+  if (summary.driver == "exhaustive") {
+    if (summary.chunks_total == 0) {
+      fmt::print("{:<20} no chunk saved yet\n", "done");
+    } else {
+      fmt::print("{:<20} {} of {} chunks ({:.1f}%)\n", "done", summary.chunks_done,
+                 summary.chunks_total, percent(summary.chunks_done, summary.chunks_total));
+    }
+  } else {
+    fmt::print("{:<20} {} of {} tasks ({:.1f}%)\n", "done", summary.tasks_done,
+               summary.tasks_total, percent(summary.tasks_done, summary.tasks_total));
+  }
+  for (const auto& [task, generations] : summary.in_progress)
+    fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);
+  fmt::print("{:<20} {}\n", "segments", summary.segments);
+  if (summary.unfinished_files > 0) {
+    fmt::print("{:<20} {} (being written when the run stopped; discarded on resume)\n",
+               "unfinished files", summary.unfinished_files);
+  }
+  fmt::print("continue with `levelforge run CONFIG --resume` and the run's options\n");
+}
+
 void inspect(const std::string& path, const InspectDetail& detail) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) return inspect_checkpoint(path);
+  if (!std::filesystem::exists(path, ignored) &&
+      std::filesystem::is_directory(checkpoint_directory(path), ignored)) {
+    fmt::print("{} does not exist yet: its run was interrupted\n", path);
+    return inspect_checkpoint(checkpoint_directory(path));
+  }
   auto file = h5::File::open_serial(path, h5::Access::read_only);
   const auto root = file.root();
   if (!root.has_attribute("format") || root.read_string_attribute("format") != result_format) {
@@ -201,6 +250,15 @@ void inspect(const std::string& path, const InspectDetail& detail) {
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
   }
   print_provenance(root);
+  if (root.has_attribute("sessions"))
+    fmt::print("{:<20} {}\n", "sessions", root.read_int_attribute("sessions"));
+  if (root.has_attribute("shard_count")) {
+    fmt::print("{:<20} {}/{} (merge every shard with `levelforge merge`)\n", "shard",
+               root.read_int_attribute("shard_index"), root.read_int_attribute("shard_count"));
+  }
+  if (root.has_attribute("merged_from")) {
+    fmt::print("{:<20} {}\n", "merged from", config::join(root.read_strings_attribute("merged_from")));
+  }
   if (detail.config && root.has_attribute("config")) {
     fmt::print("config:\n");
     const auto text = root.read_string_attribute("config");
@@ -227,6 +285,8 @@ int inspect_command(const std::string& path, const InspectDetail& detail, const 
   if (comm.rank() != 0) return exit_ok;
   try {
     inspect(path, detail);
+  } catch (const CheckpointError& error) {
+    throw UsageError(error.what());
   } catch (const h5::IoError& error) {
     // The file is the user's input: a bad one is a usage error, not a failed run.
     throw UsageError(error.what());

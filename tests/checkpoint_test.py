@@ -1,0 +1,359 @@
+"""Checkpoint and resume, shards and merge, end to end with real MPI runs.
+
+- Kill tests: runs of each driver killed with SIGKILL on every rank at a seeded random
+  point of their progress, then resumed: each ends identical to the uninterrupted run, and
+  none redoes more than one checkpoint interval of work (measured from the task table).
+- Signals: SIGUSR1 to mpiexec (Slurm's warning) checkpoints and exits 75.
+- Damaged checkpoints, foreign checkpoints and incomplete shard sets are refused clearly.
+- Sharded + merged == unsharded, for every driver.
+
+Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment;
+LEVELFORGE_KILL_RUNS sets the kill runs per driver (default 7).
+"""
+
+import os
+import random
+import re
+import signal
+import subprocess
+import time
+import unittest
+
+import h5py
+
+from cli_support import LEVELFORGE, MPIEXEC, MPIEXEC_FLAGS, TempDirTest, levelforge
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RANKS = 2
+KILL_RUNS = int(os.environ.get("LEVELFORGE_KILL_RUNS", "7"))
+# "progress: 4/6 tasks  39120/54000 evals  72.4% ..."
+PROGRESS = re.compile(r"progress: (\d+)/(\d+) \S+  (\d+)/(\d+) ")
+
+
+def config(name):
+    return os.path.join(REPO, "configs", name)
+
+
+# One small experiment per driver, a checkpoint interval, and the most work one interval
+# may hold over all ranks: `every` units of checkpointing per rank (ga: per group of ranks;
+# with 2 ranks and 6 tasks, 2 groups), in work units as the progress lines count them.
+DRIVERS = {
+    "ga": {
+        "config": config("demo.yaml"),
+        "overrides": ["--set", "ga.generations=60", "--set", "checkpoint.every=5"],
+        # 5 generations of at most 30 evaluations (the population) per group.
+        "interval_units": RANKS * 5 * 30,
+    },
+    "sweep": {
+        "config": config("tiltmaze_sweep.yaml"),
+        "overrides": ["--set", "sweep.replicates=200", "--set", "checkpoint.every=100"],
+        "interval_units": RANKS * 100,  # a run is one unit
+    },
+    "exhaustive": {
+        "config": config("matchstick_2digit_k2.yaml"),
+        "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
+                      "--set", "checkpoint.every=3"],
+        "interval_units": RANKS * 3 * 4000,  # chunks of 4000 indices
+    },
+}
+
+
+def mpi_command(*args):
+    return [MPIEXEC, "-n", str(RANKS), *MPIEXEC_FLAGS, LEVELFORGE, *args]
+
+
+def rank_pids(output):
+    """The levelforge processes writing `output` (the ranks, not mpiexec)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0] == LEVELFORGE.encode() and output.encode() in argv:
+            pids.append(int(entry))
+    return pids
+
+
+def saved_units(path):
+    """Work the first session had checkpointed, read from the final task table: tasks it
+    finished, and what later sessions restored of the tasks they finished."""
+    with h5py.File(path, "r") as f:
+        tasks = f["tasks"][()]
+    first = tasks["session"] == 0
+    return int(tasks["units"][first].sum() + tasks["units_before"][~first].sum())
+
+
+class Checkpoints(TempDirTest):
+    references = {}
+
+    def reference(self, driver):
+        """The uninterrupted run of `driver`'s experiment, made once."""
+        if driver not in Checkpoints.references:
+            spec = DRIVERS[driver]
+            path = os.path.join(self.reference_dir, f"{driver}.h5")
+            result = subprocess.run(mpi_command("run", spec["config"], "-o", path, "-q", *spec["overrides"]),
+                                    capture_output=True, text=True, timeout=300)
+            self.assert_ok(result)
+            Checkpoints.references[driver] = path
+        return Checkpoints.references[driver]
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        cls.reference_dir = tempfile.mkdtemp(prefix="levelforge-reference-")
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.reference_dir, ignore_errors=True)
+
+    def start(self, spec, out, *extra):
+        return subprocess.Popen(
+            mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02",
+                        *spec["overrides"], *extra),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def kill_at(self, process, out, fraction):
+        """SIGKILL on every rank once the progress lines pass `fraction` of the work; returns
+        the units done at the last line read before the kill."""
+        done = 0
+        for line in process.stderr:
+            match = PROGRESS.search(line)
+            if not match:
+                continue
+            done, total = int(match.group(3)), int(match.group(4))
+            if done >= fraction * total:
+                pids = rank_pids(out)
+                self.assertEqual(len(pids), RANKS, "one process per rank")
+                for pid in pids:
+                    os.kill(pid, signal.SIGKILL)
+                break
+        else:
+            self.fail(f"the run ended before {fraction:.0%} of its work: make it longer")
+        process.communicate(timeout=60)
+        self.assertNotEqual(process.returncode, 0)
+        return done
+
+    def check_kills(self, driver):
+        spec = DRIVERS[driver]
+        reference = self.reference(driver)
+        rng = random.Random(f"kill-{driver}")
+        worst = 0
+        for run in range(KILL_RUNS):
+            out = self.path(f"{driver}-{run}.h5")
+            fraction = rng.uniform(0.1, 0.75)
+            done = self.kill_at(self.start(spec, out), out, fraction)
+            self.assertFalse(os.path.exists(out), "a killed run leaves no result file")
+            self.assertTrue(os.path.isdir(out + ".checkpoint"))
+            inspected = levelforge("inspect", out)
+            self.assert_ok(inspected)
+            self.assertIn("interrupted", inspected.stdout)
+
+            resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume",
+                                                 *spec["overrides"]),
+                                     capture_output=True, text=True, timeout=300)
+            self.assert_ok(resumed)
+            self.assert_same_results(reference, out)
+            self.assertFalse(os.path.exists(out + ".checkpoint"), "a finished run removes its checkpoint")
+            with h5py.File(out, "r") as f:
+                self.assertEqual(f.attrs["sessions"], 2)
+            redone = done - saved_units(out)
+            worst = max(worst, redone)
+            self.assertLessEqual(redone, spec["interval_units"],
+                                 f"run {run} (killed at {fraction:.0%}): {redone} units done before the "
+                                 f"kill were not in the checkpoint")
+        print(f"{driver}: {KILL_RUNS} kills resumed identical; most work redone: {worst} units "
+              f"(one interval: {spec['interval_units']})")
+
+    def test_ga_killed_and_resumed(self):
+        self.check_kills("ga")
+
+    def test_sweep_killed_and_resumed(self):
+        self.check_kills("sweep")
+
+    def test_exhaustive_killed_and_resumed(self):
+        self.check_kills("exhaustive")
+
+    def test_warning_signal_checkpoints_and_exits_75(self):
+        spec = DRIVERS["ga"]
+        out = self.path("signalled.h5")
+        process = self.start(spec, out)
+        for line in process.stderr:
+            if PROGRESS.search(line):
+                process.send_signal(signal.SIGUSR1)  # mpiexec forwards it to every rank
+                break
+        _, stderr = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 75, stderr)
+        self.assertIn("stopped by signal 10", stderr)
+        self.assertIn("--resume", stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertFalse(os.path.exists(out + ".partial"), "the unfinished result file is removed")
+        resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume", *spec["overrides"]),
+                                 capture_output=True, text=True, timeout=300)
+        self.assert_ok(resumed)
+        self.assert_same_results(self.reference("ga"), out)
+
+
+class Refusals(TempDirTest):
+    """Checkpoints that must not be resumed are refused with the reason, exit 2."""
+
+    def interrupted(self, name="run.h5"):
+        """A sweep run stopped by SIGUSR1 after some checkpoints: its output path."""
+        spec = DRIVERS["sweep"]
+        out = self.path(name)
+        process = subprocess.Popen(
+            mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02", *spec["overrides"]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in process.stderr:
+            match = PROGRESS.search(line)
+            if match and int(match.group(3)) > 3000:
+                process.send_signal(signal.SIGUSR1)
+                break
+        process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 75)
+        return spec, out
+
+    def segments(self, out):
+        directory = out + ".checkpoint"
+        return sorted(os.path.join(directory, name) for name in os.listdir(directory)
+                      if name.endswith(".h5") and name != "manifest.h5")
+
+    def assert_refused(self, result, *fragments):
+        self.assertEqual(result.returncode, 2, result.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, result.stderr)
+
+    def test_other_config_or_seed_is_refused_with_the_differences(self):
+        spec, out = self.interrupted()
+        result = levelforge("run", spec["config"], "-o", out, "--resume", *spec["overrides"],
+                            "--set", "seed=5", "--set", "sweep.replicates=100", ranks=RANKS)
+        self.assert_refused(result, "different run", "seed: 4 in the checkpoint, 5 now",
+                            "sweep.replicates: 200 in the checkpoint, 100 now")
+        self.assertTrue(self.segments(out), "the checkpoint is kept")
+
+    def test_a_new_run_over_a_checkpoint_needs_resume_or_force(self):
+        spec, out = self.interrupted()
+        result = levelforge("run", spec["config"], "-o", out, *spec["overrides"], ranks=RANKS)
+        self.assert_refused(result, "holds the checkpoint of an interrupted run", "--resume", "--force")
+        self.assertTrue(self.segments(out))
+
+    def test_a_damaged_segment_is_refused_naming_it(self):
+        spec, out = self.interrupted()
+        damaged = self.segments(out)[0]
+        with open(damaged, "r+b") as f:
+            f.truncate(100)
+        result = levelforge("run", spec["config"], "-o", out, "--resume", *spec["overrides"], ranks=RANKS)
+        self.assert_refused(result, os.path.basename(damaged), "cannot be read", "the work it saved is lost")
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_segment_being_written_is_discarded_and_its_work_redone(self):
+        spec, out = self.interrupted()
+        # What a kill in the middle of a write leaves: a .tmp beside the finished segments.
+        last = self.segments(out)[-1]
+        os.rename(last, last + ".tmp")
+        result = levelforge("run", spec["config"], "-o", out, "--resume", "-q", *spec["overrides"], ranks=RANKS)
+        self.assert_ok(result)
+        self.assertIn("discarded 1 checkpoint file being written when the run stopped", result.stderr)
+        reference = self.path("reference.h5")
+        self.assert_ok(levelforge("run", spec["config"], "-o", reference, "-q", *spec["overrides"], ranks=RANKS))
+        self.assert_same_results(reference, out)
+
+    def test_a_damaged_result_file_left_by_a_kill_is_rewritten_on_resume(self):
+        spec, out = self.interrupted()
+        with open(out + ".partial", "wb") as f:
+            f.write(b"\x89HDF\r\n\x1a\n" + b"\0" * 50)  # a truncated HDF5 file
+        result = levelforge("run", spec["config"], "-o", out, "--resume", "-q", *spec["overrides"], ranks=RANKS)
+        self.assert_ok(result)
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f.attrs["complete"], 1)
+
+    def test_resume_of_a_complete_run_does_nothing(self):
+        spec = DRIVERS["sweep"]
+        out = self.path("done.h5")
+        self.assert_ok(levelforge("run", spec["config"], "-o", out, "-q", *spec["overrides"], ranks=RANKS))
+        before = os.stat(out).st_mtime_ns
+        result = levelforge("run", spec["config"], "-o", out, "--resume", *spec["overrides"], ranks=RANKS)
+        self.assert_ok(result)
+        self.assertIn("is complete; nothing to resume", result.stdout)
+        self.assertEqual(os.stat(out).st_mtime_ns, before)
+
+    def test_inspect_shows_how_much_is_done(self):
+        _, out = self.interrupted()
+        result = levelforge("inspect", out + ".checkpoint")
+        self.assert_ok(result)
+        match = re.search(r"done\s+(\d+) of 28800 tasks \((\d+\.\d)%\)", result.stdout)
+        self.assertIsNotNone(match, result.stdout)
+        self.assertGreater(int(match.group(1)), 3000)
+        self.assertIn("sessions             1", result.stdout)
+
+
+class Shards(TempDirTest):
+    """Sharded + merged == unsharded, for every driver; bad shard sets are refused."""
+
+    def shard_files(self, spec, count, ranks=RANKS):
+        out = self.path("run.h5")
+        for index in range(count):
+            self.assert_ok(levelforge("run", spec["config"], "-o", out, "-q", "--shard", f"{index}/{count}",
+                                      *spec["overrides"], ranks=ranks))
+        return [self.path(f"run.shard-{index}-of-{count}.h5") for index in range(count)]
+
+    # Smaller than the kill tests' experiments: four runs each.
+    SMALL = {"ga": ["--set", "ga.generations=10"], "sweep": ["--set", "sweep.replicates=20"],
+             "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
+
+    def check_merge(self, driver):
+        spec = dict(DRIVERS[driver], overrides=self.SMALL[driver])
+        reference = self.path("reference.h5")
+        self.assert_ok(levelforge("run", spec["config"], "-o", reference, "-q", *spec["overrides"], ranks=RANKS))
+        shards = self.shard_files(spec, 3)
+        with h5py.File(shards[1], "r") as f:
+            self.assertEqual((f.attrs["shard_index"], f.attrs["shard_count"]), (1, 3))
+        merged = self.path("merged.h5")
+        result = levelforge("merge", merged, *reversed(shards))
+        self.assert_ok(result)
+        self.assertIn("merged 3 shards", result.stdout)
+        self.assert_same_results(reference, merged)
+        with h5py.File(merged, "r") as f:
+            self.assertEqual(list(f.attrs["merged_from"]), list(reversed(shards)))
+
+    def test_ga_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("ga")
+
+    def test_sweep_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("sweep")
+
+    def test_exhaustive_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("exhaustive")
+
+    def test_missing_duplicate_and_foreign_shards_are_refused(self):
+        spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])
+        shards = self.shard_files(spec, 3, ranks=None)
+        merged = self.path("merged.h5")
+        result = levelforge("merge", merged, shards[0], shards[2])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("missing shard 1/3 of the run", result.stderr)
+        result = levelforge("merge", merged, shards[0], shards[1], shards[1])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("shard 1/3 given twice", result.stderr)
+        foreign = self.path("other.h5")
+        self.assert_ok(levelforge("run", spec["config"], "-o", foreign, "-q", "--shard", "1/3", "--set", "seed=9",
+                                  *spec["overrides"]))
+        result = levelforge("merge", merged, shards[0], self.path("other.shard-1-of-3.h5"), shards[2])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("not of one run", result.stderr)
+        self.assertIn("seed: 2026 in", result.stderr)
+        self.assertFalse(os.path.exists(merged))
+
+    def test_bad_shard_option_is_a_usage_error(self):
+        for text in ("3/3", "1", "a/3", "0/0"):
+            result = levelforge("run", DRIVERS["ga"]["config"], "-o", self.path("x.h5"), "--shard", text)
+            self.assertEqual(result.returncode, 2, text)
+            self.assertIn("--shard", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
