@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,70 @@ TEST(GaRun, SoloGroupNeverGathersAndReportsEveryGeneration) {
   const auto run = run_onemax(kernel, ga, 1);
   EXPECT_EQ(run.gathers, 0);
   EXPECT_EQ(run.reported, (std::vector<std::uint64_t>{10, 8, 8, 8, 8, 8}));
+}
+
+// Stops the task after `stop_after` generations, keeping the snapshot it was handed.
+class StoppingGroup final : public EvaluationGroup {
+ public:
+  explicit StoppingGroup(std::int64_t stop_after) : stop_after_(stop_after) {}
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t /*evaluations*/) override {}
+  GenerationCheck after_generation(std::int64_t generations_run) override {
+    checked.push_back(generations_run);
+    const bool stop = generations_run == stop_after_;
+    return {stop, stop};
+  }
+  void save(const GaSnapshot& snapshot) override { saved = snapshot; }
+
+  std::vector<std::int64_t> checked;
+  GaSnapshot saved;
+
+ private:
+  std::int64_t stop_after_;
+};
+
+TEST(GaRun, StoppedAndResumedFromItsSnapshotEqualsTheUninterruptedRun) {
+  const auto kernel = onemax(40);
+  const auto ga = settings(26, 15, 2, 4);
+  const auto whole = run_onemax(kernel, ga, 99, 5);
+  for (const std::int64_t stop_after : {1, 7, 14}) {
+    StoppingGroup stopping(stop_after);
+    const auto first = GaRun<OneMax>(kernel, ga, 99, 5, stopping).run();
+    ASSERT_TRUE(first.stopped) << stop_after;
+    EXPECT_EQ(first.generations_run, static_cast<std::size_t>(stop_after));
+    EXPECT_EQ(stopping.checked.back(), stop_after);
+    EXPECT_EQ(stopping.saved.generations_run, stop_after);
+    EXPECT_EQ(stopping.saved.genomes.size(), 26U * 40U);
+    // 26 in generation 0, then 24 offspring per generation.
+    EXPECT_EQ(stopping.saved.evaluations, 26U + 24U * static_cast<std::uint64_t>(stop_after - 1));
+
+    SoloGroup solo;
+    const auto rest = GaRun<OneMax>(kernel, ga, 99, 5, solo).run(&stopping.saved);
+    EXPECT_FALSE(rest.stopped);
+    EXPECT_EQ(rest.history, whole.outcome.history) << stop_after;
+    EXPECT_EQ(rest.best, whole.outcome.best) << stop_after;
+    EXPECT_EQ(rest.best_genomes, whole.outcome.best_genomes) << stop_after;
+    EXPECT_EQ(rest.evaluations, whole.outcome.evaluations) << stop_after;
+    EXPECT_EQ(rest.evaluations_before, stopping.saved.evaluations);
+    EXPECT_EQ(solo.reported.size(), static_cast<std::size_t>(15 - stop_after));
+  }
+}
+
+TEST(GaRun, ASnapshotOfOtherSettingsIsRefused) {
+  const auto kernel = onemax(40);
+  StoppingGroup stopping(3);
+  (void)GaRun<OneMax>(kernel, settings(26, 15, 2, 4), 99, 5, stopping).run();
+  SoloGroup solo;
+  const auto bigger = settings(30, 15, 2, 4);
+  EXPECT_THROW((void)GaRun<OneMax>(kernel, bigger, 99, 5, solo).run(&stopping.saved),
+               std::invalid_argument);
+  const auto shorter = settings(26, 3, 2, 4);
+  EXPECT_THROW((void)GaRun<OneMax>(kernel, shorter, 99, 5, solo).run(&stopping.saved),
+               std::invalid_argument);
 }
 
 TEST(GaRun, OneMaxReachesTheOptimum) {
