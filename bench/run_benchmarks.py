@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze", "matchstick")
+BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -404,8 +404,27 @@ def bench_matchstick(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
+def bench_checkpoint(runner, args, _ranks):
+    """What checkpoints cost: the shipped tilt-maze sweep (28,800 short tasks) with a segment
+    every 10 tasks per rank, at the default (200) and practically never."""
+    r = args.sweep_ranks
+    config = REPO / "configs" / "tiltmaze_sweep.yaml"
+    cases = [("every 10", config, ["checkpoint.every=10"]),
+             ("default (200)", config, []),
+             ("never", config, ["checkpoint.every=1000000000"])]
+    process, driver = shipped_runs(runner, args, "checkpoint", cases, 28_800)
+    segments = 28_800 / 10
+    ratios = [
+        Ratio("checkpoint", f"driver wall default/never, {r}r", driver["default (200)"].median / driver["never"].median),
+        Ratio("checkpoint", f"driver wall every-10/never, {r}r", driver["every 10"].median / driver["never"].median),
+        Ratio("checkpoint", f"cost per segment, {r}r (ms, from driver medians, {segments:.0f} segments)",
+              1e3 * (driver["every 10"].median - driver["never"].median) * r / segments),
+    ]
+    return [*process.values(), *driver.values()], ratios, []
+
+
 RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
-           "matchstick": bench_matchstick}
+           "matchstick": bench_matchstick, "checkpoint": bench_checkpoint}
 
 
 # ----------------------------------------------------------------------------- report

@@ -56,8 +56,7 @@ TEST(ProgressFormat, QuarterDoneAfterTenSeconds) {
 
 TEST(ProgressFormat, ResumedRunRatesOnlyThisSessionsWork) {
   // 600 of 1000 units done, 500 of them restored: 100 units in 10 s, 400 left: 40 s.
-  const auto line =
-      ProgressReporter::format_line({6, 10, 600, 1000, 500}, 10.0, "tasks", "evals");
+  const auto line = ProgressReporter::format_line({6, 10, 600, 1000, 500}, 10.0, "tasks", "evals");
   EXPECT_TRUE(contains(line, " 60.0%")) << line;
   EXPECT_TRUE(contains(line, " 10 evals/s")) << line;
   EXPECT_TRUE(contains(line, "ETA 0:00:40")) << line;

@@ -29,19 +29,19 @@ Segment random_segment(std::mt19937_64& random) {
   return segment;
 }
 
-void expect_equal(const Segment& a, const Segment& b) {
-  EXPECT_EQ(a.serialize(), b.serialize());
-}
+void expect_equal(const Segment& a, const Segment& b) { EXPECT_EQ(a.serialize(), b.serialize()); }
 
 class SegmentFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("levelforge-segment-test-" + std::to_string(::getpid()));
+    directory_ =
+        fs::temp_directory_path() / ("levelforge-segment-test-" + std::to_string(::getpid()));
     fs::create_directories(directory_);
   }
   void TearDown() override { fs::remove_all(directory_); }
-  [[nodiscard]] std::string path(const std::string& name) const { return (directory_ / name).string(); }
+  [[nodiscard]] std::string path(const std::string& name) const {
+    return (directory_ / name).string();
+  }
 
  private:
   fs::path directory_;
@@ -74,7 +74,8 @@ TEST(Segment, DeserializeRefusesTruncatedOrPaddedBytes) {
   segment.put_bytes("rows", std::vector<std::byte>(10, std::byte{7}));
   auto bytes = segment.serialize();
   for (std::size_t cut = 0; cut < bytes.size(); cut += 3) {
-    EXPECT_THROW((void)Segment::deserialize(std::span(bytes).first(cut)), std::runtime_error) << cut;
+    EXPECT_THROW((void)Segment::deserialize(std::span(bytes).first(cut)), std::runtime_error)
+        << cut;
   }
   bytes.push_back(std::byte{0});
   EXPECT_THROW((void)Segment::deserialize(bytes), std::runtime_error);

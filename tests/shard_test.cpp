@@ -17,7 +17,8 @@ TEST(ShardSpec, ParsesIndexOverCount) {
 }
 
 TEST(ShardSpec, RefusesMalformedAndOutOfRange) {
-  for (const char* text : {"", "3", "/3", "1/", "a/3", "1/b", "-1/3", "3/3", "0/0", "1/2/3", " 1/3"}) {
+  for (const char* text :
+       {"", "3", "/3", "1/", "a/3", "1/b", "-1/3", "3/3", "0/0", "1/2/3", " 1/3"}) {
     EXPECT_THROW((void)ShardSpec::parse(text), std::invalid_argument) << text;
   }
 }

@@ -31,7 +31,7 @@ void flatten(const YAML::Node& node, const std::string& prefix,
   if (node.IsMap()) {
     for (const auto& entry : node) {
       const auto key = entry.first.Scalar();
-      flatten(entry.second, prefix.empty() ? key : prefix + "." + key, out);
+      flatten(entry.second, prefix.empty() ? key : fmt::format("{}.{}", prefix, key), out);
     }
     return;
   }
@@ -63,7 +63,7 @@ std::string to_text(std::span<const std::byte> bytes) {
 // "key\nvalue\n" pairs: values are single YAML scalars or flow sequences, one line each.
 std::string encode_identity(const std::map<std::string, std::string>& identity) {
   std::string text;
-  for (const auto& [key, value] : identity) text += key + "\n" + value + "\n";
+  for (const auto& [key, value] : identity) text += fmt::format("{}\n{}\n", key, value);
   return text;
 }
 
@@ -116,7 +116,8 @@ std::vector<std::string> identity_differences(const std::map<std::string, std::s
     const auto show = [](const auto& found, const auto& map) {
       return found == map.end() ? std::string("(absent)") : found->second;
     };
-    if (old_value != saved.end() && new_value != now.end() && old_value->second == new_value->second)
+    if (old_value != saved.end() && new_value != now.end() &&
+        old_value->second == new_value->second)
       continue;
     lines.push_back(fmt::format("  {}: {} {}, {} {}", key, show(old_value, saved), first_label,
                                 show(new_value, now), second_label));
@@ -215,12 +216,11 @@ void agree_on_problems(const std::string& local, const mpi::Comm& comm) {
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
 
-CheckpointStore::CheckpointStore(std::string directory, const mpi::Comm& comm,
-                                 std::int64_t session)
+CheckpointStore::CheckpointStore(std::string directory, const mpi::Comm& comm, std::int64_t session)
     : directory_(std::move(directory)), comm_(comm), session_(session) {}
 
-CheckpointStore CheckpointStore::start(const config::Experiment& experiment,
-                                       const ShardSpec& shard, const mpi::Comm& comm) {
+CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
+                                       const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
   std::string problem;
   if (comm.rank() == 0) {
@@ -289,9 +289,10 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
     try {
       store.restored_.push_back(Segment::read(path));
     } catch (const std::exception& error) {
-      local_problem = path + ": a checkpoint segment cannot be read (" + error.what() +
-                      "); the work it saved is lost. Delete the file to redo that work with "
-                      "--resume, or delete " + directory + " to start over";
+      local_problem = fmt::format(
+          "{}: a checkpoint segment cannot be read ({}); the work it saved is lost. Delete the "
+          "file to redo that work with --resume, or delete {} to start over",
+          path, error.what(), directory);
       break;
     }
   }

@@ -56,7 +56,7 @@ struct CheckpointSummary {
   std::string shard;
   std::int64_t sessions = 0;
   std::uint64_t tasks_total = 0;
-  std::uint64_t tasks_done = 0;   // ga, sweep
+  std::uint64_t tasks_done = 0;    // ga, sweep
   std::uint64_t chunks_total = 0;  // exhaustive; 0 until a segment says
   std::uint64_t chunks_done = 0;
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations

@@ -11,7 +11,8 @@ std::uint64_t parse_number(std::string_view digits, const std::string& text) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) {
-    throw std::invalid_argument("--shard '" + text + "': expected I/N with whole numbers, e.g. 0/3");
+    throw std::invalid_argument("--shard '" + text +
+                                "': expected I/N with whole numbers, e.g. 0/3");
   }
   return value;
 }
@@ -37,9 +38,9 @@ ShardSpec ShardSpec::parse(const std::string& text) {
   const ShardSpec shard{parse_number(std::string_view(text).substr(0, slash), text),
                         parse_number(std::string_view(text).substr(slash + 1), text)};
   if (shard.count == 0 || shard.index >= shard.count) {
-    throw std::invalid_argument("--shard '" + text + "': I must be in 0.." +
-                                (shard.count == 0 ? std::string("N-1 and N at least 1")
-                                                  : std::to_string(shard.count - 1)));
+    throw std::invalid_argument(
+        "--shard '" + text + "': I must be in 0.." +
+        (shard.count == 0 ? std::string("N-1 and N at least 1") : std::to_string(shard.count - 1)));
   }
   return shard;
 }

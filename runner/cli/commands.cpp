@@ -113,7 +113,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
       return exit_ok;
     }
     if (!arguments.resume && state.checkpoint && !arguments.force) {
-      throw UsageError(checkpoint + " holds the checkpoint of an interrupted run; pass --resume "
+      throw UsageError(checkpoint +
+                       " holds the checkpoint of an interrupted run; pass --resume "
                        "to continue it, or --force to start over (the checkpoint is deleted)");
     }
     if (!arguments.resume) check_output_free(experiment.output, arguments.force, comm);
@@ -145,9 +146,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     return exit_checkpointed;
   }
   fmt::print("levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
-             summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units,
-             summary.wall_seconds, comm.size(), comm.size() == 1 ? "" : "s",
-             100 * summary.max_idle_fraction);
+             summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
+             comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   return exit_ok;
 }

@@ -217,8 +217,8 @@ void inspect_checkpoint(const std::string& directory) {
                  summary.chunks_total, percent(summary.chunks_done, summary.chunks_total));
     }
   } else {
-    fmt::print("{:<20} {} of {} tasks ({:.1f}%)\n", "done", summary.tasks_done,
-               summary.tasks_total, percent(summary.tasks_done, summary.tasks_total));
+    fmt::print("{:<20} {} of {} tasks ({:.1f}%)\n", "done", summary.tasks_done, summary.tasks_total,
+               percent(summary.tasks_done, summary.tasks_total));
   }
   for (const auto& [task, generations] : summary.in_progress)
     fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);
@@ -257,7 +257,8 @@ void inspect(const std::string& path, const InspectDetail& detail) {
                root.read_int_attribute("shard_index"), root.read_int_attribute("shard_count"));
   }
   if (root.has_attribute("merged_from")) {
-    fmt::print("{:<20} {}\n", "merged from", config::join(root.read_strings_attribute("merged_from")));
+    fmt::print("{:<20} {}\n", "merged from",
+               config::join(root.read_strings_attribute("merged_from")));
   }
   if (detail.config && root.has_attribute("config")) {
     fmt::print("config:\n");

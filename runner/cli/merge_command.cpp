@@ -51,9 +51,11 @@ ShardHeader read_header(const std::string& path) {
   return header;
 }
 
-// Rank 0's checks of the shard set: one run, every shard exactly once.
-std::string check_shards(const std::vector<std::string>& paths, std::string& config) {
+// Rank 0's checks of the shard set: one run, every shard exactly once. Returns the run's
+// config text.
+std::string check_shards(const std::vector<std::string>& paths) {
   std::vector<ShardHeader> headers;
+  headers.reserve(paths.size());
   for (const auto& path : paths) headers.push_back(read_header(path));
   const auto& first = headers.front();
   std::string problems;
@@ -93,8 +95,7 @@ std::string check_shards(const std::vector<std::string>& paths, std::string& con
     throw UsageError(fmt::format("missing shard{} {} of the run", missing.size() == 1 ? "" : "s",
                                  fmt::join(missing, ", ")));
   }
-  config = first.config;
-  return {};
+  return first.config;
 }
 
 }  // namespace
@@ -109,7 +110,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
         throw UsageError("output file '" + arguments.output +
                          "' already exists; pass --force to replace it");
       }
-      check_shards(arguments.shards, config_text);
+      config_text = check_shards(arguments.shards);
     } catch (const std::exception& error) {
       problem = error.what();
     }
@@ -130,8 +131,9 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
        i += static_cast<std::size_t>(comm.size())) {
     try {
       const auto file = h5::File::open_serial(arguments.shards[i], h5::Access::read_only);
-      const auto shard = ShardSpec{static_cast<std::uint64_t>(file.root().read_int_attribute("shard_index")),
-                                   static_cast<std::uint64_t>(file.root().read_int_attribute("shard_count"))};
+      const auto shard =
+          ShardSpec{static_cast<std::uint64_t>(file.root().read_int_attribute("shard_index")),
+                    static_cast<std::uint64_t>(file.root().read_int_attribute("shard_count"))};
       options.merged.push_back(shard_segment(file, experiment, *kernel, shard));
     } catch (const std::exception& error) {
       local_problem = arguments.shards[i] + ": " + error.what();

@@ -19,8 +19,8 @@ constexpr std::uint64_t max_points = 1'000'000;
 constexpr std::int64_t max_int64 = std::numeric_limits<std::int64_t>::max();
 
 const std::vector<std::string>& fixed_top_level_keys() {
-  static const std::vector<std::string> keys = {"experiment", "kernel", "driver",    "params",
-                                                "sweep",      "seed",   "output",    "checkpoint"};
+  static const std::vector<std::string> keys = {"experiment", "kernel", "driver", "params",
+                                                "sweep",      "seed",   "output", "checkpoint"};
   return keys;
 }
 

@@ -44,7 +44,7 @@ struct Experiment {
   std::string kernel;
   std::string driver;
   std::uint64_t seed = 0;
-  std::string output;  // path of the HDF5 file
+  std::string output;                 // path of the HDF5 file
   std::int64_t checkpoint_every = 0;  // 0: the driver's default
   std::int64_t replicates = 1;
   std::vector<std::string> swept_keys;  // "params.width", "ga.population", ...

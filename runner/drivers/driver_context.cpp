@@ -6,25 +6,27 @@
 #include <fmt/format.h>
 
 #include "kernels/api/rng.hpp"
-#include "runner/output/compound.hpp"
 #include "runner/checkpoint/stop_signal.hpp"
+#include "runner/output/compound.hpp"
 
 namespace levelforge {
 
 RecordLayout TaskLog::layout() {
-  return RecordLayout(
-      {int_field("task", "task id: point * replicates + replicate"),
-       int_field("point", "sweep point, a row of /points"),
-       int_field("replicate", "replicate of the point, from 0"),
-       int_field("seed", "the task's derived seed (63 bits)"),
-       int_field("status", "0 pending, 1 done"),
-       int_field("units", "work units of the task: evaluations (ga), runs (sweep), indices "
-                          "(exhaustive)"),
-       real_field("wall_time", "seconds the task took (timing column)"),
-       int_field("rank", "world rank that wrote the task (rank column)"),
-       int_field("session", "run session that finished the task: 0 the first, n the n-th "
-                            "resume (provenance column)"),
-       int_field("units_before", "units restored from a checkpoint or shard rather than done "
+  return RecordLayout({int_field("task", "task id: point * replicates + replicate"),
+                       int_field("point", "sweep point, a row of /points"),
+                       int_field("replicate", "replicate of the point, from 0"),
+                       int_field("seed", "the task's derived seed (63 bits)"),
+                       int_field("status", "0 pending, 1 done"),
+                       int_field("units",
+                                 "work units of the task: evaluations (ga), runs (sweep), indices "
+                                 "(exhaustive)"),
+                       real_field("wall_time", "seconds the task took (timing column)"),
+                       int_field("rank", "world rank that wrote the task (rank column)"),
+                       int_field("session",
+                                 "run session that finished the task: 0 the first, n the n-th "
+                                 "resume (provenance column)"),
+                       int_field("units_before",
+                                 "units restored from a checkpoint or shard rather than done "
                                  "in that session (provenance column)")});
 }
 
@@ -44,8 +46,8 @@ void TaskLog::add(const config::Experiment& experiment, const TaskEntry& entry) 
 
 void TaskLog::add_packed(std::span<const std::int64_t> tasks, std::span<const std::byte> rows) {
   if (rows.size() != tasks.size() * layout().row_size()) {
-    throw CheckpointError(fmt::format("saved task rows: {} bytes for {} tasks", rows.size(),
-                                      tasks.size()));
+    throw CheckpointError(
+        fmt::format("saved task rows: {} bytes for {} tasks", rows.size(), tasks.size()));
   }
   for (const auto task : tasks) tasks_.push_back(static_cast<std::uint64_t>(task));
   rows_.insert(rows_.end(), rows.begin(), rows.end());
@@ -78,8 +80,8 @@ void TaskLog::write(ResultFile& file, std::uint64_t task_count) const {
 
 void DriverContext::poll_progress(WorkQueue& queue, std::uint64_t units_total) {
   if (comm.rank() != 0 || !progress.due()) return;
-  progress.report({queue.items_done(), queue.total(), queue.units_done(), units_total,
-                   queue.prior().units});
+  progress.report(
+      {queue.items_done(), queue.total(), queue.units_done(), units_total, queue.prior().units});
 }
 
 void DriverContext::finish_progress(WorkQueue& queue) {
@@ -120,11 +122,11 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
       left.push_back(unit);
   }
   if (restored_is_complete && !left.empty()) {
-    const auto shown = std::min<std::size_t>(left.size(), 8);
+    const auto shown = static_cast<std::ptrdiff_t>(std::min<std::size_t>(left.size(), 8));
     throw CheckpointError(fmt::format(
         "the shards do not cover the run: {} {}s missing ({}{}); merge needs every shard",
         left.size(), unit_name, fmt::join(left.begin(), left.begin() + shown, ", "),
-        left.size() > shown ? ", ..." : ""));
+        std::ssize(left) > shown ? ", ..." : ""));
   }
   return left;
 }
@@ -160,14 +162,17 @@ std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string&
                                         std::span<const std::int64_t> tasks) {
   const auto dataset = file.root().open_dataset(path);
   const auto dims = dataset.dims();
-  const auto block = static_cast<std::size_t>(dataset.element_count() / std::max<hsize_t>(1, dims.front())) *
-                     memory_type.size();
-  std::vector<std::byte> all(static_cast<std::size_t>(dataset.element_count()) * memory_type.size());
+  const auto block =
+      static_cast<std::size_t>(dataset.element_count() / std::max<hsize_t>(1, dims.front())) *
+      memory_type.size();
+  std::vector<std::byte> all(static_cast<std::size_t>(dataset.element_count()) *
+                             memory_type.size());
   dataset.read_all(memory_type, all.data());
   std::vector<std::byte> blocks;
   blocks.reserve(tasks.size() * block);
   for (const auto task : tasks) {
-    const auto first = all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(task) * block);
+    const auto first =
+        all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(task) * block);
     blocks.insert(blocks.end(), first, first + static_cast<std::ptrdiff_t>(block));
   }
   return blocks;

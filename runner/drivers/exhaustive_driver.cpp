@@ -11,8 +11,8 @@
 
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
-#include "runner/output/compound.hpp"
 #include "runner/engine/driver_specs.hpp"
+#include "runner/output/compound.hpp"
 
 namespace levelforge {
 
@@ -210,8 +210,8 @@ class ExhaustiveRun {
   }
 
   // Rows of pack_tops() back into entries per task.
-  std::map<std::uint64_t, std::vector<TopEntry>> unpack_tops(std::size_t r,
-                                                             std::span<const std::byte> rows) const {
+  std::map<std::uint64_t, std::vector<TopEntry>> unpack_tops(
+      std::size_t r, std::span<const std::byte> rows) const {
     const auto layout = tagged_top_layout(r);
     if (rows.size() % layout.row_size() != 0) {
       throw CheckpointError("saved top-k rows of '" + capability_.reductions[r].name +
@@ -290,10 +290,12 @@ class ExhaustiveRun {
       slot_tasks.push_back(static_cast<std::int64_t>(task));
       std::vector<std::int64_t> task_slots(slots_.per_task, 0);
       for (std::size_t r = 0; r < specs.size(); ++r) {
-        if (specs[r].kind == ReductionKind::count) task_slots[slots_.offset[r]] = reductions.counts()[r];
+        if (specs[r].kind == ReductionKind::count)
+          task_slots[slots_.offset[r]] = reductions.counts()[r];
         if (specs[r].kind == ReductionKind::histogram) {
           const auto& bins = reductions.histograms()[r];
-          std::copy(bins.begin(), bins.end(), task_slots.begin() + static_cast<std::ptrdiff_t>(slots_.offset[r]));
+          std::copy(bins.begin(), bins.end(),
+                    task_slots.begin() + static_cast<std::ptrdiff_t>(slots_.offset[r]));
         }
         if (specs[r].kind == ReductionKind::top_k) {
           auto entries = reductions.sorted_top(r);
@@ -309,7 +311,8 @@ class ExhaustiveRun {
     delta.put_ints(key::slot_tasks, std::move(slot_tasks));
     delta.put_ints(key::slots, std::move(slots));
     for (std::size_t r = 0; r < specs.size(); ++r) {
-      if (specs[r].kind == ReductionKind::top_k) delta.put_bytes(key::top(specs[r]), pack_tops(r, tops[r]));
+      if (specs[r].kind == ReductionKind::top_k)
+        delta.put_bytes(key::top(specs[r]), pack_tops(r, tops[r]));
     }
     return delta;
   }
@@ -354,9 +357,9 @@ class ExhaustiveRun {
     }
     for (auto task : owned_tasks(task_count_, context_.comm)) {
       const auto& range = ranges_[task];
-      context_.tasks.add(experiment_, {task, task_seconds_[task], context_.comm.rank(),
-                                       range.end - range.begin, indices_before_[task],
-                                       context_.session});
+      context_.tasks.add(experiment_,
+                         {task, task_seconds_[task], context_.comm.rank(), range.end - range.begin,
+                          indices_before_[task], context_.session});
     }
   }
 
@@ -597,15 +600,17 @@ Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment&
                             .read_all_as<std::int64_t>(h5::Datatype::int64());
       const auto width = specs[r].bins + 2;
       for (std::uint64_t task = 0; task < task_count; ++task) {
-        std::copy_n(bins.begin() + static_cast<std::ptrdiff_t>(task * width), width,
-                    values.begin() + static_cast<std::ptrdiff_t>(task * slots.per_task + slots.offset[r]));
+        std::copy_n(
+            bins.begin() + static_cast<std::ptrdiff_t>(task * width), width,
+            values.begin() + static_cast<std::ptrdiff_t>(task * slots.per_task + slots.offset[r]));
       }
     }
     if (specs[r].kind == ReductionKind::top_k) {
       const auto layout = top_layout(specs[r]);
       const auto tagged = RecordLayout::concat({int_field("task", "")}, layout.fields());
       std::vector<std::byte> rows(task_count * specs[r].k * layout.row_size());
-      root.open_dataset("exhaustive/top/" + specs[r].name).read_all(compound_type(layout), rows.data());
+      root.open_dataset("exhaustive/top/" + specs[r].name)
+          .read_all(compound_type(layout), rows.data());
       std::vector<std::byte> entries;
       for (std::size_t i = 0; i < task_count * specs[r].k; ++i) {
         const auto row = std::span(rows).subspan(i * layout.row_size(), layout.row_size());
@@ -624,14 +629,16 @@ Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment&
   segment.put_ints(key::slots, std::move(values));
 
   // Solutions are stored in chunk order; each row's chunk follows from (task, index).
-  const auto solution_layout = RecordLayout::concat(
-      {int_field("task", "task id"), int_field("index", "index visited")}, capability.solution_fields);
+  const auto solution_layout =
+      RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
+                           capability.solution_fields);
   const auto solutions = root.open_dataset("exhaustive/solutions");
   std::vector<std::byte> solution_rows(static_cast<std::size_t>(solutions.element_count()) *
                                        solution_layout.row_size());
   solutions.read_all(compound_type(solution_layout), solution_rows.data());
   std::vector<std::int64_t> solution_chunks;
-  for (std::size_t offset = 0; offset < solution_rows.size(); offset += solution_layout.row_size()) {
+  for (std::size_t offset = 0; offset < solution_rows.size();
+       offset += solution_layout.row_size()) {
     const auto row = std::span(solution_rows).subspan(offset, solution_layout.row_size());
     const auto task = static_cast<std::uint64_t>(solution_layout.get_int(row, 0));
     const auto index = static_cast<std::uint64_t>(solution_layout.get_int(row, 1));
@@ -657,9 +664,9 @@ Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment&
   for (std::size_t i = 0; i < finished.ids.size(); ++i) {
     micros.push_back(finished.ids[i]);
     micros.push_back(static_cast<std::int64_t>(
-        task_layout.get_real(std::span(finished.rows).subspan(i * task_layout.row_size(),
-                                                              task_layout.row_size()),
-                             wall) *
+        task_layout.get_real(
+            std::span(finished.rows).subspan(i * task_layout.row_size(), task_layout.row_size()),
+            wall) *
         1e6));
   }
   segment.put_ints(key::task_micros, std::move(micros));

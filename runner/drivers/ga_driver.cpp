@@ -7,8 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <optional>
 #include <numeric>
+#include <optional>
 
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
@@ -24,7 +24,11 @@ class MpiEvaluationGroup final : public EvaluationGroup {
 
   MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, std::int64_t every,
                      Saver saver)
-      : comm_(std::move(comm)), queue_(queue), idle_(idle), every_(every), saver_(std::move(saver)) {}
+      : comm_(std::move(comm)),
+        queue_(queue),
+        idle_(idle),
+        every_(every),
+        saver_(std::move(saver)) {}
 
   [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
   [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
@@ -171,8 +175,10 @@ GaSnapshot snapshot_from(const Segment& segment) {
   const auto genomes = segment.ints(snapshot_key::genomes);
   const auto rows = segment.bytes(snapshot_key::rows);
   const auto history = segment.bytes(snapshot_key::history);
-  return {generations.front(), static_cast<std::uint64_t>(evaluations.front()),
-          {genomes.begin(), genomes.end()}, {rows.begin(), rows.end()},
+  return {generations.front(),
+          static_cast<std::uint64_t>(evaluations.front()),
+          {genomes.begin(), genomes.end()},
+          {rows.begin(), rows.end()},
           {history.begin(), history.end()}};
 }
 
@@ -255,7 +261,7 @@ void run_ga_driver(DriverContext& context) {
   std::size_t max_generations = 0;
   std::size_t max_kept = 0;
   std::size_t max_length = 0;
-  std::vector<std::size_t> level_shape;  // the largest level of every point, per dimension
+  std::vector<std::size_t> level_shape;    // the largest level of every point, per dimension
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
   for (const auto& point : experiment.points) {
     models.push_back(ga.make(point.params));
@@ -282,10 +288,10 @@ void run_ga_driver(DriverContext& context) {
   results.genomes_size = max_kept * max_length;
   results.validation_size =
       ga.validation_fields.empty() ? 0 : max_kept * RecordLayout(ga.validation_fields).row_size();
-  results.levels_size =
-      level_shape.empty() ? 0
-                          : max_kept * std::accumulate(level_shape.begin(), level_shape.end(),
-                                                       std::size_t{1}, std::multiplies<>());
+  results.levels_size = level_shape.empty()
+                            ? 0
+                            : max_kept * std::accumulate(level_shape.begin(), level_shape.end(),
+                                                         std::size_t{1}, std::multiplies<>());
 
   // Earlier sessions' work: finished tasks stay with the rank that read them; the newest
   // state of each unfinished one goes to every rank.
@@ -295,15 +301,16 @@ void run_ga_driver(DriverContext& context) {
     results.absorb(segment);
     const auto ids = segment.ints(segment_key::tasks);
     restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
-    context.tasks.add_packed(segment.ints(segment_key::tasks), segment.bytes(segment_key::task_rows));
-    restored_units += static_cast<std::int64_t>(TaskLog::units_of(segment.bytes(segment_key::task_rows)));
+    context.tasks.add_packed(segment.ints(segment_key::tasks),
+                             segment.bytes(segment_key::task_rows));
+    restored_units +=
+        static_cast<std::int64_t>(TaskLog::units_of(segment.bytes(segment_key::task_rows)));
   }
   const auto done = context.gather_ids(restored_ids);
   const auto snapshots = gather_snapshots(context.restored, done, context.comm);
   context.restored.clear();
   for (const auto& [task, segment] : snapshots) {
-    if (context.comm.rank() == 0)
-      restored_units += segment.ints(snapshot_key::evaluations).front();
+    if (context.comm.rank() == 0) restored_units += segment.ints(snapshot_key::evaluations).front();
   }
   std::vector<std::int64_t> prior_units{restored_units};
   context.comm.all_reduce_sum(prior_units);

@@ -199,8 +199,8 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
   auto progress = make_progress(experiment, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr, progress, tasks, idle,
-                        options.shard};
+  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr,
+                        progress,   tasks,   idle, options.shard};
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
   context.restored_is_complete = merging;

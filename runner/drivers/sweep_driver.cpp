@@ -85,10 +85,10 @@ void run_sweep_driver(DriverContext& context) {
 Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel) {
   auto finished = read_finished_tasks(file);
   Segment segment;
-  segment.put_bytes(records_key,
-                    read_task_blocks(file, "sweep/records",
-                                     compound_type(RecordLayout(kernel.sweep->record_fields)),
-                                     finished.ids));
+  segment.put_bytes(
+      records_key,
+      read_task_blocks(file, "sweep/records",
+                       compound_type(RecordLayout(kernel.sweep->record_fields)), finished.ids));
   segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
   segment.put_ints(segment_key::tasks, std::move(finished.ids));
   return segment;

@@ -24,11 +24,11 @@ namespace levelforge {
 // A task after a whole generation: what a checkpoint saves and a resumed task starts from.
 // The random streams are keyed by generation, so nothing else is needed to continue it.
 struct GaSnapshot {
-  std::int64_t generations_run = 0;    // generations done, generation 0 included
-  std::uint64_t evaluations = 0;       // made so far
-  std::vector<std::int64_t> genomes;   // population x genome_length, the kernel's encoding
+  std::int64_t generations_run = 0;         // generations done, generation 0 included
+  std::uint64_t evaluations = 0;            // made so far
+  std::vector<std::int64_t> genomes;        // population x genome_length, the kernel's encoding
   std::vector<std::byte> evaluations_rows;  // population rows of ga_evaluation_layout
-  std::vector<std::byte> history;      // generations_run rows of ga_history_layout
+  std::vector<std::byte> history;           // generations_run rows of ga_history_layout
 };
 
 // What a group decides after a generation; every member must decide alike.
