@@ -31,7 +31,9 @@ const std::vector<ParamSpec>& checkpoint_specs() {
   static const std::vector<ParamSpec> specs = {
       int_param("every", 0, 0, max_int64,
                 "work per rank between checkpoints: generations (ga), tasks (sweep), chunks "
-                "(exhaustive); 0: the driver's default (10, 200, 20)")};
+                "(exhaustive); 0: by time instead, every `seconds`"),
+      int_param("seconds", 60, 1, max_int64,
+                "with every: 0, seconds of work per rank between checkpoints")};
   return specs;
 }
 
@@ -480,6 +482,7 @@ Experiment parse_experiment(std::string_view yaml_text, std::string_view source_
   experiment.seed = model.seed;
   experiment.output = model.output;
   experiment.checkpoint_every = model.checkpoint.integer("every");
+  experiment.checkpoint_seconds = model.checkpoint.integer("seconds");
   experiment.replicates = model.replicates;
   for (const auto& key : model.grid) experiment.swept_keys.push_back(key.path);
   for (const auto& key : model.zip) experiment.swept_keys.push_back(key.path);

@@ -91,11 +91,6 @@ void DriverContext::finish_progress(WorkQueue& queue) {
   progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
 }
 
-std::int64_t DriverContext::checkpoint_every(std::int64_t driver_default) const {
-  if (checkpoint == nullptr) return 0;
-  return experiment.checkpoint_every > 0 ? experiment.checkpoint_every : driver_default;
-}
-
 void DriverContext::save(const Segment& segment) const {
   if (checkpoint != nullptr && !segment.empty()) checkpoint->save(segment);
 }

@@ -3,6 +3,7 @@
 // (absent when output is disabled), the checkpoint, and the bookkeeping shared by all
 // drivers.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -50,6 +51,30 @@ class TaskLog {
   std::vector<std::byte> rows_;
 };
 
+// When a rank (a GA group) saves the work it has not saved yet: every `checkpoint.every`
+// units, or, with every 0, at the first unit boundary `checkpoint.seconds` after its last
+// segment. Never when the run keeps no checkpoint.
+class CheckpointPace {
+ public:
+  CheckpointPace(const config::Experiment& experiment, bool enabled)
+      : every_(experiment.checkpoint_every),
+        interval_(std::chrono::seconds(experiment.checkpoint_seconds)),
+        enabled_(enabled) {}
+
+  [[nodiscard]] bool due(std::uint64_t units_unsaved) const {
+    if (!enabled_ || units_unsaved == 0) return false;
+    if (every_ > 0) return units_unsaved >= static_cast<std::uint64_t>(every_);
+    return std::chrono::steady_clock::now() - last_ >= interval_;
+  }
+  void saved() { last_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::int64_t every_;
+  std::chrono::steady_clock::duration interval_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 struct DriverContext {
   const config::Experiment& experiment;
   const KernelEntry& kernel;
@@ -71,8 +96,9 @@ struct DriverContext {
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);
   void finish_progress(WorkQueue& queue);
 
-  // Units of work per rank between periodic checkpoints; 0: none.
-  [[nodiscard]] std::int64_t checkpoint_every(std::int64_t driver_default) const;
+  [[nodiscard]] CheckpointPace checkpoint_pace() const {
+    return {experiment, checkpoint != nullptr};
+  }
   void save(const Segment& segment) const;
 
   // Collective: the union of every rank's `local` ids, sorted.

@@ -78,8 +78,6 @@ std::vector<std::uint64_t> owned_tasks(std::uint64_t task_count, const mpi::Comm
   return tasks;
 }
 
-constexpr std::int64_t default_every = 20;  // chunks
-
 namespace key {
 constexpr const char* slot_tasks = "slot_tasks";  // tasks whose reductions a segment holds
 constexpr const char* slots = "slots";            // their counts and histogram bins
@@ -133,7 +131,7 @@ class ExhaustiveRun {
       units_total += end - begin;
     }
 
-    const auto every = context_.checkpoint_every(default_every);
+    auto pace = context_.checkpoint_pace();
     WorkQueue queue(context_.comm, todo.size(), context_.idle, prior);
     for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
       const auto chunk = todo[position];
@@ -144,7 +142,10 @@ class ExhaustiveRun {
       chunks_.push_back(static_cast<std::int64_t>(chunk));
       context_.work_units += visited;
       queue.finished(1, visited);
-      if (every > 0 && chunks_.size() - saved_chunks_ >= static_cast<std::size_t>(every)) save();
+      if (pace.due(chunks_.size() - saved_chunks_)) {
+        save();
+        pace.saved();
+      }
       if (StopSignal::requested()) queue.stop();
       context_.poll_progress(queue, units_total);
     }

@@ -22,13 +22,9 @@ class MpiEvaluationGroup final : public EvaluationGroup {
  public:
   using Saver = std::function<void(const GaSnapshot*)>;
 
-  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, std::int64_t every,
+  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, CheckpointPace pace,
                      Saver saver)
-      : comm_(std::move(comm)),
-        queue_(queue),
-        idle_(idle),
-        every_(every),
-        saver_(std::move(saver)) {}
+      : comm_(std::move(comm)), queue_(queue), idle_(idle), pace_(pace), saver_(std::move(saver)) {}
 
   [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
   [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
@@ -68,19 +64,19 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   [[nodiscard]] const mpi::Comm& comm() const { return comm_; }
 
  private:
-  [[nodiscard]] bool save_due() const {
-    return every_ > 0 && generations_unsaved_ >= static_cast<std::uint64_t>(every_);
-  }
+  // Only the leader writes, so members may decide differently by the clock: harmless.
+  [[nodiscard]] bool save_due() const { return pace_.due(generations_unsaved_); }
 
   void save_now(const GaSnapshot* snapshot) {
     if (comm_.rank() == 0) saver_(snapshot);
     generations_unsaved_ = 0;
+    pace_.saved();
   }
 
   mpi::Comm comm_;
   WorkQueue& queue_;
   IdleClock& idle_;
-  std::int64_t every_;
+  CheckpointPace pace_;
   Saver saver_;
   std::uint64_t local_evaluations_ = 0;
   std::uint64_t generations_unsaved_ = 0;
@@ -92,8 +88,6 @@ int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {
   if (ranks_per_task > 0) return std::max(1, static_cast<int>(ranks / ranks_per_task));
   return static_cast<int>(std::clamp<std::uint64_t>(tasks, 1, static_cast<std::uint64_t>(ranks)));
 }
-
-constexpr std::int64_t default_every = 10;  // generations
 
 template <class T>
 void append_raw(std::vector<T>& out, std::span<const std::byte> bytes) {
@@ -339,7 +333,7 @@ void run_ga_driver(DriverContext& context) {
     context.save(segment);
   };
   MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
-                           context.checkpoint_every(default_every), save_segment);
+                           context.checkpoint_pace(), save_segment);
   const bool leader = group.rank() == 0;
 
   bool stopped = false;

@@ -11,7 +11,6 @@
 namespace levelforge {
 
 namespace {
-constexpr std::int64_t default_every = 200;  // tasks
 constexpr const char* records_key = "sweep.records";
 }  // namespace
 
@@ -42,7 +41,7 @@ void run_sweep_driver(DriverContext& context) {
   const auto done = context.gather_ids(restored_ids);
   const auto todo = context.remaining(task_count, done, "task");
 
-  const auto every = context.checkpoint_every(default_every);
+  auto pace = context.checkpoint_pace();
   std::size_t saved = tasks.size();
   auto save_new_tasks = [&] {
     if (saved == tasks.size()) return;
@@ -51,6 +50,7 @@ void run_sweep_driver(DriverContext& context) {
     segment.append_bytes(records_key, std::span(rows).subspan(saved * layout.row_size()));
     context.save(segment);
     saved = tasks.size();
+    pace.saved();
   };
 
   WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()});
@@ -67,7 +67,7 @@ void run_sweep_driver(DriverContext& context) {
     context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), 1, 0, context.session});
     ++context.work_units;
     queue.finished(1, 1);
-    if (every > 0 && tasks.size() - saved >= static_cast<std::size_t>(every)) save_new_tasks();
+    if (pace.due(tasks.size() - saved)) save_new_tasks();
     if (StopSignal::requested()) queue.stop();
     context.poll_progress(queue, done.size() + todo.size());
   }
