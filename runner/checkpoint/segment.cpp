@@ -17,8 +17,19 @@ constexpr std::string_view ints_group = "ints";
 constexpr std::string_view bytes_group = "bytes";
 
 void append_u64(std::vector<std::byte>& out, std::uint64_t value) {
-  const auto* first = reinterpret_cast<const std::byte*>(&value);
-  out.insert(out.end(), first, first + sizeof value);
+  const auto start = out.size();
+  out.resize(start + sizeof value);
+  std::memcpy(out.data() + start, &value, sizeof value);
+}
+
+// name length, name, element count, elements
+void append_entry(std::vector<std::byte>& out, const std::string& name, std::size_t count,
+                  std::span<const std::byte> data) {
+  append_u64(out, name.size());
+  const auto* text = reinterpret_cast<const std::byte*>(name.data());
+  out.insert(out.end(), text, text + name.size());
+  append_u64(out, count);
+  out.insert(out.end(), data.begin(), data.end());
 }
 
 class Reader {
@@ -89,22 +100,10 @@ std::span<const std::byte> Segment::bytes(std::string_view name) const {
 std::vector<std::byte> Segment::serialize() const {
   std::vector<std::byte> out;
   append_u64(out, ints_.size());
-  for (const auto& [name, values] : ints_) {
-    append_u64(out, name.size());
-    const auto* text = reinterpret_cast<const std::byte*>(name.data());
-    out.insert(out.end(), text, text + name.size());
-    append_u64(out, values.size());
-    const auto data = std::as_bytes(std::span(values));
-    out.insert(out.end(), data.begin(), data.end());
-  }
+  for (const auto& [name, values] : ints_)
+    append_entry(out, name, values.size(), std::as_bytes(std::span(values)));
   append_u64(out, bytes_.size());
-  for (const auto& [name, values] : bytes_) {
-    append_u64(out, name.size());
-    const auto* text = reinterpret_cast<const std::byte*>(name.data());
-    out.insert(out.end(), text, text + name.size());
-    append_u64(out, values.size());
-    out.insert(out.end(), values.begin(), values.end());
-  }
+  for (const auto& [name, values] : bytes_) append_entry(out, name, values.size(), values);
   return out;
 }
 
