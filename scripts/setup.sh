@@ -8,6 +8,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev librandom123-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-pandas
+  slurmctld slurmd slurm-client munge procps
 )
 
 missing=()

@@ -24,7 +24,7 @@ TIMEOUT=${LEVELFORGE_SLURM_TIMEOUT:-60}
 CONF=/etc/slurm/slurm.conf
 CONF_BACKUP=/etc/slurm/slurm.conf.before-levelforge
 MARKER="# Written by levelforge slurm/local-cluster.sh"
-PACKAGES=(slurmctld slurmd slurm-client munge)
+PACKAGES=(slurmctld slurmd slurm-client munge procps) # procps: pgrep
 MUNGE_KEY=/etc/munge/munge.key
 NODE=$(hostname -s)
 
@@ -180,6 +180,11 @@ MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
 EnforcePartLimits=ALL
+# Quick requeues for tests: a requeued job may start again cred_expire seconds after it was
+# requeued (Slurm's default 120), and the scheduler looks at pending jobs every
+# sched_interval (default 60) / bf_interval (default 30) seconds.
+AuthInfo=cred_expire=5
+SchedulerParameters=sched_interval=5,bf_interval=5
 $node_line$addr_node State=UNKNOWN
 PartitionName=debug Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF

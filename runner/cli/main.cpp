@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string_view>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/output/provenance.hpp"
@@ -161,6 +164,10 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `run` turns SIGTERM and SIGUSR1 into a checkpoint from the first moment, MPI start-up
+  // included (a warning may come at any time); other commands keep the default: they end.
+  std::optional<levelforge::StopSignal> stop_signal;
+  if (argc > 1 && std::string_view(argv[1]) == "run") stop_signal.emplace();
   levelforge::mpi::Environment environment(argc, argv);
   const auto world = levelforge::mpi::Comm::world();
   try {

@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 
-#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/output/provenance.hpp"
@@ -173,7 +172,6 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
 
   std::optional<ResultFile> file;
   std::optional<CheckpointStore> checkpoint;
-  std::optional<StopSignal> stop_signal;
   RunSummary summary;
   if (options.write_output) {
     if (comm.rank() == 0) {
@@ -188,7 +186,6 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
                                   : CheckpointStore::start(experiment, options.shard, comm);
       summary.session = checkpoint->session();
       summary.notes = checkpoint->notes();
-      stop_signal.emplace();
     }
     file.emplace(experiment.output, comm);
     write_provenance(*file, experiment, comm, hosts, start_time);

@@ -40,7 +40,8 @@ struct RunSummary {
 void check_runnable(const config::Experiment& experiment);
 
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
-// written (a shard's own name already applied).
+// written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
+// seen a signal (the caller installs it).
 RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
                           const mpi::Comm& comm);
 
