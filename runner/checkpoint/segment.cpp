@@ -116,8 +116,8 @@ Segment Segment::deserialize(std::span<const std::byte> bytes) {
     if (size > bytes.size() / sizeof(std::int64_t))
       throw std::runtime_error("serialized segment is truncated");
     std::vector<std::int64_t> values(size);
-    std::memcpy(values.data(), in.take(size * sizeof(std::int64_t)).data(),
-                size * sizeof(std::int64_t));
+    const auto data = in.take(size * sizeof(std::int64_t));
+    if (size > 0) std::memcpy(values.data(), data.data(), data.size());
     segment.ints_[name] = std::move(values);
   }
   for (auto count = in.u64(); count > 0; --count) {

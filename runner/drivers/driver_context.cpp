@@ -98,7 +98,7 @@ void DriverContext::save(const Segment& segment) const {
 std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_t> local) const {
   const auto all = comm.all_gather_bytes(std::as_bytes(local));
   std::vector<std::uint64_t> ids(all.size() / sizeof(std::int64_t));
-  std::memcpy(ids.data(), all.data(), ids.size() * sizeof(std::int64_t));
+  if (!ids.empty()) std::memcpy(ids.data(), all.data(), ids.size() * sizeof(std::int64_t));
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;

@@ -93,7 +93,7 @@ template <class T>
 void append_raw(std::vector<T>& out, std::span<const std::byte> bytes) {
   const auto start = out.size();
   out.resize(start + bytes.size() / sizeof(T));
-  std::memcpy(out.data() + start, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(out.data() + start, bytes.data(), bytes.size());
 }
 
 // What a group leader keeps of each task until the collective write: one fixed-size block
