@@ -1,0 +1,251 @@
+"""`load(path)`: one levelforge result file as tidy DataFrames (docs/hdf5-layout.md)."""
+
+import os
+
+import h5py
+import numpy as np
+import pandas as pd
+
+FORMAT = "levelforge-results"
+FORMAT_VERSION = 1
+# Root attributes that describe the run rather than its results.
+PROVENANCE = ("experiment", "kernel", "driver", "seed", "replicates", "ranks", "hosts",
+              "levelforge_version", "git_commit", "start_time", "end_time", "sessions",
+              "shard_index", "shard_count", "merged_from", "config")
+
+
+class LoadError(Exception):
+    """A file `load` cannot read as a complete levelforge result; the message says why."""
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _frame(array):
+    """A compound dataset's rows as a DataFrame; fixed-length strings become str."""
+    frame = pd.DataFrame({name: array[name] for name in array.dtype.names})
+    for name in array.dtype.names:
+        if array.dtype[name].kind == "S":
+            frame[name] = [value.decode() for value in array[name]]
+    return frame
+
+
+def _attribute(value):
+    value = _text(value)
+    if isinstance(value, np.ndarray):
+        return [_text(item) for item in value.tolist()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class Result:
+    """A complete result file's tables. Frames are read when first used.
+
+    points      one row per sweep point: `point` and the swept values
+    tasks       one row per task, with its point's swept values as columns
+    history     ga: long format, one row per task and generation run
+    best        ga: the kept individuals of each task, best first, with `genome` (a list)
+                and, for validating kernels, the validation columns
+    levels      ga: the rendered levels as an array (tasks, kept, H, W), or None
+    records     sweep: each task's record with its point's swept values
+    reductions  exhaustive: long format: task, reduction, kind, bin, low, high, value
+    top         exhaustive: {name: the top-k table, long: task, rank, score, index, fields}
+    solutions   exhaustive: every solution record
+    provenance  one row: config text, version, commit, ranks, hosts, times, ...
+    """
+
+    def __init__(self, path, file):
+        self.path = path
+        self._file = file
+        self.driver = _text(file.attrs["driver"])
+        self.kernel = _text(file.attrs["kernel"])
+        self._cache = {}
+
+    def close(self):
+        self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _cached(self, name, build):
+        if name not in self._cache:
+            self._cache[name] = build()
+        return self._cache[name]
+
+    def _require(self, driver, what):
+        if self.driver != driver:
+            raise LoadError(f"{self.path}: `{what}` exists for {driver} runs; this is a {self.driver} run")
+
+    @property
+    def provenance(self):
+        def build():
+            attrs = self._file.attrs
+            row = {name: _attribute(attrs[name]) for name in PROVENANCE if name in attrs}
+            return pd.DataFrame([row])
+        return self._cached("provenance", build)
+
+    @property
+    def points(self):
+        return self._cached("points", lambda: _frame(self._file["points"][()]))
+
+    @property
+    def swept_keys(self):
+        return [column for column in self.points.columns if column != "point"]
+
+    def with_params(self, frame):
+        """`frame` (with a `task` or `point` column) joined to each point's swept values."""
+        if "point" not in frame.columns:
+            frame = frame.merge(self.tasks[["task", "point", "replicate"]], on="task", how="left")
+        return frame.merge(self.points, on="point", how="left")
+
+    @property
+    def tasks(self):
+        return self._cached("tasks", lambda: _frame(self._file["tasks"][()]).merge(
+            self.points, on="point", how="left"))
+
+    @property
+    def history(self):
+        def build():
+            self._require("ga", "history")
+            rows = self._file["ga/history"][()]
+            tasks = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
+            frame = _frame(rows.reshape(-1))
+            frame.insert(0, "task", tasks)
+            return frame[frame["generation"] >= 0].reset_index(drop=True)
+        return self._cached("history", build)
+
+    @property
+    def best(self):
+        def build():
+            self._require("ga", "best")
+            best = self._file["ga/best"][()]
+            tasks, kept = best.shape
+            frame = _frame(best.reshape(-1))
+            frame.insert(0, "task", np.repeat(np.arange(tasks), kept))
+            if "ga/validation" in self._file:
+                validation = _frame(self._file["ga/validation"][()].reshape(-1))
+                frame = pd.concat([frame, validation], axis=1)
+            genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
+            frame["genome"] = [row[row >= 0].tolist() for row in genomes]
+            return frame[frame["position"] >= 0].reset_index(drop=True)
+        return self._cached("best", build)
+
+    @property
+    def levels(self):
+        self._require("ga", "levels")
+        return self._file["ga/best_levels"][()] if "ga/best_levels" in self._file else None
+
+    @property
+    def records(self):
+        def build():
+            self._require("sweep", "records")
+            frame = _frame(self._file["sweep/records"][()])
+            frame.insert(0, "task", np.arange(len(frame)))
+            return self.with_params(frame)
+        return self._cached("records", build)
+
+    @property
+    def reductions(self):
+        def build():
+            self._require("exhaustive", "reductions")
+            parts = []
+            if "exhaustive/counts" in self._file:
+                counts = _frame(self._file["exhaustive/counts"][()])
+                for name in counts.columns:
+                    parts.append(pd.DataFrame({
+                        "task": np.arange(len(counts)), "reduction": name, "kind": "count",
+                        "bin": -1, "low": np.nan, "high": np.nan, "value": counts[name].to_numpy()}))
+            histograms = self._file.get("exhaustive/histograms", {})
+            for name in histograms:
+                dataset = histograms[name]
+                low, high, bins = (float(dataset.attrs["low"]), float(dataset.attrs["high"]),
+                                   int(dataset.attrs["bins"]))
+                width = (high - low) / bins
+                # Column 0 is the underflow, bins + 1 the overflow (infinite edges).
+                lows = np.concatenate([[-np.inf], low + width * np.arange(bins), [high]])
+                highs = np.concatenate([[low], low + width * np.arange(1, bins + 1), [np.inf]])
+                values = dataset[()]
+                tasks = values.shape[0]
+                parts.append(pd.DataFrame({
+                    "task": np.repeat(np.arange(tasks), bins + 2), "reduction": name,
+                    "kind": "histogram", "bin": np.tile(np.arange(bins + 2), tasks),
+                    "low": np.tile(lows, tasks), "high": np.tile(highs, tasks),
+                    "value": values.reshape(-1)}))
+            columns = ["task", "reduction", "kind", "bin", "low", "high", "value"]
+            return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+        return self._cached("reductions", build)
+
+    @property
+    def top(self):
+        def build():
+            self._require("exhaustive", "top")
+            tables = {}
+            for name, dataset in self._file.get("exhaustive/top", {}).items():
+                rows = dataset[()]
+                tasks, k = rows.shape
+                frame = _frame(rows.reshape(-1))
+                frame.insert(0, "rank", np.tile(np.arange(k), tasks))
+                frame.insert(0, "task", np.repeat(np.arange(tasks), k))
+                tables[name] = frame[frame["index"] >= 0].reset_index(drop=True)
+            return tables
+        return self._cached("top", build)
+
+    @property
+    def solutions(self):
+        def build():
+            self._require("exhaustive", "solutions")
+            return _frame(self._file["exhaustive/solutions"][()])
+        return self._cached("solutions", build)
+
+
+def _progress(file):
+    """'N of M tasks done' from a file's /tasks table, when it can be read."""
+    try:
+        status = file["tasks"]["status"]
+        return f"{int((status == 1).sum())} of {len(status)} tasks done"
+    except (KeyError, OSError, ValueError):
+        return "its task table is unreadable"
+
+
+def load(path, allow_shard=False):
+    """The result file at `path`. Raises LoadError for a file that is missing, not a
+    levelforge result, of another format version, or not a complete run (a run still
+    writing or interrupted, a shard unless `allow_shard`), saying what is complete."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        if os.path.isdir(path + ".checkpoint"):
+            raise LoadError(f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
+                            f"shows how much is done and `levelforge run CONFIG --resume` continues it")
+        if os.path.exists(path + ".partial"):
+            raise LoadError(f"{path} does not exist: {path}.partial is a run that is still writing or "
+                            f"failed; it is not a result")
+        raise LoadError(f"{path} does not exist")
+    try:
+        file = h5py.File(path, "r")
+    except OSError as error:
+        raise LoadError(f"{path}: not an HDF5 file ({error})") from error
+    try:
+        attrs = file.attrs
+        if _text(attrs.get("format", "")) != FORMAT:
+            raise LoadError(f"{path}: an HDF5 file but not a levelforge result (no format attribute "
+                            f"'{FORMAT}')")
+        version = int(attrs.get("format_version", -1))
+        if version != FORMAT_VERSION:
+            raise LoadError(f"{path}: levelforge result format version {version} "
+                            f"(levelforge {_text(attrs.get('levelforge_version', '?'))}); this "
+                            f"loader reads version {FORMAT_VERSION}")
+        if int(attrs.get("complete", 0)) != 1:
+            raise LoadError(f"{path}: an incomplete run (complete = 0): {_progress(file)}")
+        if "shard_count" in attrs and not allow_shard:
+            raise LoadError(f"{path}: shard {int(attrs['shard_index'])} of {int(attrs['shard_count'])}, "
+                            f"{_progress(file)}; combine the shards with `levelforge merge`, or "
+                            f"pass allow_shard=True")
+        return Result(path, file)
+    except Exception:
+        file.close()
+        raise

@@ -1,0 +1,167 @@
+"""analysis.load on result files made by the real runner, one per driver, checked against
+what h5py reads from the same files; and the files it must refuse, with their reasons.
+
+Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+import h5py
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+import analysis  # noqa: E402  (the repository's package, after the path above)
+from cli_support import TempDirTest, levelforge  # noqa: E402
+
+DATA = os.path.join(REPO, "tests", "data")
+
+
+def run_config(test, config, out, *args):
+    test.assert_ok(levelforge("run", config, "-o", out, "-q", *args, ranks=2))
+    return out
+
+
+class LoadRuns(TempDirTest):
+    def test_ga_tables_match_the_file(self):
+        out = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        with analysis.load(out) as run, h5py.File(out, "r") as f:
+            self.assertEqual(run.driver, "ga")
+            history = f["ga/history"][()]
+            real = history["generation"] >= 0
+            self.assertEqual(len(run.history), int(real.sum()))
+            self.assertEqual(list(run.history.columns[:6]), ["task", "generation", "best", "mean", "std", "min"])
+            task, generation = 2, 7
+            row = run.history[(run.history.task == task) & (run.history.generation == generation)]
+            self.assertEqual(float(row["best"].iloc[0]), float(history[task, generation]["best"]))
+            # One row per task, its swept value beside it.
+            tasks = f["tasks"][()]
+            points = f["points"][()]
+            self.assertEqual(len(run.tasks), len(tasks))
+            swept = [c for c in points.dtype.names if c != "point"][0]
+            self.assertEqual(list(run.tasks[swept]), [points[swept][p] for p in tasks["point"]])
+            # The kept individuals, their genomes without padding.
+            best = f["ga/best"][()]
+            genomes = f["ga/best_genomes"][()]
+            kept = best["position"] >= 0
+            self.assertEqual(len(run.best), int(kept.sum()))
+            first = run.best[(run.best.task == 2) & (run.best.position == 0)].iloc[0]
+            self.assertEqual(first["fitness"], best[2, 0]["fitness"])
+            self.assertEqual(first["genome"], [g for g in genomes[2, 0].tolist() if g >= 0])
+            joined = run.with_params(run.history)
+            self.assertIn(swept, joined.columns)
+            self.assertEqual(len(joined), len(run.history))
+
+    def test_match3_best_has_validation_and_levels(self):
+        out = run_config(self, os.path.join(REPO, "configs", "demo.yaml"), self.path("demo.h5"),
+                         "--set", "ga.generations=3")
+        with analysis.load(out) as run, h5py.File(out, "r") as f:
+            self.assertIn("validated_p_empirical", run.best.columns)
+            validation = f["ga/validation"][()]
+            self.assertEqual(run.best["validated_mean"].iloc[0], validation[0, 0]["validated_mean"])
+            self.assertEqual(run.levels.shape, f["ga/best_levels"].shape)
+            provenance = run.provenance.iloc[0]
+            self.assertEqual(provenance["kernel"], "match3")
+            self.assertEqual(provenance["ranks"], 2)
+            self.assertEqual(provenance["seed"], 2026)
+            self.assertIn("experiment: demo", provenance["config"])
+            self.assertEqual(provenance["git_commit"], f.attrs["git_commit"].decode()
+                             if isinstance(f.attrs["git_commit"], bytes) else f.attrs["git_commit"])
+
+    def test_sweep_records_carry_their_points(self):
+        out = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
+        with analysis.load(out) as run, h5py.File(out, "r") as f:
+            records = f["sweep/records"][()]
+            self.assertEqual(len(run.records), len(records))
+            self.assertEqual(list(run.records["steps"]), records["steps"].tolist())
+            self.assertTrue({"task", "point", "replicate"} <= set(run.records.columns))
+            with self.assertRaises(analysis.LoadError):
+                _ = run.history  # a sweep has none, and says so
+
+    def test_exhaustive_reductions_top_and_solutions(self):
+        out = run_config(self, os.path.join(DATA, "doc_exhaustive.yaml"), self.path("ex.h5"))
+        with analysis.load(out) as run, h5py.File(out, "r") as f:
+            counts = f["exhaustive/counts"][()]
+            visited = run.reductions[(run.reductions.reduction == "visited")]
+            self.assertEqual(list(visited["value"]), counts["visited"].tolist())
+            steps = f["exhaustive/histograms/steps"]
+            histogram = run.reductions[(run.reductions.reduction == "steps") & (run.reductions.task == 1)]
+            self.assertEqual(len(histogram), steps.shape[1])
+            self.assertEqual(histogram["value"].tolist(), steps[1].tolist())
+            # Bin s + 1 counts the values with s steps: low = s, high = s + 1.
+            bin7 = histogram[histogram["bin"] == 8].iloc[0]
+            self.assertEqual((bin7["low"], bin7["high"]), (7.0, 8.0))
+            self.assertEqual(histogram["low"].iloc[0], -np.inf)
+            top = run.top["longest"]
+            table = f["exhaustive/top/longest"][()]
+            self.assertEqual(len(top), int((table["index"] >= 0).sum()))
+            self.assertEqual(top[top.task == 0]["score"].tolist()[:3], table[0]["score"][:3].tolist())
+            self.assertEqual(len(run.solutions), f["exhaustive/solutions"].shape[0])
+
+    def test_module_command_summarizes_a_file(self):
+        out = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
+        result = subprocess.run([sys.executable, "-m", "analysis", out], cwd=REPO,
+                                capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("records: 10 rows", result.stdout)
+
+
+class Refusals(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.good = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("good.h5"))
+
+    def changed(self, name, **attributes):
+        path = self.path(name)
+        shutil.copy(self.good, path)
+        with h5py.File(path, "r+") as f:
+            for key, value in attributes.items():
+                f.attrs[key] = value
+        return path
+
+    def assert_refused(self, path, *fragments):
+        with self.assertRaises(analysis.LoadError) as caught:
+            analysis.load(path)
+        for fragment in fragments:
+            self.assertIn(fragment, str(caught.exception))
+
+    def test_missing_file(self):
+        self.assert_refused(self.path("nothing.h5"), "does not exist")
+
+    def test_another_format_version(self):
+        self.assert_refused(self.changed("v2.h5", format_version=2), "format version 2", "reads version 1")
+
+    def test_an_incomplete_run_says_what_is_done(self):
+        path = self.changed("partial.h5", complete=0)
+        with h5py.File(path, "r+") as f:
+            tasks = f["tasks"][()]
+            tasks["status"][3:] = 0
+            f["tasks"][...] = tasks
+        self.assert_refused(path, "incomplete run", "3 of 10 tasks done")
+
+    def test_an_interrupted_run_points_to_its_checkpoint(self):
+        os.mkdir(self.path("gone.h5.checkpoint"))
+        self.assert_refused(self.path("gone.h5"), "interrupted", "--resume")
+
+    def test_a_shard_unless_asked_for(self):
+        path = self.changed("shard.h5", shard_index=1, shard_count=3)
+        self.assert_refused(path, "shard 1 of 3", "levelforge merge")
+        with analysis.load(path, allow_shard=True) as run:
+            self.assertEqual(len(run.tasks), 10)
+
+    def test_not_a_levelforge_file(self):
+        path = self.path("other.h5")
+        with h5py.File(path, "w") as f:
+            f["x"] = [1, 2, 3]
+        self.assert_refused(path, "not a levelforge result")
+        text = self.write("plain text\n", "notes.h5")
+        self.assert_refused(text, "not an HDF5 file")
+
+
+if __name__ == "__main__":
+    unittest.main()
