@@ -97,10 +97,12 @@ def draw_match3(ax, cells, colors=None):
         rgb[board == index] = to_rgb(palette[int(index)])
     # extent puts cell (r, c) on [c, c+1] x [r, r+1]; origin "upper" keeps row 0 on top.
     ax.imshow(rgb, extent=(0, cols, rows, 0), origin="upper", interpolation="nearest")
+    # Unclipped, so the outer lines are not cut in half by the axes limits.
+    grid = dict(color="0.3", linewidth=0.8, clip_on=False)
     for x in range(cols + 1):
-        ax.plot([x, x], [0, rows], color="0.35", linewidth=0.6)
+        ax.plot([x, x], [0, rows], **grid)
     for y in range(rows + 1):
-        ax.plot([0, cols], [y, y], color="0.35", linewidth=0.6)
+        ax.plot([0, cols], [y, y], **grid)
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     _bare(ax)
@@ -215,7 +217,15 @@ def parse_compact(text):
     return Maze(width, height, start, tuple(targets), tuple(east), tuple(south))
 
 
+def _text(value):
+    """str from a string read out of HDF5: fixed-size fields come back as NUL-padded bytes."""
+    if isinstance(value, (bytes, np.bytes_)):
+        return bytes(value).rstrip(b"\0").decode("ascii")
+    return value
+
+
 def _as_maze(maze):
+    maze = _text(maze)
     return parse_compact(maze) if isinstance(maze, str) else maze
 
 
@@ -253,6 +263,7 @@ def path_cells(maze, path):
     solver's ``moves``) or a sequence of cell indices, returned unchanged.
     """
     maze = _as_maze(maze)
+    path = _text(path)
     if not isinstance(path, str):
         cells = [int(c) for c in path]
         for c in cells:
@@ -338,6 +349,7 @@ def matchstick_sticks(equation):
     (the '=' included), ``name`` is a..g for a digit, h/v for '+' and '-', =1/=2 for '='.
     Raises ValueError for a character that is not a digit, '+', '-' or '='.
     """
+    equation = _text(equation)
     if not isinstance(equation, str) or not equation:
         raise ValueError(f"matchstick equation must be a non-empty str, got {equation!r}")
     sticks = []
@@ -368,6 +380,7 @@ def draw_matchstick(ax, equation):
     """Draw a matchstick equation (e.g. ``"6+4=4"``): lit sticks thick and dark, the empty
     places of digits and of '-' thin and faint. Returns ``ax``.
     """
+    equation = _text(equation)
     sticks = matchstick_sticks(equation)
     for _, _, _, (x0, y0), (x1, y1), lit in sticks:
         if lit:
