@@ -2,7 +2,7 @@
 kernel promises is written as a valid PNG of non-trivial size, and index.html shows them
 with the provenance and the sweep.
 
-Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import os
