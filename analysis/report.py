@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 import numpy as np  # noqa: E402
 
 from . import LoadError, load  # noqa: E402
+from .render import draw_match3, draw_matchstick, draw_tiltmaze  # noqa: E402
 
 DPI = 100
 
@@ -30,6 +31,14 @@ class Report:
         self.run = run
         self.directory = directory
         self.figures = []  # (file name, title, caption)
+
+    def save_plot(self, fig, ax, labels, name, title, caption, legend_columns=1):
+        """A single-axes plot: its (x, y) labels, legend and grid, then saved."""
+        ax.set_xlabel(labels[0])
+        ax.set_ylabel(labels[1])
+        ax.legend(fontsize="small", ncol=legend_columns)
+        ax.grid(alpha=0.3)
+        self.save(fig, name, title, caption)
 
     def save(self, fig, name, title, caption):
         fig.savefig(os.path.join(self.directory, name), dpi=DPI, bbox_inches="tight")
@@ -55,11 +64,8 @@ def fitness_curves(report):
         low, high = by_generation.quantile(0.25), by_generation.quantile(0.75)
         line, = ax.plot(median.index, median.to_numpy(), label=point_label(run, point))
         ax.fill_between(median.index, low.to_numpy(), high.to_numpy(), color=line.get_color(), alpha=0.2)
-    ax.set_xlabel("generation")
-    ax.set_ylabel("best fitness (median, IQR band)")
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
-    report.save(fig, "fitness.png", "Fitness over generations",
+    report.save_plot(fig, ax, ("generation", "best fitness (median, IQR band)"), "fitness.png",
+                     "Fitness over generations",
                 "Best fitness of each generation: median over the replicates of each sweep point, "
                 "with the band between the 25th and 75th percentiles.")
 
@@ -74,20 +80,15 @@ def match3_targets(report):
     ax.scatter(targets - 0.005, best["p_empirical"], marker="o", label="at selection (noisy playouts)")
     ax.scatter(targets + 0.005, best["validated_p_empirical"], marker="s", label="validated (fresh playouts)")
     ax.plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle="--", label="target")
-    ax.set_xlabel("target success probability")
-    ax.set_ylabel("success probability of the best level")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
-    report.save(fig, "match3_targets.png", "Target against validated success probability",
+    report.save_plot(fig, ax, ("target success probability", "success probability of the best level"),
+                     "match3_targets.png", "Target against validated success probability",
                 "Each task's best board: its success probability as estimated during selection and "
                 "as measured again on fresh playouts, against the target it was evolved for.")
 
 
 def match3_boards(report):
-    from .render import draw_match3  # needs only matplotlib; imported when used
-
     run = report.run
     levels = run.levels
     if levels is None:
@@ -116,13 +117,11 @@ def tiltmaze_sweep(report):
         fraction = rows.groupby("params.wall_density")["solvable"].mean()
         label = ", ".join(f"{g.split('.')[-1]}={k}" for g, k in zip(groups, key)) or "all"
         ax.plot(fraction.index, fraction.to_numpy(), marker="o", label=label)
-    ax.set_xlabel("wall density")
-    ax.set_ylabel("solvable fraction")
     ax.set_ylim(-0.02, 1.02)
-    ax.legend(fontsize="small", ncol=2)
-    ax.grid(alpha=0.3)
-    report.save(fig, "tiltmaze_solvable.png", "Solvable fraction against wall density",
-                "The fraction of random mazes that are solvable, per maze size and collect mode.")
+    report.save_plot(fig, ax, ("wall density", "solvable fraction"), "tiltmaze_solvable.png",
+                     "Solvable fraction against wall density",
+                     "The fraction of random mazes that are solvable, per maze size and collect mode.",
+                     legend_columns=2)
     solvable = records[records.solvable == 1]
     if len(solvable):
         fig, ax = plt.subplots(figsize=(7, 4))
@@ -136,6 +135,12 @@ def tiltmaze_sweep(report):
                     "Shortest solution lengths of the solvable mazes.")
 
 
+def histogram_bars(ax, rows):
+    """Bars of one histogram's rows of `reductions`, under- and overflow (infinite edges) left out."""
+    inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
+    ax.bar(inner["low"], inner["value"], width=(inner["high"] - inner["low"]).to_numpy(), align="edge")
+
+
 def histograms(report):
     """Every histogram reduction of an exhaustive run, task 0."""
     run = report.run
@@ -145,9 +150,7 @@ def histograms(report):
         return
     fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
     for ax, name in zip(axes[:, 0], names):
-        rows = reductions[(reductions.reduction == name) & (reductions.task == 0)]
-        inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
-        ax.bar(inner["low"], inner["value"], width=(inner["high"] - inner["low"]).to_numpy(), align="edge")
+        histogram_bars(ax, reductions[(reductions.reduction == name) & (reductions.task == 0)])
         ax.set_title(name, fontsize="small")
         ax.set_ylabel("count")
     report.save(fig, "histograms.png", "Histograms",
@@ -155,8 +158,6 @@ def histograms(report):
 
 
 def tiltmaze_hardest(report):
-    from .render import draw_tiltmaze
-
     top = report.run.top.get("hardest")
     if top is None or "maze" not in top.columns:
         return
@@ -176,8 +177,7 @@ def matchstick(report):
     counts = reductions[(reductions.reduction == "solution_count") & (reductions.task == 0)]
     if len(counts):
         fig, ax = plt.subplots(figsize=(7, 4))
-        inner = counts[np.isfinite(counts["low"]) & np.isfinite(counts["high"])]
-        ax.bar(inner["low"], inner["value"], width=1.0, align="edge")
+        histogram_bars(ax, counts)
         ax.set_yscale("log")
         ax.set_xlabel("solutions of a puzzle")
         ax.set_ylabel("puzzles (log scale)")
@@ -186,8 +186,6 @@ def matchstick(report):
     good = run.top.get("good_puzzles")
     if good is None or not len(good):
         return
-    from .render import draw_matchstick
-
     shown = good[good.task == 0].head(5)
     fig, axes = plt.subplots(len(shown), 2, figsize=(8, 1.4 * len(shown)), squeeze=False)
     for row_axes, (_, row) in zip(axes, shown.iterrows()):
