@@ -44,7 +44,7 @@ struct Experiment {
   std::string kernel;
   std::string driver;
   std::uint64_t seed = 0;
-  std::string output;                 // path of the HDF5 file
+  std::string output;                    // path of the HDF5 file
   std::int64_t checkpoint_every = 0;     // units of work; 0: by time
   std::int64_t checkpoint_seconds = 60;  // with checkpoint_every 0
   std::int64_t replicates = 1;
