@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace levelforge::mpi {
 namespace {
@@ -42,6 +44,25 @@ TEST(Comm, BroadcastString) {
   std::string text = world.rank() == 0 ? sent : "";
   world.broadcast(text, 0);
   EXPECT_EQ(text, sent);
+}
+
+TEST(Verdicts, RootVerdictRunsOnRankZeroAndSharesWhatItThrew) {
+  const auto world = Comm::world();
+  int calls = 0;
+  EXPECT_EQ(root_verdict(world, [&] { ++calls; }), "");
+  EXPECT_EQ(calls, world.rank() == 0 ? 1 : 0);
+  EXPECT_EQ(root_verdict(world, [] { throw std::runtime_error("disk full"); }), "disk full");
+}
+
+TEST(Verdicts, AllProblemsListsEveryRanksOwnInRankOrder) {
+  const auto world = Comm::world();
+  EXPECT_EQ(all_problems(world, ""), "");
+  const auto odd = world.rank() % 2 == 1 ? "rank " + std::to_string(world.rank()) : "";
+  std::string expected;
+  for (int rank = 1; rank < world.size(); rank += 2) {
+    expected += (expected.empty() ? "rank " : "\nrank ") + std::to_string(rank);
+  }
+  EXPECT_EQ(all_problems(world, odd), expected);
 }
 
 TEST(Comm, AllReduceSums) {

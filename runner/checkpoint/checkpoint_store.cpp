@@ -201,17 +201,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// Every rank learns whether any failed, and why: one error raised on all ranks alike.
-void agree_on_problems(const std::string& local, const mpi::Comm& comm) {
-  const auto all = comm.all_gather_strings(local);
-  std::string message;
-  for (const auto& problem : all) {
-    if (problem.empty()) continue;
-    message += (message.empty() ? "" : "\n") + problem;
-  }
-  if (!message.empty()) throw CheckpointError(message);
-}
-
 }  // namespace
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
@@ -222,58 +211,46 @@ CheckpointStore::CheckpointStore(std::string directory, const mpi::Comm& comm, s
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
                                        const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
-  std::string problem;
-  if (comm.rank() == 0) {
-    try {
-      fs::remove_all(directory);
-      fs::create_directories(directory);
-      manifest_for(experiment, shard, 0).write((fs::path(directory) / manifest_name).string());
-    } catch (const std::exception& error) {
-      problem = "creating the checkpoint " + directory + ": " + error.what();
-    }
+  const auto problem = mpi::root_verdict(comm, [&] {
+    fs::remove_all(directory);
+    fs::create_directories(directory);
+    manifest_for(experiment, shard, 0).write((fs::path(directory) / manifest_name).string());
+  });
+  if (!problem.empty()) {
+    throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
   }
-  comm.broadcast(problem, 0);
-  if (!problem.empty()) throw CheckpointError(problem);
   return {directory, comm, 0};
 }
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
                                         const ShardSpec& shard, const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
-  std::string problem;
   std::string files;
   std::string notes;
   std::int64_t session = 0;
-  if (comm.rank() == 0) {
-    try {
-      const auto manifest = read_manifest(directory);
-      const auto lines = differences(decode_identity(to_text(manifest.bytes("identity"))),
-                                     identity_of(experiment, shard));
-      if (!lines.empty()) {
-        throw CheckpointError("cannot resume " + experiment.output +
-                              ": its checkpoint was made by a different run:\n" +
-                              join_lines(lines) +
-                              "run with the checkpoint's settings, or without --resume and with "
-                              "--force to start over");
-      }
-      const auto listing = list_directory(directory);
-      for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
-      if (!listing.unfinished.empty()) {
-        notes = fmt::format(
-            "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
-            "they held is done again",
-            listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
-            fmt::join(listing.unfinished, ", "));
-      }
-      session = manifest.ints("session").front() + 1;
-      manifest_for(experiment, shard, session)
-          .write((fs::path(directory) / manifest_name).string());
-      files = join_lines(listing.segments);
-    } catch (const std::exception& error) {
-      problem = error.what();
+  const auto problem = mpi::root_verdict(comm, [&] {
+    const auto manifest = read_manifest(directory);
+    const auto lines = differences(decode_identity(to_text(manifest.bytes("identity"))),
+                                   identity_of(experiment, shard));
+    if (!lines.empty()) {
+      throw CheckpointError("cannot resume " + experiment.output +
+                            ": its checkpoint was made by a different run:\n" + join_lines(lines) +
+                            "run with the checkpoint's settings, or without --resume and with "
+                            "--force to start over");
     }
-  }
-  comm.broadcast(problem, 0);
+    const auto listing = list_directory(directory);
+    for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
+    if (!listing.unfinished.empty()) {
+      notes = fmt::format(
+          "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
+          "they held is done again",
+          listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
+          fmt::join(listing.unfinished, ", "));
+    }
+    session = manifest.ints("session").front() + 1;
+    manifest_for(experiment, shard, session).write((fs::path(directory) / manifest_name).string());
+    files = join_lines(listing.segments);
+  });
   if (!problem.empty()) throw CheckpointError(problem);
   comm.broadcast(files, 0);
   comm.broadcast(notes, 0);
@@ -296,7 +273,9 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
       break;
     }
   }
-  agree_on_problems(local_problem, comm);
+  if (const auto problems = mpi::all_problems(comm, local_problem); !problems.empty()) {
+    throw CheckpointError(problems);
+  }
   return store;
 }
 

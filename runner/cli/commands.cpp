@@ -48,16 +48,6 @@ std::string yaml_quoted(const std::string& text) {
   return quoted + "'";
 }
 
-// Refuses to replace an existing result unless forced; decided by rank 0 for all.
-void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
-  std::string problem;
-  if (comm.rank() == 0 && !force && std::filesystem::exists(output)) {
-    problem = "output file '" + output + "' already exists; pass --force to replace it";
-  }
-  comm.broadcast(problem, 0);
-  if (!problem.empty()) throw UsageError(problem);
-}
-
 std::string point_line(const config::Experiment& experiment, std::size_t point) {
   std::string line = fmt::format("  {:>4}:", point);
   for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
@@ -66,8 +56,6 @@ std::string point_line(const config::Experiment& experiment, std::size_t point) 
   }
   return line;
 }
-
-}  // namespace
 
 // What is at the output path before a run: rank 0 looks, every rank learns.
 struct OutputState {
@@ -84,6 +72,17 @@ OutputState output_state(const std::string& output, const mpi::Comm& comm) {
   }
   comm.broadcast_value(flags, 0);
   return {(flags & 1) != 0, (flags & 2) != 0};
+}
+
+}  // namespace
+
+void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
+  std::string problem;
+  if (comm.rank() == 0 && !force && std::filesystem::exists(output)) {
+    problem = "output file '" + output + "' already exists; pass --force to replace it";
+  }
+  comm.broadcast(problem, 0);
+  if (!problem.empty()) throw UsageError(problem);
 }
 
 int run_command(const RunArguments& arguments, const mpi::Comm& comm) {

@@ -40,6 +40,10 @@ struct RunArguments {
 };
 
 int run_command(const RunArguments& arguments, const mpi::Comm& comm);
+
+// Collective, for `run` and `merge`: refuses (UsageError) to replace an existing result
+// unless forced; rank 0 looks for all.
+void check_output_free(const std::string& output, bool force, const mpi::Comm& comm);
 // `merge OUT SHARD...`: the shards of one run combined into the file the unsharded run writes.
 struct MergeArguments {
   std::string output;

@@ -101,21 +101,10 @@ std::string check_shards(const std::vector<std::string>& paths) {
 }  // namespace
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
-  std::string problem;
+  check_output_free(arguments.output, arguments.force, comm);
   std::string config_text;
-  if (comm.rank() == 0) {
-    try {
-      std::error_code ignored;
-      if (!arguments.force && std::filesystem::exists(arguments.output, ignored)) {
-        throw UsageError("output file '" + arguments.output +
-                         "' already exists; pass --force to replace it");
-      }
-      config_text = check_shards(arguments.shards);
-    } catch (const std::exception& error) {
-      problem = error.what();
-    }
-  }
-  comm.broadcast(problem, 0);
+  const auto problem =
+      mpi::root_verdict(comm, [&] { config_text = check_shards(arguments.shards); });
   if (!problem.empty()) throw UsageError(problem);
   comm.broadcast(config_text, 0);
   auto experiment = experiment_of(config_text, "the shards' config");
@@ -140,10 +129,9 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
       break;
     }
   }
-  std::string problems;
-  for (const auto& text : comm.all_gather_strings(local_problem))
-    if (!text.empty()) problems += (problems.empty() ? "" : "\n") + text;
-  if (!problems.empty()) throw UsageError("reading the shards: " + problems);
+  if (const auto problems = mpi::all_problems(comm, local_problem); !problems.empty()) {
+    throw UsageError("reading the shards: " + problems);
+  }
 
   const auto summary = run_experiment(experiment, std::move(options), comm);
   if (comm.rank() == 0) {

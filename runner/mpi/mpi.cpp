@@ -257,4 +257,27 @@ std::string processor_name() {
   return {name, static_cast<std::size_t>(length)};
 }
 
+std::string root_verdict(const Comm& comm, const std::function<void()>& decide) {
+  std::string problem;
+  if (comm.rank() == 0) {
+    try {
+      decide();
+    } catch (const std::exception& error) {
+      problem = error.what();
+    }
+  }
+  comm.broadcast(problem, 0);
+  return problem;
+}
+
+std::string all_problems(const Comm& comm, const std::string& local) {
+  std::string message;
+  for (const auto& problem : comm.all_gather_strings(local)) {
+    if (problem.empty()) continue;
+    if (!message.empty()) message += '\n';
+    message += problem;
+  }
+  return message;
+}
+
 }  // namespace levelforge::mpi

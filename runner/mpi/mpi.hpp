@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -121,5 +122,13 @@ class SharedCounters {
 };
 
 std::string processor_name();
+
+// Collective: runs `decide` on rank 0 only and shares the message of what it threw (empty
+// when it returned), so that every rank can raise the same error; the other ranks would
+// otherwise wait in the next collective for a rank that left.
+std::string root_verdict(const Comm& comm, const std::function<void()>& decide);
+// Collective: every rank's non-empty `local` problem, one per line, on every rank; empty
+// when no rank has one.
+std::string all_problems(const Comm& comm, const std::string& local);
 
 }  // namespace levelforge::mpi
