@@ -1,12 +1,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runner/config/experiment.hpp"
 #include "runner/engine/driver_specs.hpp"
+#include "tests/error_message.hpp"
 
 namespace levelforge::config {
 namespace {
@@ -22,6 +26,10 @@ Schema test_schema() {
        choice_param("mode", {"steps", "peak", "both"}, "what is recorded"),
        bool_param("verbose", false, "record every step")},
       {"exhaustive", "sweep"}};
+  schema.kernels["bestiary"] = {{text_param("hero", "knight", "who the level is for"),
+                                 table_param("species", "the species catalogue"),
+                                 int_param("waves", 1, 1, 10, "waves of monsters")},
+                                {"sweep"}};
   schema.drivers["ga"] = ga_settings();
   schema.drivers["exhaustive"] = exhaustive_settings();
   schema.drivers["sweep"] = {};
@@ -33,14 +41,16 @@ const Schema& schema() {
   return instance;
 }
 
-Experiment parse(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  return parse_experiment(yaml, "exp.yaml", overrides, schema());
+Experiment parse(const std::string& yaml, const std::vector<std::string>& overrides = {},
+                 std::string_view source_name = "exp.yaml") {
+  return parse_experiment(yaml, source_name, overrides, schema());
 }
 
 // The message of the ConfigError that parsing raises, or a marker that none was raised.
-std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {},
+                     std::string_view source_name = "exp.yaml") {
   try {
-    parse(yaml, overrides);
+    parse(yaml, overrides, source_name);
   } catch (const ConfigError& error) {
     return error.what();
   }
@@ -243,13 +253,16 @@ TEST(ConfigErrors, ChoiceListsTheAllowedChoices) {
 
 TEST(ConfigErrors, MissingKernelListsTheKnownKernels) {
   EXPECT_EQ(error_of("experiment: trial\ndriver: ga\n"),
-            "exp.yaml:1:1: missing required key 'kernel'; known kernels: collatz, onemax");
+            "exp.yaml:1:1: missing required key 'kernel'; known kernels: bestiary, collatz, "
+            "onemax");
   EXPECT_EQ(error_of(""),
             "exp.yaml:1:1: missing required key 'experiment' (the experiment's name)");
   EXPECT_EQ(error_of("", {"experiment=trial"}),
-            "exp.yaml:1:1: missing required key 'kernel'; known kernels: collatz, onemax");
+            "exp.yaml:1:1: missing required key 'kernel'; known kernels: bestiary, collatz, "
+            "onemax");
   EXPECT_EQ(error_of("# a comment\n\nexperiment: trial\ndriver: ga\n"),
-            "exp.yaml:3:1: missing required key 'kernel'; known kernels: collatz, onemax");
+            "exp.yaml:3:1: missing required key 'kernel'; known kernels: bestiary, collatz, "
+            "onemax");
   EXPECT_EQ(error_of("experiment: trial\nkernel: onemax\n"),
             "exp.yaml:1:1: missing required key 'driver'; kernel 'onemax' supports: ga");
 }
@@ -566,6 +579,265 @@ TEST(ConfigRoundTrip, RealsSurviveExactly) {
   EXPECT_EQ(again.points.at(0).params.real("noise"), 0.1);
   EXPECT_EQ(again.points.at(0).driver.real("stop_fitness"),
             -std::numeric_limits<double>::infinity());
+}
+
+// --- text and table parameters ---------------------------------------------------------
+
+const std::string bestiary_sweep =
+    "experiment: raid\n"
+    "kernel: bestiary\n"
+    "driver: sweep\n";
+
+const std::string goblins_yaml =
+    "- name: goblin\n"
+    "  hp: 3\n"
+    "  motives: {fear: 0.5}\n"
+    "- name: hobgoblin\n"
+    "  hp: 5\n";
+
+const std::string troll_yaml =
+    "name: troll\n"
+    "hp: 12\n";
+
+std::vector<std::string> names(const DataNode& rows) {
+  std::vector<std::string> result;
+  for (const auto& row : rows.items()) result.push_back(row.at("name").text());
+  return result;
+}
+
+const DataNode& species(const Experiment& experiment) {
+  return experiment.points.at(0).params.table("species");
+}
+
+TEST(ConfigText, AnyNonEmptyScalar) {
+  EXPECT_EQ(parse(bestiary_sweep).points.at(0).params.text("hero"), "knight");
+  EXPECT_EQ(parse(bestiary_sweep + "params: {hero: 12}\n").points.at(0).params.text("hero"), "12");
+  EXPECT_EQ(parse(bestiary_sweep + "params: {hero: 'null'}\n").points.at(0).params.text("hero"),
+            "null");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {hero: [rogue]}\n"),
+            "exp.yaml:4:16: params.hero: expected a non-empty text, got a list");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {hero: ''}\n"),
+            "exp.yaml:4:16: params.hero: expected a non-empty text, got '' (a quoted string)");
+  EXPECT_EQ(error_of(bestiary_sweep + "params:\n  hero:\n"),
+            "exp.yaml:5:3: params.hero: expected a non-empty text, got null");
+}
+
+TEST(ConfigText, CanBeSwept) {
+  const Experiment experiment =
+      parse(bestiary_sweep + "sweep: {grid: {params.hero: [knight, rogue, 'true']}}\n");
+  EXPECT_EQ(experiment.swept_keys, std::vector<std::string>{"params.hero"});
+  ASSERT_EQ(experiment.points.size(), 3u);
+  EXPECT_EQ(std::get<std::string>(experiment.points[1].swept_values.at(0)), "rogue");
+  EXPECT_EQ(experiment.points[2].params.text("hero"), "true");
+  EXPECT_EQ(error_of(bestiary_sweep + "sweep: {grid: {params.hero: [rogue, [a]]}}\n"),
+            "exp.yaml:4:37: sweep.grid.params.hero[1]: expected a non-empty text, got a list");
+  const std::string effective = effective_yaml(experiment, schema());
+  EXPECT_NE(effective.find("params.hero: [knight, rogue, true]"), std::string::npos) << effective;
+  EXPECT_EQ(summary(parse(effective)), summary(experiment));
+}
+
+// Each test in a fresh current directory, where it writes the table files it names.
+class ConfigTables : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    directory_ = std::filesystem::path(::testing::TempDir()) / ("config_test." + test);
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_ / "elsewhere");
+    previous_ = std::filesystem::current_path();
+    std::filesystem::current_path(directory_);
+    write("goblins.yaml", goblins_yaml);
+    write("troll.yaml", troll_yaml);
+  }
+
+  void TearDown() override {
+    std::filesystem::current_path(previous_);
+    std::filesystem::remove_all(directory_);
+  }
+
+  static void write(const std::filesystem::path& file, const std::string& text) {
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  }
+
+ private:
+  std::filesystem::path directory_;
+  std::filesystem::path previous_;
+};
+
+TEST_F(ConfigTables, DefaultIsAnEmptyList) {
+  EXPECT_EQ(species(parse(bestiary_sweep)), DataNode::list({}));
+}
+
+TEST_F(ConfigTables, InlineListOfMaps) {
+  const Experiment experiment = parse(bestiary_sweep +
+                                      "params:\n"
+                                      "  species:\n"
+                                      "    - {name: goblin, hp: 3}\n"
+                                      "    - name: orc\n"
+                                      "      motives: {fear: 0.25}\n");
+  const DataNode& rows = species(experiment);
+  EXPECT_EQ(names(rows), (std::vector<std::string>{"goblin", "orc"}));
+  EXPECT_EQ(rows.items()[0].at("hp").integer(0, 10), 3);
+  const DataNode& fear = rows.items()[1].at("motives").at("fear");
+  EXPECT_EQ(fear.where(), "exp.yaml:8:23");
+  EXPECT_EQ(fear.path(), "params.species[1].motives.fear");
+  EXPECT_EQ(testing::error_message<KernelError>([&] { (void)fear.real(0, 0.1); }),
+            "exp.yaml:8:23: params.species[1].motives.fear: 0.25 is out of range [0.0, 0.1]");
+  EXPECT_EQ(rows.where(), "exp.yaml:6:5");
+  EXPECT_EQ(rows.path(), "params.species");
+}
+
+TEST_F(ConfigTables, InlineMapIsACatalogue) {
+  const Experiment experiment =
+      parse(bestiary_sweep + "params: {species: {goblin: {hp: 3}, orc: {hp: 7}}}\n");
+  const DataNode& catalogue = species(experiment);
+  ASSERT_EQ(catalogue.kind(), DataNode::Kind::map);
+  EXPECT_EQ(catalogue.at("orc").at("hp").path(), "params.species.orc.hp");
+  EXPECT_EQ(catalogue.at("orc").at("hp").integer(0, 10), 7);
+}
+
+TEST_F(ConfigTables, FileNamesAreRelativeToTheConfigFile) {
+  write("configs/goblins.yaml", goblins_yaml + "- name: redcap\n");
+  const Experiment experiment =
+      parse(bestiary_sweep + "params: {species: goblins.yaml}\n", {}, "configs/exp.yaml");
+  const DataNode& rows = species(experiment);
+  EXPECT_EQ(names(rows), (std::vector<std::string>{"goblin", "hobgoblin", "redcap"}));
+  EXPECT_EQ(rows.where(), "configs/goblins.yaml:1:1");
+  EXPECT_EQ(rows.items()[1].where(), "configs/goblins.yaml:4:3");
+  EXPECT_EQ(rows.items()[1].at("hp").where(), "configs/goblins.yaml:5:7");
+  EXPECT_EQ(rows.items()[1].at("hp").path(), "params.species[1].hp");
+}
+
+TEST_F(ConfigTables, FileHoldingAMapIsTheTable) {
+  const Experiment experiment = parse(bestiary_sweep + "params: {species: troll.yaml}\n");
+  const DataNode& table = species(experiment);
+  ASSERT_EQ(table.kind(), DataNode::Kind::map);
+  EXPECT_EQ(table.at("hp").integer(0, 20), 12);
+  EXPECT_EQ(table.at("hp").where(), "troll.yaml:2:5");
+  EXPECT_EQ(table.at("hp").path(), "params.species.hp");
+}
+
+TEST_F(ConfigTables, ListMixesInlineRowsAndFiles) {
+  const Experiment experiment = parse(bestiary_sweep +
+                                      "params:\n"
+                                      "  species:\n"
+                                      "    - goblins.yaml\n"
+                                      "    - {name: orc}\n"
+                                      "    - troll.yaml\n");
+  const DataNode& rows = species(experiment);
+  EXPECT_EQ(names(rows), (std::vector<std::string>{"goblin", "hobgoblin", "orc", "troll"}));
+  EXPECT_EQ(rows.items()[1].at("hp").where(), "goblins.yaml:5:7");
+  EXPECT_EQ(rows.items()[2].at("name").where(), "exp.yaml:7:14");
+  EXPECT_EQ(rows.items()[2].at("name").path(), "params.species[2].name");
+  EXPECT_EQ(rows.items()[3].at("hp").where(), "troll.yaml:2:5");
+  EXPECT_EQ(rows.items()[3].at("hp").path(), "params.species[3].hp");
+}
+
+TEST_F(ConfigTables, OverrideFileNamesAreRelativeToTheCurrentDirectory) {
+  const Experiment experiment =
+      parse(bestiary_sweep, {"params.species=goblins.yaml"}, "configs/exp.yaml");
+  EXPECT_EQ(names(species(experiment)), (std::vector<std::string>{"goblin", "hobgoblin"}));
+  const std::string assignment = "params.species=[troll.yaml, {name: orc}]";
+  const Experiment listed = parse(bestiary_sweep, {assignment});
+  const DataNode& rows = species(listed);
+  EXPECT_EQ(rows.items()[0].at("hp").where(), "troll.yaml:2:5");
+  EXPECT_EQ(rows.items()[1].at("name").where(), "--set " + assignment);
+}
+
+TEST_F(ConfigTables, MissingFileNamesTheConfigLocationAndTheFile) {
+  EXPECT_EQ(error_of(bestiary_sweep + "params:\n  species: [goblins.yaml, species/gobln.yaml]\n"),
+            "exp.yaml:5:27: params.species[1]: cannot read 'species/gobln.yaml': No such file "
+            "or directory");
+  EXPECT_EQ(error_of(bestiary_sweep, {"params.species=gobln.yaml"}),
+            "--set params.species=gobln.yaml: params.species: cannot read 'gobln.yaml': No such "
+            "file or directory");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: ../trol.yaml}\n", {}, "configs/exp.yaml"),
+            "configs/exp.yaml:4:19: params.species: cannot read 'trol.yaml': No such file or "
+            "directory");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: elsewhere}\n"),
+            "exp.yaml:4:19: params.species: cannot read 'elsewhere': Is a directory");
+}
+
+TEST_F(ConfigTables, SyntaxErrorInATableFileNamesThatFile) {
+  write("species/bad.yaml", "- name: goblin\n- {name: orc\n");
+  const std::string message =
+      error_of(bestiary_sweep + "params: {species: [troll.yaml, species/bad.yaml]}\n");
+  EXPECT_EQ(message.rfind("species/bad.yaml:3:1: ", 0), 0u) << message;
+  write("dup.yaml", "name: troll\nname: ogre\n");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: dup.yaml}\n"),
+            "dup.yaml:2:1: duplicate key 'name' (first at dup.yaml:1:1)");
+}
+
+TEST_F(ConfigTables, ShapesThatAreNotTables) {
+  EXPECT_EQ(error_of(bestiary_sweep + "params:\n  species:\n"),
+            "exp.yaml:5:3: params.species: expected a map, a list of maps or a file name, got "
+            "null");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: [{name: a}, [b]]}\n"),
+            "exp.yaml:4:31: params.species[1]: expected a map or a file name, got a list");
+  EXPECT_EQ(error_of(bestiary_sweep + "params:\n  species:\n    - name:\n"),
+            "exp.yaml:6:7: params.species[0].name: expected a value, got null");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: {[a]: 1}}\n"),
+            "exp.yaml:4:20: params.species: expected a key name, got a list");
+  write("name.yaml", "goblin\n");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: name.yaml}\n"),
+            "name.yaml:1:1: params.species: expected a map or a list of maps, got 'goblin'");
+  write("empty.yaml", "");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: [troll.yaml, empty.yaml]}\n"),
+            "empty.yaml:1:1: params.species[1]: expected a map or a list of maps, got null");
+  write("list.yaml", "- name: goblin\n- orc\n");
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: [troll.yaml, list.yaml]}\n"),
+            "list.yaml:2:3: params.species[2]: expected a map, got 'orc'");
+}
+
+TEST_F(ConfigTables, CannotBeSwept) {
+  EXPECT_EQ(error_of(bestiary_sweep + "sweep:\n  grid:\n    params.species: [troll.yaml]\n"),
+            "exp.yaml:6:5: params.species is a table and cannot be swept; sweep a parameter "
+            "that selects from it");
+  EXPECT_EQ(error_of(bestiary_sweep, {"sweep.zip.params.species=[[]]"}),
+            "--set sweep.zip.params.species=[[]]: params.species is a table and cannot be "
+            "swept; sweep a parameter that selects from it");
+}
+
+TEST_F(ConfigTables, ConfigTextHoldsTheRowsNotTheFileNames) {
+  write("configs/goblins.yaml", goblins_yaml);
+  const std::string config = bestiary_sweep + "params: {species: [goblins.yaml, ../troll.yaml]}\n";
+  const Experiment experiment = parse(config, {}, "configs/exp.yaml");
+  EXPECT_EQ(experiment.config_text.find(".yaml"), std::string::npos) << experiment.config_text;
+  EXPECT_NE(experiment.config_text.find("hobgoblin"), std::string::npos);
+
+  std::filesystem::current_path("elsewhere");
+  const Experiment again = parse(experiment.config_text);
+  EXPECT_EQ(species(again), species(experiment));
+  EXPECT_EQ(summary(again), summary(experiment));
+  EXPECT_EQ(again.config_text, experiment.config_text);
+  std::filesystem::current_path("..");
+
+  write("troll.yaml", "name: troll\nhp: 13\n");
+  const Experiment edited = parse(config, {}, "configs/exp.yaml");
+  EXPECT_NE(edited.config_text, experiment.config_text);
+  EXPECT_NE(species(edited), species(experiment));
+}
+
+TEST_F(ConfigTables, EffectiveYamlWritesTablesAsYaml) {
+  write("odd.yaml", "name: 'null'\nnote: \"two\\nlines\"\nempty: ''\nlevels: [1, 2]\n");
+  const Experiment experiment = parse(bestiary_sweep +
+                                      "params:\n"
+                                      "  hero: 'null'\n"
+                                      "  species: [goblins.yaml, odd.yaml]\n"
+                                      "sweep: {grid: {params.waves: [1, 2]}}\n");
+  const std::string effective = effective_yaml(experiment, schema());
+  for (const char* expected : {"hero: \"null\"", "  species:\n    - name: goblin\n      hp: 3\n",
+                               "      motives:\n        fear: 0.5\n", "name: \"null\""}) {
+    EXPECT_NE(effective.find(expected), std::string::npos) << expected << " in\n" << effective;
+  }
+  std::filesystem::current_path("elsewhere");
+  const Experiment again = parse(effective);
+  EXPECT_EQ(species(again), species(experiment));
+  EXPECT_EQ(species(again).items()[2].at("note").text(), "two\nlines");
+  EXPECT_EQ(again.points.at(0).params.text("hero"), "null");
+  EXPECT_EQ(summary(again), summary(experiment));
+  EXPECT_EQ(effective_yaml(again, schema()), effective);
 }
 
 }  // namespace

@@ -78,6 +78,16 @@ void expect_defaults_valid(const std::vector<ParamSpec>& specs, const std::strin
             << where << " repeats a choice";
         break;
       }
+      case ParamType::text: {
+        const auto* value = std::get_if<std::string>(&spec.default_value);
+        ASSERT_NE(value, nullptr) << where;
+        EXPECT_FALSE(value->empty()) << where << " default is empty";
+        break;
+      }
+      case ParamType::table:
+        EXPECT_TRUE(std::holds_alternative<ParamTable>(spec.default_value)) << where;
+        EXPECT_FALSE(spec.min.has_value()) << where;
+        break;
     }
   }
 }

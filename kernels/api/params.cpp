@@ -12,6 +12,8 @@ std::string_view to_string(ParamType type) {
     case ParamType::real: return "real";
     case ParamType::boolean: return "bool";
     case ParamType::choice: return "choice";
+    case ParamType::text: return "text";
+    case ParamType::table: return "table";
   }
   return "?";
 }
@@ -33,6 +35,7 @@ std::string format_value(const ParamValue& value) {
     }
     std::string operator()(bool v) const { return v ? "true" : "false"; }
     std::string operator()(const std::string& v) const { return v; }
+    std::string operator()(const ParamTable& v) const { return v.root->flow_text(); }
   };
   return std::visit(Formatter{}, value);
 }
@@ -62,6 +65,12 @@ double ParamSet::real(std::string_view name) const { return typed<double>(*this,
 bool ParamSet::boolean(std::string_view name) const { return typed<bool>(*this, name, "bool"); }
 const std::string& ParamSet::choice(std::string_view name) const {
   return typed<std::string>(*this, name, "choice");
+}
+const std::string& ParamSet::text(std::string_view name) const {
+  return typed<std::string>(*this, name, "text");
+}
+const DataNode& ParamSet::table(std::string_view name) const {
+  return *typed<ParamTable>(*this, name, "table").root;
 }
 
 ParamSet ParamSet::defaults(const std::vector<ParamSpec>& specs) {

@@ -13,6 +13,8 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/api/data_tree.hpp"
+
 namespace levelforge {
 
 // Thrown by kernels (and by the runner on their behalf) for violated kernel contracts.
@@ -21,9 +23,11 @@ class KernelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ParamType { integer, real, boolean, choice };
+// text: any non-empty string (a name the kernel resolves). table: a structured value
+// (DataNode) written inline in the config or in a YAML file the config names.
+enum class ParamType { integer, real, boolean, choice, text, table };
 
-using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
+using ParamValue = std::variant<std::int64_t, double, bool, std::string, ParamTable>;
 
 struct ParamSpec {
   std::string name;
@@ -74,6 +78,28 @@ inline ParamSpec choice_param(std::string name, std::vector<std::string> choices
           std::nullopt,    std::nullopt,      std::move(choices)};
 }
 
+inline ParamSpec text_param(std::string name, std::string default_value, std::string doc) {
+  return {std::move(name),
+          ParamType::text,
+          std::move(default_value),
+          std::move(doc),
+          std::nullopt,
+          std::nullopt,
+          {}};
+}
+
+// A table's default is an empty list unless given; tables cannot be swept.
+inline ParamSpec table_param(std::string name, std::string doc,
+                             DataNode default_value = DataNode::list({})) {
+  return {std::move(name),
+          ParamType::table,
+          ParamTable{std::make_shared<const DataNode>(std::move(default_value))},
+          std::move(doc),
+          std::nullopt,
+          std::nullopt,
+          {}};
+}
+
 std::string_view to_string(ParamType type);
 std::string format_value(const ParamValue& value);
 
@@ -88,6 +114,8 @@ class ParamSet {
   [[nodiscard]] double real(std::string_view name) const;
   [[nodiscard]] bool boolean(std::string_view name) const;
   [[nodiscard]] const std::string& choice(std::string_view name) const;
+  [[nodiscard]] const std::string& text(std::string_view name) const;
+  [[nodiscard]] const DataNode& table(std::string_view name) const;
   // The enum value a choice parameter names; `options` pairs each declared choice with one.
   template <class Enum>
   [[nodiscard]] Enum choice_as(

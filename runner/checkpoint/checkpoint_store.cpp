@@ -26,6 +26,9 @@ bool identity_key(const std::string& key) {
   return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.");
 }
 
+// One line per value. A list of maps or lists (a table's rows) is keyed by index, so that a
+// difference names the row and field that changed: params.species[1].motives.fear. Values are
+// written as YAML, so a text with a line break still takes one line.
 void flatten(const YAML::Node& node, const std::string& prefix,
              std::map<std::string, std::string>& out) {
   if (node.IsMap()) {
@@ -35,8 +38,14 @@ void flatten(const YAML::Node& node, const std::string& prefix,
     }
     return;
   }
-  if (node.IsScalar()) {
-    out[prefix] = node.Scalar();
+  const auto holds_structure = [](const YAML::Node& list) {
+    return std::any_of(list.begin(), list.end(), [](const YAML::Node& element) {
+      return element.IsMap() || element.IsSequence();
+    });
+  };
+  if (node.IsSequence() && holds_structure(node)) {
+    std::size_t index = 0;
+    for (const auto& element : node) flatten(element, fmt::format("{}[{}]", prefix, index++), out);
     return;
   }
   YAML::Emitter flow;
@@ -60,7 +69,7 @@ std::string to_text(std::span<const std::byte> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-// "key\nvalue\n" pairs: values are single YAML scalars or flow sequences, one line each.
+// "key\nvalue\n" pairs: values are YAML scalars or flow sequences, one line each.
 std::string encode_identity(const std::map<std::string, std::string>& identity) {
   std::string text;
   for (const auto& [key, value] : identity) text += fmt::format("{}\n{}\n", key, value);

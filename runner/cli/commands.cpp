@@ -17,26 +17,30 @@ namespace levelforge::cli {
 namespace {
 
 // Rank 0 reads the config and shares its text, so every rank parses the same bytes.
+// Rank 0 alone reads the config and the table files it names; its config_text holds all
+// of it, and the other ranks parse that, so they need no file and cannot read another.
 config::Experiment load_experiment(const std::string& path,
                                    const std::vector<std::string>& overrides,
                                    const mpi::Comm& comm) {
-  std::string text;
-  std::string problem;
-  if (comm.rank() == 0) {
+  config::Experiment experiment;
+  const std::string problem = mpi::root_verdict(comm, [&] {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      problem = std::filesystem::exists(path) ? "cannot read config file '" + path + "'"
-                                              : "config file '" + path + "' does not exist";
-    } else {
-      std::ostringstream content;
-      content << in.rdbuf();
-      text = content.str();
+      throw config::ConfigError(std::filesystem::exists(path)
+                                    ? "cannot read config file '" + path + "'"
+                                    : "config file '" + path + "' does not exist");
     }
-  }
-  comm.broadcast(problem, 0);
+    std::ostringstream content;
+    content << in.rdbuf();
+    experiment = config::parse_experiment(content.str(), path, overrides, config_schema());
+  });
   if (!problem.empty()) throw config::ConfigError(problem);
+  std::string text = experiment.config_text;
   comm.broadcast(text, 0);
-  auto experiment = config::parse_experiment(text, path, overrides, config_schema());
+  if (comm.rank() != 0) {
+    experiment = config::parse_experiment(text, path, {}, config_schema());
+    experiment.config_text = std::move(text);
+  }
   check_runnable(experiment);
   return experiment;
 }

@@ -14,10 +14,17 @@ namespace {
 using config::join;
 
 std::string allowed(const ParamSpec& spec) {
-  if (spec.type == ParamType::choice) return "one of " + join(spec.choices);
   if (spec.min && spec.max)
     return fmt::format("[{}, {}]", format_value(*spec.min), format_value(*spec.max));
-  return spec.type == ParamType::boolean ? "true or false" : "any";
+  switch (spec.type) {
+    case ParamType::choice: return "one of " + join(spec.choices);
+    case ParamType::boolean: return "true or false";
+    case ParamType::text: return "any non-empty text";
+    case ParamType::table: return "map, list of maps, or files";
+    case ParamType::integer:
+    case ParamType::real: break;
+  }
+  return "any";
 }
 
 void print_fields(const std::string& title, const std::vector<FieldSpec>& fields) {

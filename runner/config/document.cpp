@@ -15,9 +15,7 @@ struct Source {
   bool is_override = false;
 
   [[nodiscard]] std::string at(const YAML::Mark& mark) const {
-    if (is_override) return name;
-    if (mark.is_null()) return name + ":1:1";
-    return name + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+    return is_override ? name : file_location(name, mark);
   }
 };
 
@@ -123,25 +121,50 @@ void Document::assign(const KeyPath& path, const YAML::Node& value, const std::s
   map[path.back()] = value;
 }
 
-std::string Document::location(const KeyPath& path, const YAML::Node& node) const {
+void Document::replace(const KeyPath& path, const YAML::Node& value) {
+  // The path exists, so assign() finds every map on the way and has nothing to report.
+  assign(path, value, source_name_);
+}
+
+const Document::Override* Document::override_of(const KeyPath& path, const YAML::Node& node) const {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-    if (starts_with(path, it->path)) return it->location;
+    if (starts_with(path, it->path)) return &*it;
   }
   // A node without a mark is a map an override created on its way to its key.
   if (node.Mark().is_null()) {
     for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-      if (starts_with(it->path, path)) return it->location;
+      if (starts_with(it->path, path)) return &*it;
     }
   }
-  return Source{source_name_}.at(node.Mark());
+  return nullptr;
+}
+
+std::string Document::location(const KeyPath& path, const YAML::Node& node) const {
+  const Override* by_override = override_of(path, node);
+  return by_override != nullptr ? by_override->location : Source{source_name_}.at(node.Mark());
 }
 
 std::string Document::start_location() const { return Source{source_name_}.at(root_.Mark()); }
+
+std::filesystem::path Document::directory(const KeyPath& path, const YAML::Node& node) const {
+  if (override_of(path, node) != nullptr) return {};
+  return std::filesystem::path(source_name_).parent_path();
+}
 
 std::string Document::yaml() const {
   YAML::Emitter out;
   out << root_;
   return out.c_str();
+}
+
+YAML::Node parse_yaml_file(std::string_view text, std::string_view file_name) {
+  return load_yaml(text, Source{std::string(file_name)});
+}
+
+std::string file_location(std::string_view file_name, const YAML::Mark& mark) {
+  const std::string name(file_name);
+  if (mark.is_null()) return name + ":1:1";
+  return name + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
 std::optional<YAML::Node> find_value(const YAML::Node& map, std::string_view key) {

@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,14 @@ class Document {
   // Where the file begins, for what is missing from it.
   [[nodiscard]] std::string start_location() const;
 
+  // The directory that a file name at `path` is relative to: the config file's, or the
+  // current directory for a name an override wrote (or a config that is not a file).
+  [[nodiscard]] std::filesystem::path directory(const KeyPath& path, const YAML::Node& node) const;
+
+  // Puts `value` at `path`, which the config already holds: a table parameter's rows in place
+  // of the file names they came from.
+  void replace(const KeyPath& path, const YAML::Node& value);
+
   // The tree as YAML text.
   [[nodiscard]] std::string yaml() const;
 
@@ -41,11 +50,20 @@ class Document {
   };
 
   void assign(const KeyPath& path, const YAML::Node& value, const std::string& location);
+  // The last override that put `node`, at `path`, there; nullptr when the file did.
+  [[nodiscard]] const Override* override_of(const KeyPath& path, const YAML::Node& node) const;
 
   std::string source_name_;
   YAML::Node root_;
   std::vector<Override> overrides_;
 };
+
+// Parses a YAML file that the config names, checked like the config itself: ConfigError
+// "FILE:LINE:COL: ..." for syntax errors, duplicate keys and more than one document.
+YAML::Node parse_yaml_file(std::string_view text, std::string_view file_name);
+
+// "FILE:LINE:COL" of `mark` in the text called `file_name`.
+std::string file_location(std::string_view file_name, const YAML::Mark& mark);
 
 // The value of `key` in `map`, a YAML map.
 std::optional<YAML::Node> find_value(const YAML::Node& map, std::string_view key);

@@ -8,6 +8,7 @@
 
 #include "runner/config/document.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/config/tables.hpp"
 #include "runner/config/values.hpp"
 
 namespace levelforge::config {
@@ -276,8 +277,11 @@ class ModelReader {
              "unknown key '" + item.key + "' in section '" + section + "'" +
                  closest_hint(item.key, spec_names(specs), "valid keys"));
       }
-      values.set(spec->name, read_value(*spec, item.value, section + "." + item.key,
-                                        value_location(path, item)));
+      const std::string location = value_location(path, item);
+      values.set(spec->name,
+                 spec->type == ParamType::table
+                     ? ParamValue{read_table(document_, path, item.value, location)}
+                     : read_value(*spec, item.value, section + "." + item.key, location));
     }
     return values;
   }
@@ -333,6 +337,10 @@ class ModelReader {
     const KeyPath path{"sweep", section, item.key};
     SweptKey swept{item.key, true, "", {}, document_.location(path, item.key_node)};
     const ParamSpec& spec = resolve_swept_key(item, path, kernel, driver, swept);
+    if (spec.type == ParamType::table) {
+      fail(path, item.key_node,
+           item.key + " is a table and cannot be swept; sweep a parameter that selects from it");
+    }
     const std::string list_path = "sweep." + section + "." + item.key;
     if (!item.value.IsSequence()) {
       fail(path, item.value, list_path + ": expected a list, got " + describe(item.value));
@@ -416,8 +424,18 @@ Model read_model(std::string_view yaml_text, std::string_view source_name,
                  std::string* merged_yaml) {
   Document document(yaml_text, source_name);
   for (const auto& assignment : overrides) document.apply_override(assignment);
-  if (merged_yaml != nullptr) *merged_yaml = document.yaml();
-  return ModelReader(document, schema).read();
+  Model model = ModelReader(document, schema).read();
+  if (merged_yaml != nullptr) {
+    // The tables' rows, not the names of their files: the text then reads back to the same
+    // experiment from any directory, and an edited file makes another run.
+    for (const auto& spec : schema.kernels.at(model.kernel).params) {
+      if (spec.type == ParamType::table) {
+        document.replace({"params", spec.name}, table_yaml(model.params.table(spec.name)));
+      }
+    }
+    *merged_yaml = document.yaml();
+  }
+  return model;
 }
 
 void apply_swept_value(const SweptKey& key, const ParamValue& value, Point& point) {
@@ -453,7 +471,13 @@ void emit_section(YAML::Emitter& out, const std::string& name, const std::vector
                   const ParamSet& values) {
   out << YAML::Key << name << YAML::Value << YAML::BeginMap;
   for (const auto& spec : specs) {
-    out << YAML::Key << spec.name << YAML::Value << format_value(values.at(spec.name));
+    out << YAML::Key << spec.name << YAML::Value;
+    const ParamValue& value = values.at(spec.name);
+    if (const auto* table = std::get_if<ParamTable>(&value)) {
+      out << table_yaml(*table->root);
+    } else {
+      out << format_value(value);
+    }
   }
   out << YAML::EndMap;
 }

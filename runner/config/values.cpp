@@ -116,6 +116,8 @@ std::string expected_type(const ParamSpec& spec) {
     case ParamType::real: return "a real";
     case ParamType::boolean: return "a bool (true or false)";
     case ParamType::choice: return "one of: " + join(spec.choices);
+    case ParamType::text: return "a non-empty text";
+    case ParamType::table: return "a table";
   }
   return "?";
 }
@@ -188,6 +190,12 @@ std::string choice_value(const ParamSpec& spec, const YAML::Node& node, std::str
   fail(location, key_path, "'" + text + "' is not one of: " + join(spec.choices));
 }
 
+std::string text_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
+                       std::string_view location) {
+  if (!node.IsScalar() || node.Scalar().empty()) fail_type(spec, node, key_path, location);
+  return node.Scalar();
+}
+
 }  // namespace
 
 ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
@@ -197,6 +205,8 @@ ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string
     case ParamType::real: return real_value(spec, node, key_path, location);
     case ParamType::boolean: return boolean_value(spec, node, key_path, location);
     case ParamType::choice: return choice_value(spec, node, key_path, location);
+    case ParamType::text: return text_value(spec, node, key_path, location);
+    case ParamType::table: break;  // read_table reads them, from files too
   }
   fail_type(spec, node, key_path, location);
 }

@@ -11,7 +11,8 @@
 
 namespace levelforge::config {
 
-// Throws ConfigError "LOCATION: KEY_PATH: problem" when `node` is not a valid value.
+// Throws ConfigError "LOCATION: KEY_PATH: problem" when `node` is not a valid value. Not for
+// tables, which may name files: read_table reads them.
 ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                       std::string_view location);
 

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <variant>
 
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
@@ -13,6 +15,20 @@
 namespace levelforge {
 
 namespace {
+
+// A swept value as a `points` cell: a bool as 0 or 1.
+FieldValue point_column(const ParamValue& value) {
+  struct Cell {
+    FieldValue operator()(std::int64_t v) const { return v; }
+    FieldValue operator()(double v) const { return v; }
+    FieldValue operator()(bool v) const { return std::int64_t{v ? 1 : 0}; }
+    FieldValue operator()(const std::string& v) const { return v; }
+    FieldValue operator()(const ParamTable& /*unused*/) const {
+      throw std::logic_error("a table parameter is never swept");
+    }
+  };
+  return std::visit(Cell{}, value);
+}
 
 // The swept values as columns named by key path; one row per point.
 void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
@@ -37,11 +53,7 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     Record record{static_cast<std::int64_t>(p)};
     for (const auto& value : experiment.points[p].swept_values) {
-      if (const auto* flag = std::get_if<bool>(&value)) {
-        record.emplace_back(std::int64_t{*flag ? 1 : 0});
-      } else {
-        std::visit([&](const auto& v) { record.emplace_back(v); }, value);
-      }
+      record.push_back(point_column(value));
     }
     layout.pack(record, std::span(rows).subspan(p * layout.row_size(), layout.row_size()),
                 "points");

@@ -1,0 +1,115 @@
+// Monster decisions per second on one core: whole worlds played with the structure-of-
+// arrays scoring (kernels/monsters/decision_fast.cpp) against the scalar reference
+// (decision_reference.cpp), and the scoring alone on snapshots of those worlds.
+//
+//   build/bench/bench_monsters --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// Worlds: the size, 1,000 worlds x 20 monsters (4 goblin groups of 5) x 200 turns
+// on a 24 x 16 room, the hero unkillable (hero_hp 10^9) so that every world plays all its
+// turns. Item: one monster decision (a living monster's turn).
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/monsters/simulation.hpp"
+
+namespace levelforge::monsters {
+namespace {
+
+Scenario goblins() {
+  Species goblin;
+  goblin.name = "goblin";
+  goblin.strength = 2;
+  goblin.hp = 6;
+  goblin.aggression = 3;
+  goblin.fear = 3;
+  goblin.desire = 2;
+  goblin.wander = 1;
+  goblin.confusion = 0.05;
+  goblin.wants = {3, -1, 1};
+  goblin.relation[hero_kind] = -2;
+  goblin.relation[1] = 2;
+  Scenario scenario;
+  scenario.catalogue = {goblin};
+  scenario.placed = {1};
+  scenario.groups = 4;
+  scenario.group_size = 5;
+  scenario.hero_hp = 1'000'000'000;
+  scenario.turns = 200;
+  return scenario;
+}
+
+void play_worlds(benchmark::State& state, Scoring scoring) {
+  const Scenario scenario = goblins();
+  Rng map_rng({1, Stream::sweep_run, 0, 0, 0});
+  const Map map = make_map(24, 16, Layout::room, map_rng);
+  FastScorer scorer;
+  const auto worlds = static_cast<std::uint64_t>(state.range(0));
+  std::int64_t decisions = 0;
+  std::uint64_t task = 0;
+  for (auto _ : state) {
+    Rng rng({2, Stream::sweep_run, task++, 0, 0});
+    for (std::uint64_t w = 0; w < worlds; ++w) {
+      const WorldOutcome outcome = play_world(scenario, map, rng, scoring, scorer);
+      for (const auto turns : outcome.motive_turns) decisions += turns;
+    }
+  }
+  state.counters["decisions_per_s"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+  state.SetItemsProcessed(decisions);
+}
+
+void BM_WorldsFast(benchmark::State& state) { play_worlds(state, Scoring::fast); }
+void BM_WorldsReference(benchmark::State& state) { play_worlds(state, Scoring::reference); }
+BENCHMARK(BM_WorldsFast)->Arg(1000)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_WorldsReference)->Arg(1000)->Unit(benchmark::kSecond)->Iterations(1);
+
+// Snapshots: the placed worlds, each advanced by a few turns' worth of wandering, scored
+// over and over; the simulation's own cost (moves, the hero, combat) is left out.
+std::vector<World> snapshots(const Map& map) {
+  const Scenario scenario = goblins();
+  std::vector<World> worlds;
+  Rng rng({3, Stream::sweep_run, 0, 0, 0});
+  for (int w = 0; w < 256; ++w) {
+    World world = place_world(scenario, map, rng);
+    for (int i = 0; i < world.monster_count; ++i) {
+      const auto lane = static_cast<std::size_t>(i);
+      world.x[lane] = 1 + static_cast<int>(rng.below(22));
+      world.y[lane] = 1 + static_cast<int>(rng.below(14));
+      world.wander_direction[lane] = static_cast<int>(rng.below(8));
+    }
+    worlds.push_back(world);
+  }
+  return worlds;
+}
+
+template <Scoring scoring>
+void BM_Scoring(benchmark::State& state) {
+  Rng map_rng({1, Stream::sweep_run, 0, 0, 0});
+  const Map map = make_map(24, 16, Layout::room, map_rng);
+  const std::vector<World> worlds = snapshots(map);
+  std::vector<Perception> out(max_monsters);
+  FastScorer scorer;
+  std::int64_t decisions = 0;
+  for (auto _ : state) {
+    for (const World& world : worlds) {
+      if constexpr (scoring == Scoring::fast) {
+        scorer.score(world, map, out);
+      } else {
+        score_reference(world, map, out);
+      }
+      benchmark::DoNotOptimize(out.data());
+      decisions += world.monster_count;
+    }
+  }
+  state.counters["decisions_per_s"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+  state.SetItemsProcessed(decisions);
+}
+BENCHMARK(BM_Scoring<Scoring::fast>)->Name("BM_ScoringFast");
+BENCHMARK(BM_Scoring<Scoring::reference>)->Name("BM_ScoringReference");
+
+}  // namespace
+}  // namespace levelforge::monsters

@@ -1,0 +1,145 @@
+#include "kernels/monsters/decision.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace levelforge::monsters {
+namespace {
+
+// Unit vectors of the 8 directions (diagonals shortened to length 1), y downward.
+constexpr double diagonal = 0.70710678118654752440;
+constexpr std::array<double, 8> unit_x = {1, diagonal, 0, -diagonal, -1, -diagonal, 0, diagonal};
+constexpr std::array<double, 8> unit_y = {0, -diagonal, -1, -diagonal, 0, diagonal, 1, diagonal};
+
+int strongest_direction(const std::array<std::int32_t, 8>& scores) {
+  int best = -1;
+  std::int32_t best_score = 0;
+  for (int d = 0; d < 8; ++d) {
+    if (scores[static_cast<std::size_t>(d)] > best_score) {
+      best = d;
+      best_score = scores[static_cast<std::size_t>(d)];
+    }
+  }
+  return best;
+}
+
+// Step 9 of the document: each motive's vector normalized, the unit vectors summed; the
+// move goes the way of the sum (the winner's own strongest direction when they cancel).
+int move_direction(const Perception& perception, Motive winner) {
+  double sum_x = 0;
+  double sum_y = 0;
+  for (const auto& scores : perception.scores) {
+    double vx = 0;
+    double vy = 0;
+    for (std::size_t d = 0; d < 8; ++d) {
+      vx += scores[d] * unit_x[d];
+      vy += scores[d] * unit_y[d];
+    }
+    const double length = std::hypot(vx, vy);
+    if (length > 0) {
+      sum_x += vx / length;
+      sum_y += vy / length;
+    }
+  }
+  if (std::hypot(sum_x, sum_y) < 1e-9) {
+    return strongest_direction(perception.scores[static_cast<std::size_t>(winner)]);
+  }
+  int best = 0;
+  double best_dot = -2;
+  for (std::size_t d = 0; d < 8; ++d) {
+    const double dot = sum_x * unit_x[d] + sum_y * unit_y[d];
+    if (dot > best_dot + 1e-12) {
+      best = static_cast<int>(d);
+      best_dot = dot;
+    }
+  }
+  return best;
+}
+
+std::array<int, 2> position_of(const World& world, int entity) {
+  if (entity == 0) return {world.hero_x, world.hero_y};
+  const auto lane = static_cast<std::size_t>(entity - 1);
+  return {world.x[lane], world.y[lane]};
+}
+
+}  // namespace
+
+int chebyshev(int dx, int dy) { return std::max(std::abs(dx), std::abs(dy)); }
+
+// Axis-aligned when |dy| / |dx| < tan(22.5 deg) = sqrt(2) - 1, which for integers is
+// (|dx| + |dy|)^2 < 2 dx^2; diagonal when neither axis wins. The boundaries are
+// irrational, so no integer offset lies on one.
+int octant(int dx, int dy) {
+  const int ax = std::abs(dx);
+  const int ay = std::abs(dy);
+  const int sum = ax + ay;
+  if (sum * sum < 2 * ax * ax) return dx > 0 ? 0 : 4;
+  if (sum * sum < 2 * ay * ay) return dy < 0 ? 2 : 6;
+  if (dx > 0) return dy < 0 ? 1 : 7;
+  return dy < 0 ? 3 : 5;
+}
+
+std::array<std::int64_t, motive_count> motive_strengths(const Perception& perception) {
+  std::array<std::int64_t, motive_count> strengths{};
+  for (std::size_t k = 0; k < motive_count; ++k) {
+    strengths[k] = perception.here[k];
+    for (const auto score : perception.scores[k]) strengths[k] += score;
+  }
+  return strengths;
+}
+
+Decision decide(const World& world, int monster, const Perception& perception) {
+  const auto strengths = motive_strengths(perception);
+  Decision decision;
+  std::int64_t best = 0;
+  for (std::size_t k = 0; k < motive_count; ++k) {
+    if (strengths[k] > best) {
+      best = strengths[k];
+      decision.motive = static_cast<Motive>(k);
+    }
+  }
+  if (decision.motive == Motive::none) return decision;
+
+  const auto lane = static_cast<std::size_t>(monster);
+  const int move = move_direction(perception, decision.motive);
+  decision.action = move < 0 ? Action::stay : Action::move;
+  decision.direction = move;
+  switch (decision.motive) {
+    case Motive::aggression: {
+      const auto [tx, ty] = position_of(world, perception.nearest_enemy);
+      const int dx = tx - world.x[lane];
+      const int dy = ty - world.y[lane];
+      const int distance = perception.nearest_enemy_distance;
+      const bool in_line = dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy);
+      if (distance == 1 || (world.ranged[lane] >= distance && in_line)) {
+        decision.action = distance == 1 ? Action::attack : Action::shoot;
+        decision.direction = octant(dx, dy);
+        decision.target = perception.nearest_enemy;
+      }
+      break;
+    }
+    case Motive::desire:
+      if (perception.best_item >= 0 && perception.best_item_distance <= 1) {
+        const auto item = static_cast<std::size_t>(perception.best_item);
+        decision.action = Action::pick_up;
+        decision.target = perception.best_item;
+        decision.direction =
+            perception.best_item_distance == 0
+                ? -1
+                : octant(world.item_x[item] - world.x[lane], world.item_y[item] - world.y[lane]);
+      }
+      break;
+    case Motive::misc:
+      if (perception.here[static_cast<std::size_t>(Motive::misc)] > 0) {
+        decision.action = Action::stay;  // on guard at its post
+        decision.direction = -1;
+      }
+      break;
+    case Motive::fear:
+    case Motive::wander:
+    case Motive::none: break;
+  }
+  return decision;
+}
+
+}  // namespace levelforge::monsters

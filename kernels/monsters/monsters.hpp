@@ -1,0 +1,64 @@
+#pragma once
+// The `monsters` kernel: JSwing's motive-driven monster AI (docs/monsters.md) played out in
+// many independent worlds per task. The sweep measures how the hero fares and which motives
+// win; the GA evolves one species' motive weights and strength to a target hero survival.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "kernels/monsters/simulation.hpp"
+
+namespace levelforge::kernels {
+
+class Monsters {
+ public:
+  // aggression, fear, desire, wander, misc, strength of the evolved species.
+  using Genome = std::array<std::int32_t, 6>;
+
+  static constexpr std::string_view name = "monsters";
+  static constexpr std::string_view summary =
+      "JSwing's monster AI (motives in 8 directions) in batches of worlds, tuned to a hero "
+      "survival target";
+
+  static std::vector<ParamSpec> parameters();
+  explicit Monsters(const ParamSet& params);
+
+  // sweep driver
+  static std::vector<FieldSpec> record_fields();
+  Record run(Rng& rng) const;
+
+  // ga driver
+  static std::vector<FieldSpec> evaluation_fields();
+  [[nodiscard]] std::size_t genome_length() const { return std::tuple_size_v<Genome>; }
+  Genome random_genome(Rng& rng) const;
+  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
+  void mutate(Genome& genome, double rate, Rng& rng) const;
+  Evaluation evaluate(const Genome& genome, Rng& rng) const;
+  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  Genome decode(std::span<const std::int64_t> stored) const;
+
+  // The final best genomes are measured again with fresh worlds.
+  static std::vector<FieldSpec> validation_fields();
+  Record validate(const Genome& genome, Rng& rng) const;
+
+  [[nodiscard]] const monsters::Scenario& scenario() const { return scenario_; }
+
+ private:
+  monsters::Scenario scenario_;
+  monsters::Layout layout_;
+  monsters::Scoring scoring_;
+  int width_;
+  int height_;
+  std::int64_t worlds_;
+  std::int64_t validation_worlds_;
+  double target_;
+};
+
+static_assert(SweepKernel<Monsters>);
+static_assert(ValidatingGaKernel<Monsters>);
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,70 @@
+#pragma once
+// A world played out turn by turn: every monster decides from the same snapshot, then the
+// hero and the monsters act in a fixed order (docs/monsters.md, "A turn").
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/api/rng.hpp"
+#include "kernels/monsters/decision.hpp"
+#include "kernels/monsters/species.hpp"
+#include "kernels/monsters/world.hpp"
+
+namespace levelforge::monsters {
+
+enum class HeroPolicy { cautious, aggressive };
+enum class Scoring { fast, reference };
+
+// A motive weight or strength given in the config instead of the species' own; -1: keep.
+struct Overrides {
+  int aggression = -1, fear = -1, desire = -1, wander = -1, misc = -1, strength = -1;
+};
+
+struct Scenario {
+  std::vector<Species> catalogue;
+  std::vector<int> placed;  // kinds of the groups, in turn: group g is placed[g % size]
+  Overrides overrides;      // applied to every placed species
+  int groups = 4;
+  int group_size = 5;
+  std::array<int, item_kind_count> items = {6, 3, 2};  // gold, food, weapons on the floor
+  HeroPolicy hero = HeroPolicy::cautious;
+  int hero_hp = 40;
+  int hero_strength = 3;
+  double hit_chance = 0.7;
+  int pick_up_turns = 2;
+  int turns = 200;
+};
+
+struct WorldOutcome {
+  int turns_survived = 0;
+  bool survived = false;
+  int damage_dealt = 0;  // by the hero
+  int damage_taken = 0;  // by the hero
+  int monsters_killed = 0;
+  int flee_events = 0;                                        // monster-turns won by fear
+  int items_taken = 0;                                        // by monsters
+  std::array<std::int64_t, motive_count + 1> motive_turns{};  // by winning motive, none last
+  double cohesion = 0;  // mean distance within groups, over the turns it is defined
+};
+
+// Plays one world on `map` with draws from `rng`. `scorer` is used for Scoring::fast.
+WorldOutcome play_world(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring,
+                        FastScorer& scorer);
+
+// Puts a monster of `species` (as `kind`, in `group`) on (x, y): its lane gets the
+// species' values, `overrides` applied. Requires monster_count < max_monsters.
+void add_monster(World& world, const Species& species, const Overrides& overrides, int kind,
+                 int group, int x, int y);
+
+// Exposed for tests. The placed world before its first turn:
+World place_world(const Scenario& scenario, const Map& map, Rng& rng);
+// Step 10: the decision of every monster that decides this turn (alive, not busy), all
+// from the same snapshot; the other entries are Decision{}.
+std::vector<Decision> decide_all(const World& world, const Map& map, Scoring scoring,
+                                 FastScorer& scorer);
+// Step 7 after a monster acted: its wander level rises while it stands still or comes back
+// to where it was two turns ago, and decays toward its base level otherwise.
+void update_wander(World& world, std::size_t lane);
+
+}  // namespace levelforge::monsters

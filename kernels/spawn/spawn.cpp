@@ -1,0 +1,255 @@
+#include "kernels/spawn/spawn.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace levelforge::kernels {
+
+using spawn::Metrics;
+using spawn::Recency;
+using spawn::Rules;
+using spawn::Simulator;
+
+namespace {
+
+constexpr double max_difficulty = 1e6;
+
+std::vector<spawn::SpawnObject> objects_from(const ParamSet& params) {
+  return spawn::parse_objects(params.table("objects"));
+}
+
+// The required difficulty of each level: curve(level index) * base_difficulty.
+std::vector<double> required_from(const ParamSet& params) {
+  auto keys = spawn::parse_keyframes(params.table("keyframes"), max_difficulty);
+  // No keyframes: the document's default curve, AnimationCurve.Constant(0, 10, 1).
+  if (keys.empty()) keys = {{0, 1}, {10, 1}};
+  const spawn::Curve curve(std::move(keys), params.choice_as<spawn::Wrap>(
+                                                "wrap", {{"loop", spawn::Wrap::loop},
+                                                         {"clamp", spawn::Wrap::clamp},
+                                                         {"ping_pong", spawn::Wrap::ping_pong}}));
+  const double base = params.real("base_difficulty");
+  std::vector<double> required(static_cast<std::size_t>(params.integer("levels")));
+  for (std::size_t level = 0; level < required.size(); ++level) {
+    required[level] = curve(static_cast<double>(level)) * base;
+  }
+  return required;
+}
+
+Rules rules_from(const ParamSet& params) {
+  Rules rules;
+  rules.default_weight = params.real("default_weight");
+  rules.weight_increment = params.real("weight_increment");
+  rules.recency = params.choice_as<Recency>(
+      "recency", {{"all", Recency::all}, {"window", Recency::window}, {"decay", Recency::decay}});
+  rules.window = static_cast<int>(params.integer("window"));
+  rules.decay = params.real("decay");
+  rules.multiset = params.boolean("multiset");
+  rules.repeat_factor = params.real("repeat_factor");
+  return rules;
+}
+
+// The measures the sweep, the GA and its validation share; `suffix` says over what.
+std::vector<FieldSpec> variety_fields(const std::string& prefix, const std::string& suffix) {
+  return {
+      real_field(prefix + "error_share", "sum |required - spawned| / sum required" + suffix),
+      real_field(prefix + "repetition",
+                 "share of consecutive levels with the same set of object types" + suffix),
+      real_field(prefix + "mean_types", "distinct object types per level" + suffix),
+      real_field(prefix + "entropy",
+                 "Shannon entropy of a level's spawned mix (bits), mean over levels" + suffix),
+      real_field(prefix + "mean_longest_absence",
+                 "levels of an object's longest absence after it became eligible, mean over "
+                 "runs and objects" +
+                     suffix),
+  };
+}
+
+Record variety_record(const Metrics& m) {
+  return {m.error_share, m.repetition, m.mean_types, m.entropy, m.mean_longest_absence};
+}
+
+}  // namespace
+
+std::vector<ParamSpec> Spawn::parameters() {
+  return {
+      table_param("objects",
+                  "spawnable objects: list of {name, strength, min_difficulty, max_ratio}"),
+      table_param("keyframes", "difficulty curve: list of {time, value}; none: the constant 1"),
+      choice_param("wrap", {"loop", "clamp", "ping_pong"},
+                   "the curve outside its keyframes' span (the document loops)"),
+      real_param("base_difficulty", 20, 0, max_difficulty,
+                 "required difficulty = curve(level index) * base_difficulty"),
+      int_param("levels", 50, 1, 100'000, "levels per run"),
+      int_param("runs", 10'000, 1, 100'000'000,
+                "independent runs per task (per evaluation under ga)"),
+      real_param("default_weight", 1, 0, 1e9, "weight of every candidate"),
+      real_param("weight_increment", 10, 0, 1e9,
+                 "weight added per earlier level without the object (ga: tuned)"),
+      choice_param("recency", {"all", "window", "decay"},
+                   "levels counted: all earlier, the last `window`, or each decayed by age"),
+      int_param("window", 3, 1, 64, "recency window: the levels counted"),
+      real_param("decay", 0.5, 0, 1, "recency decay: factor per level of age (ga: tuned)"),
+      bool_param("multiset", false, "a spawned object may be drawn again in the same level"),
+      real_param("repeat_factor", 0.5, 0, 1, "multiset: weight factor after each spawn"),
+      real_param("max_error_share", 0.1, 0, 1e9,
+                 "ga: the bound on sum |error| / sum required difficulty"),
+      real_param("max_increment", 100, 0, 1e6, "ga: the weight increment's range is [0, this]"),
+      int_param("validation_runs", 10'000, 1, 100'000'000, "ga: runs when re-measuring the best"),
+  };
+}
+
+Spawn::Spawn(const ParamSet& params)
+    : objects_(objects_from(params)),
+      required_(required_from(params)),
+      rules_(rules_from(params)),
+      simulator_(objects_, required_, rules_),
+      runs_(params.integer("runs")),
+      validation_runs_(params.integer("validation_runs")),
+      max_error_share_(params.real("max_error_share")),
+      max_increment_(params.real("max_increment")) {}
+
+// ---------------------------------------------------------------------------------------
+// sweep
+
+std::vector<FieldSpec> Spawn::record_fields() {
+  std::vector<FieldSpec> fields = {
+      real_field("mean_required", "required difficulty per level"),
+      real_field("mean_spawned", "spawned difficulty (sum of strength * quantity) per level"),
+      real_field("mean_abs_error", "|required - spawned| per level"),
+  };
+  for (auto& field : variety_fields("", "")) fields.push_back(field);
+  fields.push_back(real_field("mix_entropy", "Shannon entropy of the objects' shares (bits)"));
+  fields.push_back(int_field("max_longest_absence",
+                             "the longest absence of any object in any run, after eligibility"));
+  fields.push_back(
+      real_field("stalled_share", "share of levels on which the document's rule never ends"));
+  fields.push_back(real_field("mean_draws", "weighted draws per level"));
+  for (std::size_t i = 0; i < spawn::max_objects; ++i) {
+    fields.push_back(real_field("share_" + std::to_string(i),
+                                "object " + std::to_string(i) + "'s share of all spawns"));
+  }
+  for (std::size_t i = 0; i < spawn::max_objects; ++i) {
+    fields.push_back(real_field(
+        "absence_" + std::to_string(i),
+        "object " + std::to_string(i) + "'s longest absence after eligibility, mean over runs"));
+  }
+  return fields;
+}
+
+Record Spawn::run(Rng& rng) const {
+  const Metrics m = simulator_.measure(runs_, rng);
+  Record record = {m.mean_required, m.mean_spawned, m.mean_abs_error};
+  for (auto& value : variety_record(m)) record.push_back(value);
+  record.insert(record.end(),
+                {m.mix_entropy, m.max_longest_absence, m.stalled_share, m.mean_draws});
+  record.insert(record.end(), m.share.begin(), m.share.end());
+  record.insert(record.end(), m.absence.begin(), m.absence.end());
+  return record;
+}
+
+// ---------------------------------------------------------------------------------------
+// ga
+
+std::size_t Spawn::genome_length() const { return 2 + objects_.size(); }
+
+std::int64_t Spawn::gene_max(std::size_t gene) const {
+  if (gene == 0) return std::llround(max_increment_ * static_cast<double>(increment_scale));
+  return fraction_scale;
+}
+
+Simulator Spawn::simulator_for(const Genome& genome) const {
+  Rules rules = rules_;
+  rules.weight_increment = static_cast<double>(genome[0]) / static_cast<double>(increment_scale);
+  rules.decay = static_cast<double>(genome[1]) / static_cast<double>(fraction_scale);
+  auto objects = objects_;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    objects[i].max_ratio = static_cast<double>(genome[2 + i]) / static_cast<double>(fraction_scale);
+  }
+  return {objects, required_, rules};
+}
+
+Spawn::Genome Spawn::random_genome(Rng& rng) const {
+  Genome genome(genome_length());
+  for (std::size_t g = 0; g < genome.size(); ++g) {
+    genome[g] = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(gene_max(g)) + 1));
+  }
+  return genome;
+}
+
+// Uniform crossover: each gene from either parent.
+std::pair<Spawn::Genome, Spawn::Genome> Spawn::crossover(const Genome& a, const Genome& b,
+                                                         Rng& rng) const {
+  Genome first = a;
+  Genome second = b;
+  for (std::size_t g = 0; g < first.size(); ++g) {
+    if (rng.bernoulli(0.5)) std::swap(first[g], second[g]);
+  }
+  return {first, second};
+}
+
+// Each gene, with probability `rate`, moves by a uniform step of up to a tenth of its range
+// (at least 1) and is clamped to the range: small enough to refine a good setting.
+void Spawn::mutate(Genome& genome, double rate, Rng& rng) const {
+  for (std::size_t g = 0; g < genome.size(); ++g) {
+    if (!rng.bernoulli(rate)) continue;
+    const std::int64_t high = gene_max(g);
+    const std::int64_t reach = std::max<std::int64_t>(1, high / 10);
+    const auto step =
+        static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(2 * reach) + 1)) - reach;
+    genome[g] = std::clamp(genome[g] + step, std::int64_t{0}, high);
+  }
+}
+
+std::vector<FieldSpec> Spawn::evaluation_fields() {
+  std::vector<FieldSpec> fields = {
+      real_field("weight_increment", "the genome's weight increment"),
+      real_field("decay", "the genome's recency decay"),
+  };
+  for (auto& field : variety_fields("", "")) fields.push_back(field);
+  fields.push_back(
+      real_field("stalled_share", "share of levels on which the document's rule never ends"));
+  return fields;
+}
+
+Evaluation Spawn::evaluate(const Genome& genome, Rng& rng) const {
+  const Simulator simulator = simulator_for(genome);
+  const Metrics m = simulator.measure(runs_, rng);
+  const double excess = m.error_share - max_error_share_;
+  const double fitness = excess > 0 ? -excess : 1 - m.repetition;
+  Record record = {simulator.selector().rules().weight_increment,
+                   simulator.selector().rules().decay};
+  for (auto& value : variety_record(m)) record.push_back(value);
+  record.emplace_back(m.stalled_share);
+  return {fitness, std::move(record)};
+}
+
+void Spawn::encode(const Genome& genome, std::span<std::int64_t> out) const {
+  std::copy(genome.begin(), genome.end(), out.begin());
+}
+
+Spawn::Genome Spawn::decode(std::span<const std::int64_t> stored) const {
+  if (stored.size() != genome_length()) {
+    throw KernelError("spawn: a stored genome has " + std::to_string(stored.size()) +
+                      " genes, the object table needs " + std::to_string(genome_length()));
+  }
+  Genome genome(stored.begin(), stored.end());
+  for (std::size_t g = 0; g < genome.size(); ++g) {
+    if (genome[g] < 0 || genome[g] > gene_max(g)) {
+      throw KernelError("spawn: stored gene " + std::to_string(g) + " = " +
+                        std::to_string(genome[g]) + " is outside [0, " +
+                        std::to_string(gene_max(g)) + "]");
+    }
+  }
+  return genome;
+}
+
+std::vector<FieldSpec> Spawn::validation_fields() {
+  return variety_fields("validated_", ", over validation_runs fresh runs");
+}
+
+Record Spawn::validate(const Genome& genome, Rng& rng) const {
+  return variety_record(simulator_for(genome).measure(validation_runs_, rng));
+}
+
+}  // namespace levelforge::kernels

@@ -1,0 +1,74 @@
+#pragma once
+// The `spawn` kernel (docs/spawn.md): enemies chosen for each level by recency-weighted
+// random selection under a difficulty budget (the Treasure Rogue document's
+// WeightedMultiSpawnLevelProcessor), measured over many long runs (sweep), and its weight
+// increment, decay and max ratios tuned for variety under an error bound (ga).
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+#include "kernels/spawn/curve.hpp"
+#include "kernels/spawn/selection.hpp"
+#include "kernels/spawn/simulation.hpp"
+
+namespace levelforge::kernels {
+
+class Spawn {
+ public:
+  // Fixed point: [0] weight increment in thousandths, [1] decay in ten-thousandths, then each
+  // object's max ratio in ten-thousandths, in table order.
+  using Genome = std::vector<std::int64_t>;
+  static constexpr std::int64_t increment_scale = 1000;
+  static constexpr std::int64_t fraction_scale = 10000;
+
+  static constexpr std::string_view name = "spawn";
+  static constexpr std::string_view summary =
+      "enemy spawns by recency-weighted selection under a difficulty budget, over long runs";
+
+  static std::vector<ParamSpec> parameters();
+  explicit Spawn(const ParamSet& params);
+
+  // sweep driver: `runs` runs of `levels` levels.
+  static std::vector<FieldSpec> record_fields();
+  Record run(Rng& rng) const;
+
+  // ga driver: fitness 1 - repetition while error_share <= max_error_share, else
+  // -(error_share - max_error_share).
+  static std::vector<FieldSpec> evaluation_fields();
+  [[nodiscard]] std::size_t genome_length() const;
+  Genome random_genome(Rng& rng) const;
+  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
+  void mutate(Genome& genome, double rate, Rng& rng) const;
+  Evaluation evaluate(const Genome& genome, Rng& rng) const;
+  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  Genome decode(std::span<const std::int64_t> stored) const;
+  // The kept genomes measured again over validation_runs runs.
+  static std::vector<FieldSpec> validation_fields();
+  Record validate(const Genome& genome, Rng& rng) const;
+
+  [[nodiscard]] const spawn::Simulator& simulator() const { return simulator_; }
+  [[nodiscard]] const std::vector<double>& required() const { return required_; }
+  // The rules and object table a genome stands for.
+  [[nodiscard]] spawn::Simulator simulator_for(const Genome& genome) const;
+
+ private:
+  [[nodiscard]] std::int64_t gene_max(std::size_t gene) const;
+
+  std::vector<spawn::SpawnObject> objects_;
+  std::vector<double> required_;
+  spawn::Rules rules_;
+  spawn::Simulator simulator_;
+  std::int64_t runs_;
+  std::int64_t validation_runs_;
+  double max_error_share_;
+  double max_increment_;
+};
+
+static_assert(ValidatingGaKernel<Spawn>);
+static_assert(SweepKernel<Spawn>);
+
+}  // namespace levelforge::kernels

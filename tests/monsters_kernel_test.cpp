@@ -1,0 +1,210 @@
+// The monsters kernel: its species catalogue, its parameters, and the behaviour the
+// document intends emerging from small batches of worlds.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/monsters/monsters.hpp"
+#include "tests/error_message.hpp"
+
+namespace levelforge {
+namespace {
+
+using kernels::Monsters;
+using testing::error_message;
+
+DataNode scalar(std::string text) { return DataNode::scalar(std::move(text)); }
+
+DataNode entry(std::vector<std::pair<std::string, DataNode>> members, std::string where = "") {
+  return DataNode::map(std::move(members), std::move(where));
+}
+
+DataNode goblin() {
+  return entry({{"name", scalar("goblin")},
+                {"strength", scalar("2")},
+                {"hp", scalar("6")},
+                {"motives", entry({{"aggression", scalar("3")},
+                                   {"fear", scalar("3")},
+                                   {"desire", scalar("2")},
+                                   {"wander", scalar("1")}})},
+                {"wants", entry({{"gold", scalar("3")}})},
+                {"relations", entry({{"orc", scalar("-2")}})},
+                {"fears", entry({{"orc", scalar("2")}})}},
+               "goblin.yaml:1:1");
+}
+
+DataNode orc() {
+  return entry({{"name", scalar("orc")},
+                {"strength", scalar("4")},
+                {"hp", scalar("12")},
+                {"smart", scalar("false")},
+                {"motives", entry({{"aggression", scalar("5")}, {"wander", scalar("2")}})},
+                {"relations", entry({{"hero", scalar("-3")}})}});
+}
+
+ParamTable catalogue(std::vector<DataNode> species) {
+  return {std::make_shared<const DataNode>(DataNode::list(std::move(species)))};
+}
+
+ParamSet params(const std::vector<std::pair<std::string, ParamValue>>& changes = {}) {
+  ParamSet set = ParamSet::defaults(Monsters::parameters());
+  set.set("species", catalogue({goblin(), orc()}));
+  set.set("worlds", std::int64_t{60});
+  set.set("turns", std::int64_t{80});
+  for (const auto& [name, value] : changes) set.set(name, value);
+  return set;
+}
+
+double field(const Record& record, std::string_view name) {
+  const auto fields = Monsters::record_fields();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name == name) {
+      if (const auto* real = std::get_if<double>(&record[i])) return *real;
+      return static_cast<double>(std::get<std::int64_t>(record[i]));
+    }
+  }
+  ADD_FAILURE() << "no field " << name;
+  return 0;
+}
+
+Record run(const ParamSet& set, std::uint64_t task = 0) {
+  Rng rng({99, Stream::sweep_run, task, 0, 0});
+  return Monsters(set).run(rng);
+}
+
+TEST(Species, ReadsTheCatalogue) {
+  const auto species = monsters::read_species(*catalogue({goblin(), orc()}).root);
+  ASSERT_EQ(species.size(), 2U);
+  EXPECT_EQ(species[0].name, "goblin");
+  EXPECT_EQ(species[0].fear, 3);
+  EXPECT_EQ(species[0].wants[0], 3);                        // gold
+  EXPECT_EQ(species[0].wants[1], -1);                       // food: not wanted
+  EXPECT_EQ(species[0].relation[monsters::hero_kind], -1);  // the default
+  EXPECT_EQ(species[0].relation[1], 1);                     // itself
+  EXPECT_EQ(species[0].relation[2], -2);                    // orcs, as written
+  EXPECT_EQ(species[0].fears[2], 2);
+  EXPECT_FALSE(species[1].smart);
+  EXPECT_EQ(species[1].relation[monsters::hero_kind], -3);
+  EXPECT_EQ(species[1].perception, 5);  // the default
+}
+
+TEST(Species, RefusalsNameThePlace) {
+  const DataNode typo =
+      entry({{"name", scalar("goblin")}, {"strenght", scalar("2")}}, "goblin.yaml:1:1");
+  EXPECT_PRED_FORMAT2(
+      ::testing::IsSubstring, "unknown key 'strenght'",
+      error_message<KernelError>([&] { (void)monsters::read_species(*catalogue({typo}).root); }));
+  EXPECT_PRED_FORMAT2(::testing::IsSubstring,
+                      "'orc' is neither the hero nor a species of the catalogue (hero, goblin)",
+                      error_message<KernelError>(
+                          [&] { (void)monsters::read_species(*catalogue({goblin()}).root); }));
+  EXPECT_PRED_FORMAT2(::testing::IsSubstring, "species 'orc' is defined twice",
+                      error_message<KernelError>([&] {
+                        (void)monsters::read_species(*catalogue({goblin(), orc(), orc()}).root);
+                      }));
+  EXPECT_PRED_FORMAT2(
+      ::testing::IsSubstring, "the species catalogue is empty",
+      error_message<KernelError>([&] { (void)monsters::read_species(*catalogue({}).root); }));
+  const DataNode hero = entry({{"name", scalar("hero")}});
+  EXPECT_PRED_FORMAT2(::testing::IsSubstring, "'hero' is reserved", error_message<KernelError>([&] {
+                        (void)monsters::read_species(*catalogue({hero}).root);
+                      }));
+  const DataNode strong = entry({{"name", scalar("orc")}, {"strength", scalar("1000")}});
+  EXPECT_PRED_FORMAT2(
+      ::testing::IsSubstring, "1000 is out of range [0, 100]",
+      error_message<KernelError>([&] { (void)monsters::read_species(*catalogue({strong}).root); }));
+}
+
+TEST(Kernel, RefusesWhatItCannotPlace) {
+  EXPECT_PRED_FORMAT2(::testing::IsSubstring,
+                      "monster: species 'troll' is not in params.species (goblin, orc)",
+                      error_message<KernelError>([&] {
+                        (void)Monsters(params({{"monster", std::string("troll")}}));
+                      }));
+  EXPECT_PRED_FORMAT2(
+      ::testing::IsSubstring, "groups x group_size = 80 exceeds 64 monsters per world",
+      error_message<KernelError>([&] {
+        (void)Monsters(params({{"groups", std::int64_t{16}}, {"group_size", std::int64_t{5}}}));
+      }));
+  EXPECT_NO_THROW(Monsters(params({{"monster", std::string("goblin+orc")}})));
+}
+
+TEST(Kernel, RecordsEveryFieldDeterministically) {
+  const Record first = run(params());
+  ASSERT_EQ(first.size(), Monsters::record_fields().size());
+  EXPECT_EQ(first, run(params()));
+  EXPECT_NE(first, run(params(), 1));
+  EXPECT_EQ(field(first, "worlds"), 60);
+  const double p = field(first, "p_survive");
+  EXPECT_GE(p, 0.0);
+  EXPECT_LE(p, 1.0);
+  double shares = 0;
+  for (const char* motive : {"fear", "aggression", "desire", "misc", "wander", "none"}) {
+    shares += field(first, std::string("share_") + motive);
+  }
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+  EXPECT_GT(field(first, "decisions"), 0);
+}
+
+TEST(Kernel, ReferenceScoringGivesTheSameRecord) {
+  EXPECT_EQ(run(params({{"worlds", std::int64_t{10}}})),
+            run(params({{"worlds", std::int64_t{10}}, {"scoring", std::string("reference")}})));
+}
+
+// The document's intent: fear makes monsters flee, which spares the hero.
+TEST(Behaviour, MoreFearMoreFleeingAndMoreHeroesSurvive) {
+  const auto with_fear = [](std::int64_t fear) {
+    return run(
+        params({{"fear", fear}, {"worlds", std::int64_t{150}}, {"hero_hp", std::int64_t{30}}}));
+  };
+  const Record fearless = with_fear(0);
+  const Record fearful = with_fear(12);
+  EXPECT_EQ(field(fearless, "flee_mean"), 0);
+  EXPECT_GT(field(fearful, "flee_mean"), 5);
+  EXPECT_GT(field(fearful, "p_survive"), field(fearless, "p_survive") + 0.05);
+}
+
+// Buddies add their strength to aggression: bigger groups attack more.
+TEST(Behaviour, BiggerGroupsAreMoreAggressive) {
+  const auto with_size = [](std::int64_t size) {
+    return run(params({{"group_size", size}, {"worlds", std::int64_t{150}}}));
+  };
+  const Record alone = with_size(1);
+  const Record packs = with_size(6);
+  EXPECT_GT(field(packs, "share_aggression"), field(alone, "share_aggression") + 0.05);
+}
+
+TEST(Genome, EncodesAndVariesWithinRange) {
+  const Monsters kernel(params());
+  Rng rng({5, Stream::mutation, 0, 0, 0});
+  for (int trial = 0; trial < 200; ++trial) {
+    Monsters::Genome genome = kernel.random_genome(rng);
+    kernel.mutate(genome, 0.5, rng);
+    std::vector<std::int64_t> stored(kernel.genome_length());
+    kernel.encode(genome, stored);
+    EXPECT_EQ(kernel.decode(stored), genome);
+    EXPECT_GE(genome[5], 1);  // strength
+    EXPECT_LE(genome[3], 6);  // wander level
+    for (const auto gene : genome) {
+      EXPECT_GE(gene, 0);
+      EXPECT_LE(gene, 20);
+    }
+  }
+}
+
+TEST(Genome, FitnessIsOneMinusTheDistanceToTheTarget) {
+  const Monsters kernel(params({{"target", 0.8}, {"worlds", std::int64_t{40}}}));
+  Rng rng({5, Stream::evaluation, 0, 0, 0});
+  const Evaluation evaluation = kernel.evaluate({3, 3, 2, 1, 0, 2}, rng);
+  const double p = std::get<double>(evaluation.record[0]);
+  EXPECT_DOUBLE_EQ(evaluation.fitness, 1.0 - std::abs(0.8 - p));
+  // A harmless species (no aggression, strength 1) lets every hero live.
+  Rng again({5, Stream::evaluation, 1, 0, 0});
+  EXPECT_EQ(std::get<double>(kernel.evaluate({0, 0, 0, 1, 0, 1}, again).record[0]), 1.0);
+}
+
+}  // namespace
+}  // namespace levelforge

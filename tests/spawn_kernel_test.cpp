@@ -1,0 +1,297 @@
+// The spawn kernel (kernels/spawn/spawn.hpp): parameters and table errors, the metrics of
+// whole runs on tables whose outcome is known by hand, and the GA genome.
+#include "kernels/spawn/spawn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace levelforge::kernels {
+namespace {
+
+DataNode num(double value) { return DataNode::scalar(format_value(value)); }
+
+DataNode object_node(const std::string& name, double strength, double min_difficulty,
+                     double max_ratio) {
+  return DataNode::map({{"name", DataNode::scalar(name)},
+                        {"strength", num(strength)},
+                        {"min_difficulty", num(min_difficulty)},
+                        {"max_ratio", num(max_ratio)}});
+}
+
+DataNode key(double time, double value) {
+  return DataNode::map({{"time", num(time)}, {"value", num(value)}});
+}
+
+ParamValue table(DataNode node) {
+  return ParamTable{std::make_shared<const DataNode>(std::move(node))};
+}
+
+ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+  auto params = ParamSet::defaults(Spawn::parameters());
+  for (const auto& [name, value] : values) params.set(name, value);
+  return params;
+}
+
+Rng rng_for(std::uint64_t task) { return Rng({5, Stream::sweep_run, task, 0, 0}); }
+
+double real_at(const Record& record, const std::string& field) {
+  const auto fields = Spawn::record_fields();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name == field) {
+      if (fields[i].type == FieldType::int64) {
+        return static_cast<double>(std::get<std::int64_t>(record.at(i)));
+      }
+      return std::get<double>(record.at(i));
+    }
+  }
+  ADD_FAILURE() << "no field " << field;
+  return 0;
+}
+
+TEST(SpawnKernel, DeclaresItsParametersAndRecord) {
+  const auto params = ParamSet::defaults(Spawn::parameters());
+  EXPECT_EQ(params.integer("runs"), 10'000);
+  EXPECT_EQ(params.integer("levels"), 50);
+  EXPECT_DOUBLE_EQ(params.real("default_weight"), 1);
+  EXPECT_DOUBLE_EQ(params.real("weight_increment"), 10);
+  EXPECT_EQ(params.choice("recency"), "all");
+  EXPECT_EQ(params.choice("wrap"), "loop");
+  const auto fields = Spawn::record_fields();
+  EXPECT_EQ(fields.size(), 12 + 2 * spawn::max_objects);
+  EXPECT_EQ(fields[12].name, "share_0");
+  EXPECT_EQ(fields.back().name, "absence_15");
+}
+
+// The document's default: no objects, constant curve 1. Nothing spawns, every level misses
+// its whole difficulty, and the per-object columns are NaN.
+TEST(SpawnKernel, DefaultsSpawnNothing) {
+  const Spawn kernel(params_with({{"runs", std::int64_t{3}}}));
+  auto rng = rng_for(0);
+  const Record record = kernel.run(rng);
+  ASSERT_EQ(record.size(), Spawn::record_fields().size());
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_required"), 20);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_spawned"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "error_share"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "repetition"), 1);  // empty level after empty level
+  EXPECT_TRUE(std::isnan(real_at(record, "share_0")));
+  EXPECT_TRUE(std::isnan(real_at(record, "mean_longest_absence")));
+}
+
+TEST(SpawnKernel, RequiredDifficultyIsTheCurveTimesTheBase) {
+  const auto keys = table(DataNode::list({key(0, 1), key(4, 3)}));
+  const Spawn looped(
+      params_with({{"keyframes", keys}, {"levels", std::int64_t{6}}, {"base_difficulty", 10.0}}));
+  EXPECT_EQ(looped.required(), (std::vector<double>{10, 15, 20, 25, 10, 15}));
+  const Spawn clamped(params_with({{"keyframes", keys},
+                                   {"levels", std::int64_t{6}},
+                                   {"base_difficulty", 10.0},
+                                   {"wrap", std::string("clamp")}}));
+  EXPECT_EQ(clamped.required(), (std::vector<double>{10, 15, 20, 25, 30, 30}));
+  const Spawn ping(params_with({{"keyframes", keys},
+                                {"levels", std::int64_t{6}},
+                                {"base_difficulty", 10.0},
+                                {"wrap", std::string("ping_pong")}}));
+  EXPECT_EQ(ping.required(), (std::vector<double>{10, 15, 20, 25, 30, 25}));
+}
+
+TEST(SpawnKernel, RefusesBadTablesNamingThePlace) {
+  const auto objects = table(DataNode::list(
+      {object_node("orc", 5, 0, 1),
+       DataNode::map(
+           {{"name", DataNode::scalar("orc", "spawn/e.yaml:4:11", "params.objects[1].name")}})}));
+  try {
+    const Spawn kernel(params_with({{"objects", objects}}));
+    ADD_FAILURE() << "accepted a duplicate name";
+  } catch (const KernelError& error) {
+    EXPECT_STREQ(error.what(),
+                 "spawn/e.yaml:4:11: params.objects[1].name: duplicate object name 'orc'");
+  }
+  const auto unsorted = table(DataNode::list({key(5, 1), key(2, 1)}));
+  EXPECT_THROW(Spawn(params_with({{"keyframes", unsorted}})), KernelError);
+}
+
+// One object of strength 1, ratio 1, at difficulty 1: every level holds exactly one.
+TEST(SpawnKernel, OneObjectFillingEveryLevel) {
+  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 1)}))},
+                                  {"base_difficulty", 1.0},
+                                  {"runs", std::int64_t{20}}}));
+  auto rng = rng_for(1);
+  const Record record = kernel.run(rng);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_spawned"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_abs_error"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "error_share"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "entropy"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "mix_entropy"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "repetition"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "share_0"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "absence_0"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 0);
+  EXPECT_TRUE(std::isnan(real_at(record, "share_1")));
+}
+
+// Two objects of strength 1 with cap floor(2 * 0.5) = 1 at difficulty 2: both in every level,
+// one each: entropy 1 bit per level, shares 1/2.
+TEST(SpawnKernel, TwoObjectsSharingEveryLevel) {
+  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5),
+                                                                    object_node("b", 1, 0, 0.5)}))},
+                                  {"base_difficulty", 2.0},
+                                  {"runs", std::int64_t{20}}}));
+  auto rng = rng_for(2);
+  const Record record = kernel.run(rng);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), 2);
+  EXPECT_DOUBLE_EQ(real_at(record, "entropy"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "mix_entropy"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "share_0"), 0.5);
+  EXPECT_GE(real_at(record, "mean_draws"), 2);  // a quantity-0 draw is a draw too
+}
+
+// Required 1, 2, 3, 4, 5 (clamped ramp). "b" is eligible from level 2 (min difficulty 3) but
+// never fits (strength 100): its longest absence is levels 2..4, 3 levels. "a" fills every
+// level: absence 0. No level stalls (b has cap 0 but does not fit).
+TEST(SpawnKernel, LongestAbsenceCountsFromEligibility) {
+  const auto keys = table(DataNode::list({key(0, 1), key(4, 5)}));
+  const Spawn kernel(params_with(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 1), object_node("b", 100, 3, 1),
+                                         object_node("c", 1, 99, 1)}))},
+       {"keyframes", keys},
+       {"wrap", std::string("clamp")},
+       {"base_difficulty", 1.0},
+       {"levels", std::int64_t{5}},
+       {"runs", std::int64_t{10}}}));
+  auto rng = rng_for(3);
+  const Record record = kernel.run(rng);
+  EXPECT_DOUBLE_EQ(real_at(record, "absence_0"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "absence_1"), 3);
+  EXPECT_TRUE(std::isnan(real_at(record, "absence_2")));  // never eligible
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_longest_absence"), 1.5);
+  EXPECT_DOUBLE_EQ(real_at(record, "max_longest_absence"), 3);
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_required"), 3);
+  EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 0);
+  EXPECT_DOUBLE_EQ(real_at(record, "share_0"), 1);
+}
+
+// "z" (strength 2, ratio 0.1) has cap floor(10 / 2 * 0.1) = 0 at difficulty 10; "a" (cap 5)
+// leaves at least 5, so z always fits afterwards: the document's rule would hang on every
+// level.
+TEST(SpawnKernel, CountsTheLevelsTheDocumentsRuleNeverEnds) {
+  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5),
+                                                                    object_node("z", 2, 0, 0.1)}))},
+                                  {"base_difficulty", 10.0},
+                                  {"runs", std::int64_t{10}}}));
+  auto rng = rng_for(4);
+  const Record record = kernel.run(rng);
+  EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 1);
+  EXPECT_DOUBLE_EQ(real_at(record, "share_1"), 0);
+}
+
+// Records equal value for value, NaN equal to NaN (the unused per-object columns).
+bool same_record(const Record& a, const Record& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].index() != b[i].index()) return false;
+    const auto* x = std::get_if<double>(&a[i]);
+    const auto* y = std::get_if<double>(&b[i]);
+    const bool equal =
+        x != nullptr ? (*x == *y || (std::isnan(*x) && std::isnan(*y))) : a[i] == b[i];
+    if (!equal) return false;
+  }
+  return true;
+}
+
+TEST(SpawnKernel, RunsAreAFunctionOfTheStream) {
+  const Spawn kernel(params_with(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
+                                         object_node("c", 7, 10, 0.5)}))},
+       {"runs", std::int64_t{50}}}));
+  auto first = rng_for(9);
+  auto again = rng_for(9);
+  auto other = rng_for(10);
+  const Record record = kernel.run(first);
+  EXPECT_TRUE(same_record(record, kernel.run(again)));
+  EXPECT_FALSE(same_record(record, kernel.run(other)));
+}
+
+// ------------------------------------------------------------------------------------- ga
+
+const Spawn& ga_kernel() {
+  static const Spawn kernel(params_with(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
+                                         object_node("c", 7, 10, 0.5)}))},
+       {"recency", std::string("decay")},
+       {"runs", std::int64_t{20}},
+       {"max_increment", 50.0}}));
+  return kernel;
+}
+
+TEST(SpawnGa, GenomesStayInTheirFixedPointRanges) {
+  const Spawn& kernel = ga_kernel();
+  EXPECT_EQ(kernel.genome_length(), 5U);
+  auto rng = rng_for(20);
+  for (int i = 0; i < 200; ++i) {
+    auto genome = kernel.random_genome(rng);
+    kernel.mutate(genome, 1.0, rng);
+    ASSERT_EQ(genome.size(), 5U);
+    EXPECT_GE(genome[0], 0);
+    EXPECT_LE(genome[0], 50'000);  // max_increment 50 in thousandths
+    for (std::size_t g = 1; g < genome.size(); ++g) {
+      EXPECT_GE(genome[g], 0);
+      EXPECT_LE(genome[g], 10'000);
+    }
+  }
+}
+
+TEST(SpawnGa, CrossoverTakesEachGeneFromAParentAndRateZeroKeepsAGenome) {
+  const Spawn& kernel = ga_kernel();
+  auto rng = rng_for(21);
+  const Spawn::Genome a = {1, 2, 3, 4, 5};
+  const Spawn::Genome b = {10, 20, 30, 40, 50};
+  const auto [x, y] = kernel.crossover(a, b, rng);
+  for (std::size_t g = 0; g < a.size(); ++g) {
+    EXPECT_TRUE((x[g] == a[g] && y[g] == b[g]) || (x[g] == b[g] && y[g] == a[g])) << g;
+  }
+  auto kept = a;
+  kernel.mutate(kept, 0.0, rng);
+  EXPECT_EQ(kept, a);
+}
+
+TEST(SpawnGa, EncodesAndDecodesTheGenome) {
+  const Spawn& kernel = ga_kernel();
+  const Spawn::Genome genome = {12'500, 5000, 10'000, 2500, 0};
+  std::vector<std::int64_t> stored(kernel.genome_length());
+  kernel.encode(genome, stored);
+  EXPECT_EQ(kernel.decode(stored), genome);
+  const auto simulator = kernel.simulator_for(genome);
+  EXPECT_DOUBLE_EQ(simulator.selector().rules().weight_increment, 12.5);
+  EXPECT_DOUBLE_EQ(simulator.selector().rules().decay, 0.5);
+  // ratio 0 for "c": never a candidate.
+  for (const auto& plan : simulator.plans()) EXPECT_EQ(plan.candidates & 0b100U, 0U);
+  stored[1] = 10'001;
+  EXPECT_THROW((void)kernel.decode(stored), KernelError);
+  EXPECT_THROW((void)kernel.decode(std::vector<std::int64_t>(4, 0)), KernelError);
+}
+
+TEST(SpawnGa, FitnessRewardsVarietyWithinTheErrorBound) {
+  const Spawn& kernel = ga_kernel();
+  auto rng = rng_for(22);
+  // Ratios 1: the budget is filled, error small: fitness 1 - repetition.
+  const auto good = kernel.evaluate({10'000, 5000, 10'000, 10'000, 10'000}, rng);
+  const double error = std::get<double>(good.record[2]);
+  const double repetition = std::get<double>(good.record[3]);
+  ASSERT_LE(error, 0.1);
+  EXPECT_DOUBLE_EQ(good.fitness, 1 - repetition);
+  EXPECT_DOUBLE_EQ(std::get<double>(good.record[0]), 10);
+  // Ratios 0: nothing spawns, error share 1: fitness -(1 - 0.1).
+  const auto empty = kernel.evaluate({10'000, 5000, 0, 0, 0}, rng);
+  EXPECT_DOUBLE_EQ(empty.fitness, -0.9);
+  EXPECT_EQ(kernel.validate({10'000, 5000, 0, 0, 0}, rng).size(),
+            Spawn::validation_fields().size());
+}
+
+}  // namespace
+}  // namespace levelforge::kernels
