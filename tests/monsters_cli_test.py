@@ -80,6 +80,16 @@ class Experiments(MonstersTest):
                 self.assertGreater(row[8]["flee_mean"], row[0]["flee_mean"])
                 self.assertGreaterEqual(row[8]["p_survive"], row[0]["p_survive"],
                                         (monster, aggression))
+                # Buddies add strength: a monster in sight of an enemy attacks more often in
+                # a group of 6 than alone.
+                for fear_value in (0, 8):
+                    alone, pack = (records[(points["params.monster"] == monster)
+                                           & (points["params.aggression"] == aggression)
+                                           & (fear == fear_value)
+                                           & (points["params.group_size"] == size)][0]
+                                   for size in (1, 6))
+                    self.assertGreater(pack["aggression_in_sight"], alone["aggression_in_sight"],
+                                       (monster, aggression, fear_value))
 
     def test_species_contents_are_in_the_provenance(self):
         out = self.run_config(SWEEP, SMALL_SWEEP + ["--set", "sweep.grid.params.monster=[orc]",

@@ -484,11 +484,18 @@ TEST(FastScoring, EqualsTheReferenceOnRandomWorlds) {
       std::vector<Perception> ours(static_cast<std::size_t>(world.monster_count));
       scorer.score(world, map, ours);
       const auto theirs = reference(world, map);
+      std::vector<Decision> decided(ours.size());
+      scorer.decide(world, map, decided);
       for (int i = 0; i < world.monster_count; ++i) {
         const auto lane = static_cast<std::size_t>(i);
         ASSERT_EQ(ours[lane], theirs[lane]) << "map " << m << " world " << w << " monster " << i;
-        if (world.alive[lane] == 0 || world.busy[lane] != 0) continue;
-        ASSERT_EQ(decide(world, i, ours[lane]), decide(world, i, theirs[lane]));
+        if (world.alive[lane] == 0 || world.busy[lane] != 0) {
+          EXPECT_EQ(decided[lane], Decision{});
+          continue;
+        }
+        // The lanes' decisions against decide() on the reference's perception.
+        ASSERT_EQ(decided[lane], decide(world, i, theirs[lane]))
+            << "map " << m << " world " << w << " monster " << i;
         ++compared;
       }
     }

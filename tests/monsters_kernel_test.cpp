@@ -167,14 +167,16 @@ TEST(Behaviour, MoreFearMoreFleeingAndMoreHeroesSurvive) {
   EXPECT_GT(field(fearful, "p_survive"), field(fearless, "p_survive") + 0.05);
 }
 
-// Buddies add their strength to aggression: bigger groups attack more.
+// Buddies add their strength to aggression: in bigger groups, a monster that sees an
+// enemy attacks rather than flees more often.
 TEST(Behaviour, BiggerGroupsAreMoreAggressive) {
   const auto with_size = [](std::int64_t size) {
     return run(params({{"group_size", size}, {"worlds", std::int64_t{150}}}));
   };
   const Record alone = with_size(1);
   const Record packs = with_size(6);
-  EXPECT_GT(field(packs, "share_aggression"), field(alone, "share_aggression") + 0.05);
+  EXPECT_GT(field(packs, "aggression_in_sight"), field(alone, "aggression_in_sight") + 0.1);
+  EXPECT_LT(field(packs, "fear_in_sight"), field(alone, "fear_in_sight") - 0.1);
 }
 
 TEST(Genome, EncodesAndVariesWithinRange) {

@@ -6,11 +6,6 @@
 namespace levelforge::monsters {
 namespace {
 
-// Unit vectors of the 8 directions (diagonals shortened to length 1), y downward.
-constexpr double diagonal = 0.70710678118654752440;
-constexpr std::array<double, 8> unit_x = {1, diagonal, 0, -diagonal, -1, -diagonal, 0, diagonal};
-constexpr std::array<double, 8> unit_y = {0, -diagonal, -1, -diagonal, 0, diagonal, 1, diagonal};
-
 int strongest_direction(const std::array<std::int32_t, 8>& scores) {
   int best = -1;
   std::int32_t best_score = 0;
@@ -35,20 +30,20 @@ int move_direction(const Perception& perception, Motive winner) {
       vx += scores[d] * unit_x[d];
       vy += scores[d] * unit_y[d];
     }
-    const double length = std::hypot(vx, vy);
+    const double length = std::sqrt(vx * vx + vy * vy);
     if (length > 0) {
       sum_x += vx / length;
       sum_y += vy / length;
     }
   }
-  if (std::hypot(sum_x, sum_y) < 1e-9) {
+  if (std::sqrt(sum_x * sum_x + sum_y * sum_y) < vanishing) {
     return strongest_direction(perception.scores[static_cast<std::size_t>(winner)]);
   }
   int best = 0;
   double best_dot = -2;
   for (std::size_t d = 0; d < 8; ++d) {
     const double dot = sum_x * unit_x[d] + sum_y * unit_y[d];
-    if (dot > best_dot + 1e-12) {
+    if (dot > best_dot + tie_margin) {
       best = static_cast<int>(d);
       best_dot = dot;
     }
@@ -90,47 +85,57 @@ std::array<std::int64_t, motive_count> motive_strengths(const Perception& percep
 
 Decision decide(const World& world, int monster, const Perception& perception) {
   const auto strengths = motive_strengths(perception);
-  Decision decision;
+  Motive winner = Motive::none;
   std::int64_t best = 0;
   for (std::size_t k = 0; k < motive_count; ++k) {
     if (strengths[k] > best) {
       best = strengths[k];
-      decision.motive = static_cast<Motive>(k);
+      winner = static_cast<Motive>(k);
     }
   }
-  if (decision.motive == Motive::none) return decision;
+  const int move = winner == Motive::none ? -1 : move_direction(perception, winner);
+  return action_for(
+      world, monster, winner, move,
+      {perception.nearest_enemy, perception.nearest_enemy_distance, perception.best_item,
+       perception.best_item_distance, perception.here[static_cast<std::size_t>(Motive::misc)] > 0});
+}
 
+Decision action_for(const World& world, int monster, Motive winner, int move,
+                    const Targets& targets) {
+  Decision decision;
+  decision.enemy_in_sight = targets.nearest_enemy != no_entity;
+  decision.motive = winner;
+  if (winner == Motive::none) return decision;
   const auto lane = static_cast<std::size_t>(monster);
-  const int move = move_direction(perception, decision.motive);
   decision.action = move < 0 ? Action::stay : Action::move;
   decision.direction = move;
-  switch (decision.motive) {
+  switch (winner) {
     case Motive::aggression: {
-      const auto [tx, ty] = position_of(world, perception.nearest_enemy);
+      const auto [tx, ty] = position_of(world, targets.nearest_enemy);
       const int dx = tx - world.x[lane];
       const int dy = ty - world.y[lane];
-      const int distance = perception.nearest_enemy_distance;
+      const int distance = targets.nearest_enemy_distance;
       const bool in_line = dx == 0 || dy == 0 || std::abs(dx) == std::abs(dy);
       if (distance == 1 || (world.ranged[lane] >= distance && in_line)) {
         decision.action = distance == 1 ? Action::attack : Action::shoot;
         decision.direction = octant(dx, dy);
-        decision.target = perception.nearest_enemy;
+        decision.target = targets.nearest_enemy;
       }
       break;
     }
     case Motive::desire:
-      if (perception.best_item >= 0 && perception.best_item_distance <= 1) {
-        const auto item = static_cast<std::size_t>(perception.best_item);
+      if (targets.best_item >= 0 && targets.best_item_distance <= 1) {
+        const auto item = static_cast<std::size_t>(targets.best_item);
         decision.action = Action::pick_up;
-        decision.target = perception.best_item;
+        decision.target = targets.best_item;
         decision.direction =
-            perception.best_item_distance == 0
+            targets.best_item_distance == 0
                 ? -1
                 : octant(world.item_x[item] - world.x[lane], world.item_y[item] - world.y[lane]);
       }
       break;
     case Motive::misc:
-      if (perception.here[static_cast<std::size_t>(Motive::misc)] > 0) {
+      if (targets.on_post) {
         decision.action = Action::stay;  // on guard at its post
         decision.direction = -1;
       }

@@ -42,6 +42,7 @@ struct Decision {
   Action action = Action::stay;
   std::int32_t direction = -1;      // of a move, an attack or a shot; -1: none
   std::int32_t target = no_entity;  // entity attacked or shot, or item picked up
+  bool enemy_in_sight = false;
 
   friend bool operator==(const Decision&, const Decision&) = default;
 };
@@ -62,6 +63,8 @@ class FastScorer {
   FastScorer& operator=(FastScorer&&) noexcept;
 
   void score(const World& world, const Map& map, std::span<Perception> out);
+  // decide() of every monster that decides, computed on the lanes (the others: Decision{}).
+  void decide(const World& world, const Map& map, std::span<Decision> out);
 
  private:
   std::unique_ptr<FastScratch> scratch_;
@@ -72,6 +75,29 @@ void score_fast(const World& world, const Map& map, std::span<Perception> out);
 // the move follows the sum of the motives' normalized vectors.
 std::array<std::int64_t, motive_count> motive_strengths(const Perception& perception);
 Decision decide(const World& world, int monster, const Perception& perception);
+
+// What decide() needs of a perception besides the scores, for action_for().
+struct Targets {
+  std::int32_t nearest_enemy;
+  std::int32_t nearest_enemy_distance;
+  std::int32_t best_item;
+  std::int32_t best_item_distance;
+  bool on_post;  // misc scores "here": the monster guards its post
+};
+// The action of a monster whose strongest motive is `winner` and whose motives' summed
+// unit vectors point to `move` (-1: nowhere). Shared by decide() and the fast path.
+Decision action_for(const World& world, int monster, Motive winner, int move,
+                    const Targets& targets);
+
+// Step 9's geometry, shared so that every implementation computes the same doubles: the
+// unit vectors of the 8 directions (diagonals of length 1, y downward), the length under
+// which the summed unit vectors count as cancelled, and the margin a direction's dot
+// product must beat an earlier one by.
+constexpr double diagonal = 0.70710678118654752440;
+constexpr std::array<double, 8> unit_x = {1, diagonal, 0, -diagonal, -1, -diagonal, 0, diagonal};
+constexpr std::array<double, 8> unit_y = {0, -diagonal, -1, -diagonal, 0, diagonal, 1, diagonal};
+constexpr double vanishing = 1e-9;
+constexpr double tie_margin = 1e-12;
 
 // The octant of (dx, dy) != (0, 0): the direction nearest to its angle.
 int octant(int dx, int dy);

@@ -3,6 +3,7 @@
 // decision_reference.cpp; tests hold the two equal.
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "kernels/monsters/decision.hpp"
@@ -49,6 +50,12 @@ class StaticList {
   std::size_t size_ = 0;
 };
 
+// Zeroes the first `n` lanes, in a loop the compiler vectorizes (no call per row).
+template <class T>
+void clear(std::array<T, max_monsters>& lanes, int n) {
+  for (int lane = 0; lane < n; ++lane) lanes[static_cast<std::size_t>(lane)] = 0;
+}
+
 // What each lane knows of one creature or item: in sight, how far, which way.
 // Left uninitialized: look_at writes every lane in use before anything reads it.
 struct Sight {
@@ -62,7 +69,7 @@ struct Sight {
 // The working lanes of one turn's scoring, kept between turns so that a turn neither
 // allocates nor clears more than the lanes in use.
 struct FastScratch {
-  Lanes deciding{}, own{}, buddies{};
+  Lanes deciding{}, own{}, buddies{}, sight_center{};
   Lanes nearest{}, nearest_distance{}, nearest_direction{}, nearest_kind{};
   // Per enemy unit (0: the hero, 1 + g: group g), per lane.
   std::array<Lanes, max_groups + 1> unit_seen{}, unit_strength{}, unit_distance{}, unit_direction{},
@@ -82,6 +89,7 @@ class Scorer {
     for (std::size_t lane = 0; lane < n; ++lane) {
       s_.deciding[lane] = (w_.alive[lane] != 0 && w_.busy[lane] == 0) ? 1 : 0;
       s_.own[lane] = combat_strength(w_.strength[lane], w_.hp[lane], w_.max_hp[lane]);
+      s_.sight_center[lane] = map_.sight_center(w_.x[lane], w_.y[lane]);
     }
     std::fill_n(s_.buddies.begin(), n, 0);
     std::fill_n(s_.nearest_distance.begin(), n, 1 << 20);
@@ -91,12 +99,13 @@ class Scorer {
     std::fill_n(s_.best_item_term.begin(), n, -1);
     std::fill_n(s_.best_item.begin(), n, -1);
     std::fill_n(s_.best_item_distance.begin(), n, 0);
-    // Whole blocks: one fill is cheaper than a short one per row.
-    s_.scores = {};
-    s_.here = {};
+    for (std::size_t k = 0; k < motive_count; ++k) {
+      for (auto& lanes : s_.scores[k]) clear(lanes, n_);
+      clear(s_.here[k], n_);
+    }
   }
 
-  void run(std::span<Perception> out) {
+  void run() {
     if (w_.hero_alive) {
       creature(0, hero_kind, -1, w_.hero_x, w_.hero_y,
                combat_strength(w_.hero_strength, w_.hero_hp, w_.hero_max_hp));
@@ -114,7 +123,6 @@ class Scorer {
     }
     misc_and_wander();
     group_fear();
-    write(out);
   }
 
  private:
@@ -129,6 +137,9 @@ class Scorer {
     std::int32_t* __restrict visible = sight.visible.data();
     std::int32_t* __restrict distance = sight.distance.data();
     std::int32_t* __restrict direction = sight.direction.data();
+    const std::int32_t* __restrict center = s_.sight_center.data();
+    const std::uint64_t* __restrict bits = map_.sight_bits();
+    std::int32_t any = 0;
     for (int i = 0, n = n_; i < n; ++i) {
       const std::int32_t dx = tx - x[i];
       const std::int32_t dy = ty - y[i];
@@ -137,16 +148,14 @@ class Scorer {
       const std::int32_t far = ax > ay ? ax : ay;
       distance[i] = far;
       direction[i] = lane_octant(dx, dy);
-      visible[i] =
-          static_cast<std::int32_t>((deciding[i] != 0) & (i != self) & (far <= perception[i]));
-    }
-    // The sight table is a gather, asked by every lane without a branch: a lane out of
-    // range (already not visible) looks up a clamped offset instead.
-    std::int32_t any = 0;
-    for (int i = 0, n = n_; i < n; ++i) {
-      const int bx = x[i] + std::clamp(tx - x[i], -max_perception, max_perception);
-      const int by = y[i] + std::clamp(ty - y[i], -max_perception, max_perception);
-      visible[i] &= static_cast<std::int32_t>(map_.sees(x[i], y[i], bx, by));
+      // Every lane asks the sight table, without a branch: one out of range (already not
+      // visible) looks up a clamped offset instead.
+      const std::int32_t ox = std::clamp(dx, -max_perception, max_perception);
+      const std::int32_t oy = std::clamp(dy, -max_perception, max_perception);
+      const std::int32_t in_range =
+          mask(deciding[i] != 0) & mask(i != self) & mask(far <= perception[i]);
+      const auto bit = static_cast<std::uint32_t>(center[i] + oy * Map::sight_row + ox);
+      visible[i] = in_range & static_cast<std::int32_t>((bits[bit / 64] >> (bit % 64)) & 1U);
       any |= visible[i];
     }
     return any != 0;
@@ -216,7 +225,7 @@ class Scorer {
   }
 
   void aggression() {
-    Lanes term{};
+    Lanes term;
     for (int i = 0, n = n_; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       const bool has_enemy = s_.nearest[lane] != no_entity;
@@ -232,8 +241,8 @@ class Scorer {
 
   void fear_of_units() {
     for (const std::size_t u : units_) {
-      Lanes term{};
-      Lanes away{};
+      Lanes term;
+      Lanes away;
       for (int i = 0, n = n_; i < n; ++i) {
         const auto lane = static_cast<std::size_t>(i);
         const auto kind = static_cast<std::size_t>(s_.unit_kind[u][lane]);
@@ -278,9 +287,9 @@ class Scorer {
   }
 
   void misc_and_wander() {
-    Lanes misc_term{};
-    Lanes post_direction{};
-    Lanes wander_term{};
+    Lanes misc_term;
+    Lanes post_direction;
+    Lanes wander_term;
     for (int i = 0, n = n_; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       const std::int32_t dx = w_.post_x[lane] - w_.x[lane];
@@ -306,9 +315,10 @@ class Scorer {
 
   // The strongest fear direction of each lane from the raw scores, -1 when unafraid.
   [[nodiscard]] Lanes strongest_fear() const {
-    Lanes best{};
-    Lanes best_score{};
+    Lanes best;
+    Lanes best_score;
     best.fill(-1);
+    clear(best_score, n_);
     for (std::size_t d = 0; d < 8; ++d) {
       for (int i = 0, n = n_; i < n; ++i) {
         const auto lane = static_cast<std::size_t>(i);
@@ -341,7 +351,7 @@ class Scorer {
         }
       }
     }
-    Lanes bonus{};
+    Lanes bonus;
     for (int i = 0; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       bonus[lane] = (s_.deciding[lane] != 0 && w_.fear[lane] > 0) ? 2 * w_.fear[lane] : 0;
@@ -349,6 +359,7 @@ class Scorer {
     add(fear_k, direction, bonus);
   }
 
+ public:
   void write(std::span<Perception> out) const {
     for (int i = 0, n = n_; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
@@ -364,6 +375,102 @@ class Scorer {
       p.best_item = deciding ? s_.best_item[lane] : -1;
       p.best_item_distance = deciding ? s_.best_item_distance[lane] : 0;
     }
+  }
+
+  // decide() over the lanes: the strengths, the winner and the summed unit vectors with
+  // the same operations, in the same order, as decision.cpp; the action per lane after.
+  void decide(std::span<Decision> out) const {
+    using Reals = std::array<double, max_monsters>;
+    const int n = n_;
+    std::array<std::int64_t, max_monsters> best;
+    Lanes winner;
+    clear(best, n);
+    for (int i = 0; i < n; ++i) {
+      winner[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(Motive::none);
+    }
+    for (std::size_t k = 0; k < motive_count; ++k) {
+      for (int i = 0; i < n; ++i) {
+        const auto lane = static_cast<std::size_t>(i);
+        std::int64_t strength = s_.here[k][lane];
+        for (std::size_t d = 0; d < 8; ++d) strength += s_.scores[k][d][lane];
+        const bool stronger = strength > best[lane];
+        best[lane] = stronger ? strength : best[lane];
+        winner[lane] = stronger ? static_cast<std::int32_t>(k) : winner[lane];
+      }
+    }
+    Reals sum_x;
+    Reals sum_y;
+    clear(sum_x, n);
+    clear(sum_y, n);
+    for (std::size_t k = 0; k < motive_count; ++k) {
+      Reals vx;
+      Reals vy;
+      clear(vx, n);
+      clear(vy, n);
+      for (std::size_t d = 0; d < 8; ++d) {
+        for (int i = 0; i < n; ++i) {
+          const auto lane = static_cast<std::size_t>(i);
+          vx[lane] += s_.scores[k][d][lane] * unit_x[d];
+          vy[lane] += s_.scores[k][d][lane] * unit_y[d];
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        const auto lane = static_cast<std::size_t>(i);
+        const double length = std::sqrt(vx[lane] * vx[lane] + vy[lane] * vy[lane]);
+        // Divides unconditionally (by 1 where the vector is null) so that the loop has no
+        // branch; where length > 0 the quotient is decide()'s exactly.
+        const double divisor = length > 0 ? length : 1.0;
+        const double unit_vx = vx[lane] / divisor;
+        const double unit_vy = vy[lane] / divisor;
+        sum_x[lane] += length > 0 ? unit_vx : 0.0;
+        sum_y[lane] += length > 0 ? unit_vy : 0.0;
+      }
+    }
+    Lanes move;
+    Reals best_dot;
+    clear(move, n);
+    for (int i = 0; i < n; ++i) best_dot[static_cast<std::size_t>(i)] = -2;
+    for (std::size_t d = 0; d < 8; ++d) {
+      for (int i = 0; i < n; ++i) {
+        const auto lane = static_cast<std::size_t>(i);
+        const double dot = sum_x[lane] * unit_x[d] + sum_y[lane] * unit_y[d];
+        const bool closer = dot > best_dot[lane] + tie_margin;
+        best_dot[lane] = closer ? dot : best_dot[lane];
+        move[lane] = closer ? static_cast<std::int32_t>(d) : move[lane];
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const auto lane = static_cast<std::size_t>(i);
+      if (s_.deciding[lane] == 0) {
+        out[lane] = Decision{};
+        continue;
+      }
+      const auto motive = static_cast<Motive>(winner[lane]);
+      int way = move[lane];
+      if (motive == Motive::none) {
+        way = -1;
+      } else if (std::sqrt(sum_x[lane] * sum_x[lane] + sum_y[lane] * sum_y[lane]) < vanishing) {
+        way = strongest(static_cast<std::size_t>(motive), lane);
+      }
+      out[lane] = action_for(
+          w_, i, motive, way,
+          {s_.nearest[lane], s_.nearest[lane] == no_entity ? 0 : s_.nearest_distance[lane],
+           s_.best_item[lane], s_.best_item_distance[lane], s_.here[misc_k][lane] > 0});
+    }
+  }
+
+ private:
+  // The direction of the largest score of `motive` (the first on a tie), -1 when none.
+  [[nodiscard]] int strongest(std::size_t motive, std::size_t lane) const {
+    int best = -1;
+    std::int32_t best_score = 0;
+    for (std::size_t d = 0; d < 8; ++d) {
+      if (s_.scores[motive][d][lane] > best_score) {
+        best = static_cast<int>(d);
+        best_score = s_.scores[motive][d][lane];
+      }
+    }
+    return best;
   }
 
   const World& w_;
@@ -387,7 +494,16 @@ FastScorer& FastScorer::operator=(FastScorer&&) noexcept = default;
 // baseline (4 lanes).
 __attribute__((flatten, target_clones("avx2", "default"))) void FastScorer::score(
     const World& world, const Map& map, std::span<Perception> out) {
-  Scorer(world, map, *scratch_).run(out);
+  Scorer scorer(world, map, *scratch_);
+  scorer.run();
+  scorer.write(out);
+}
+
+__attribute__((flatten, target_clones("avx2", "default"))) void FastScorer::decide(
+    const World& world, const Map& map, std::span<Decision> out) {
+  Scorer scorer(world, map, *scratch_);
+  scorer.run();
+  scorer.decide(out);
 }
 
 void score_fast(const World& world, const Map& map, std::span<Perception> out) {

@@ -40,8 +40,14 @@ struct Summary {
   std::int64_t survived = 0;
   Tally turns, dealt, taken, killed, flee, taken_items, cohesion;
   std::array<std::int64_t, monsters::motive_count + 1> motive_turns{};
+  std::int64_t turns_in_sight = 0;
+  std::array<std::int64_t, monsters::motive_count + 1> motive_turns_in_sight{};
 
   void add(const WorldOutcome& world) {
+    turns_in_sight += world.turns_in_sight;
+    for (std::size_t k = 0; k < motive_turns_in_sight.size(); ++k) {
+      motive_turns_in_sight[k] += world.motive_turns_in_sight[k];
+    }
     ++worlds;
     survived += world.survived ? 1 : 0;
     turns.add(world.turns_survived);
@@ -60,6 +66,14 @@ struct Summary {
     std::int64_t total = 0;
     for (const auto turns_won : motive_turns) total += turns_won;
     return total;
+  }
+  // Of the monster-turns that saw an enemy, the share `motive` won: the response to an
+  // encounter, apart from how often encounters happen.
+  [[nodiscard]] double share_in_sight(Motive motive) const {
+    return turns_in_sight == 0
+               ? 0.0
+               : static_cast<double>(motive_turns_in_sight[static_cast<std::size_t>(motive)]) /
+                     static_cast<double>(turns_in_sight);
   }
   [[nodiscard]] double share(Motive motive) const {
     const auto total = decisions();
@@ -225,6 +239,11 @@ std::vector<FieldSpec> Monsters::record_fields() {
                                 "share of monster-turns won by " + std::string(motive_name)));
   }
   fields.push_back(int_field("decisions", "monster decisions made"));
+  fields.push_back(
+      real_field("aggression_in_sight",
+                 "of the monster-turns with an enemy in sight, the share aggression won"));
+  fields.push_back(real_field("fear_in_sight",
+                              "of the monster-turns with an enemy in sight, the share fear won"));
   return fields;
 }
 
@@ -237,6 +256,8 @@ Record Monsters::run(Rng& rng) const {
       s.cohesion.std()};
   for (const auto& [motive, motive_name] : shares) record.emplace_back(s.share(motive));
   record.emplace_back(s.decisions());
+  record.emplace_back(s.share_in_sight(Motive::aggression));
+  record.emplace_back(s.share_in_sight(Motive::fear));
   return record;
 }
 

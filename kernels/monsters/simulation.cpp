@@ -66,7 +66,9 @@ void place_group(World& world, const Map& map, const Species& species, const Ove
   }
 }
 
-class Turns {
+}  // namespace
+
+class WorldPlay::Turns {
  public:
   Turns(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring, FastScorer& scorer)
       : scenario_(scenario),
@@ -79,26 +81,12 @@ class Turns {
     measure_items();
   }
 
-  WorldOutcome play() {
-    double cohesion_sum = 0;
-    int cohesion_turns = 0;
-    int turn = 0;
-    for (; turn < scenario_.turns && world_.hero_alive && world_.living_monsters() > 0; ++turn) {
-      one_turn();
-      if (const double cohesion = group_cohesion(); cohesion >= 0) {
-        cohesion_sum += cohesion;
-        ++cohesion_turns;
-      }
-    }
-    outcome_.survived = world_.hero_alive;
-    outcome_.turns_survived = world_.hero_alive ? scenario_.turns : turn;
-    outcome_.monsters_killed = world_.monster_count - world_.living_monsters();
-    outcome_.cohesion = cohesion_turns > 0 ? cohesion_sum / cohesion_turns : 0;
-    return outcome_;
+  [[nodiscard]] bool running() const {
+    return turn_ < scenario_.turns && world_.hero_alive && world_.living_monsters() > 0;
   }
 
- private:
-  void one_turn() {
+  // Steps 1-2 of a turn: the draws, then every monster's decision from one snapshot.
+  void decide() {
     const int n = world_.monster_count;
     for (int i = 0; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
@@ -107,13 +95,23 @@ class Turns {
       world_.wander_direction[lane] = draw_below(rng_, 8);
     }
     decisions_ = decide_all(world_, map_, scoring_, scorer_);
+  }
+
+  // Steps 3-4: the hero acts, then the monsters in index order; the turn is counted.
+  void act() {
+    const int n = world_.monster_count;
     std::vector<std::uint8_t>& deciding = deciding_;
     deciding.assign(static_cast<std::size_t>(n), 0);
     for (int i = 0; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       if (world_.alive[lane] == 0 || world_.busy[lane] != 0) continue;
       deciding[lane] = 1;
-      ++outcome_.motive_turns[static_cast<std::size_t>(decisions_[lane].motive)];
+      const auto motive = static_cast<std::size_t>(decisions_[lane].motive);
+      ++outcome_.motive_turns[motive];
+      if (decisions_[lane].enemy_in_sight) {
+        ++outcome_.turns_in_sight;
+        ++outcome_.motive_turns_in_sight[motive];
+      }
       if (decisions_[lane].motive == Motive::fear) ++outcome_.flee_events;
     }
     hero_turn();
@@ -127,8 +125,23 @@ class Turns {
       act(i, decisions_[lane]);
       update_wander(world_, lane);
     }
+    ++turn_;
+    if (const double cohesion = group_cohesion(); cohesion >= 0) {
+      cohesion_sum_ += cohesion;
+      ++cohesion_turns_;
+    }
   }
 
+  [[nodiscard]] WorldOutcome outcome() const {
+    WorldOutcome outcome = outcome_;
+    outcome.survived = world_.hero_alive;
+    outcome.turns_survived = world_.hero_alive ? scenario_.turns : turn_;
+    outcome.monsters_killed = world_.monster_count - world_.living_monsters();
+    outcome.cohesion = cohesion_turns_ > 0 ? cohesion_sum_ / cohesion_turns_ : 0;
+    return outcome;
+  }
+
+ private:
   [[nodiscard]] double confusion(std::size_t lane) const {
     return scenario_.catalogue[static_cast<std::size_t>(world_.kind[lane] - 1)].confusion;
   }
@@ -387,9 +400,10 @@ class Turns {
   std::vector<std::uint8_t> deciding_;
   std::vector<int> item_distance_;
   WorldOutcome outcome_;
+  int turn_ = 0;
+  double cohesion_sum_ = 0;
+  int cohesion_turns_ = 0;
 };
-
-}  // namespace
 
 World place_world(const Scenario& scenario, const Map& map, Rng& rng) {
   World world;
@@ -452,13 +466,13 @@ void add_monster(World& world, const Species& species, const Overrides& override
 
 std::vector<Decision> decide_all(const World& world, const Map& map, Scoring scoring,
                                  FastScorer& scorer) {
-  std::vector<Perception> perceptions(static_cast<std::size_t>(world.monster_count));
+  std::vector<Decision> decisions(static_cast<std::size_t>(world.monster_count));
   if (scoring == Scoring::fast) {
-    scorer.score(world, map, perceptions);
-  } else {
-    score_reference(world, map, perceptions);
+    scorer.decide(world, map, decisions);
+    return decisions;
   }
-  std::vector<Decision> decisions(perceptions.size());
+  std::vector<Perception> perceptions(decisions.size());
+  score_reference(world, map, perceptions);
   for (std::size_t i = 0; i < decisions.size(); ++i) {
     if (world.alive[i] != 0 && world.busy[i] == 0) {
       decisions[i] = decide(world, static_cast<int>(i), perceptions[i]);
@@ -483,9 +497,23 @@ void update_wander(World& world, std::size_t lane) {
   world.last_y[lane] = world.y[lane];
 }
 
+WorldPlay::WorldPlay(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring,
+                     FastScorer& scorer)
+    : turns_(std::make_unique<Turns>(scenario, map, rng, scoring, scorer)) {}
+WorldPlay::~WorldPlay() = default;
+bool WorldPlay::running() const { return turns_->running(); }
+void WorldPlay::decide() { turns_->decide(); }
+void WorldPlay::act() { turns_->act(); }
+WorldOutcome WorldPlay::outcome() const { return turns_->outcome(); }
+
 WorldOutcome play_world(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring,
                         FastScorer& scorer) {
-  return Turns(scenario, map, rng, scoring, scorer).play();
+  WorldPlay play(scenario, map, rng, scoring, scorer);
+  while (play.running()) {
+    play.decide();
+    play.act();
+  }
+  return play.outcome();
 }
 
 }  // namespace levelforge::monsters

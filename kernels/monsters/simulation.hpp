@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "kernels/api/rng.hpp"
@@ -45,10 +46,34 @@ struct WorldOutcome {
   int flee_events = 0;                                        // monster-turns won by fear
   int items_taken = 0;                                        // by monsters
   std::array<std::int64_t, motive_count + 1> motive_turns{};  // by winning motive, none last
+  // Of the monster-turns with an enemy in sight: how many, and how many each motive won.
+  std::int64_t turns_in_sight = 0;
+  std::array<std::int64_t, motive_count + 1> motive_turns_in_sight{};
   double cohesion = 0;  // mean distance within groups, over the turns it is defined
 };
 
-// Plays one world on `map` with draws from `rng`. `scorer` is used for Scoring::fast.
+// One world played turn by turn, each turn in two phases: decide(), where every monster
+// decides from the same snapshot, then act(). `scorer` is used for Scoring::fast.
+class WorldPlay {
+ public:
+  WorldPlay(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring,
+            FastScorer& scorer);
+  ~WorldPlay();
+  WorldPlay(const WorldPlay&) = delete;
+  WorldPlay& operator=(const WorldPlay&) = delete;
+
+  // Until the last turn, the hero's death or the last monster's.
+  [[nodiscard]] bool running() const;
+  void decide();
+  void act();
+  [[nodiscard]] WorldOutcome outcome() const;
+
+ private:
+  class Turns;
+  std::unique_ptr<Turns> turns_;
+};
+
+// Plays one world on `map` with draws from `rng`, to its end.
 WorldOutcome play_world(const Scenario& scenario, const Map& map, Rng& rng, Scoring scoring,
                         FastScorer& scorer);
 

@@ -11,14 +11,15 @@ Map::Map(int width, int height)
       walls_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0) {}
 
 void Map::build_sight_table() {
-  sight_.assign(cells() * window_size, 0);
+  sight_bits_.assign(cells() * bits_per_cell / 64, 0);
   for (int ay = 0; ay < height_; ++ay) {
     for (int ax = 0; ax < width_; ++ax) {
       for (int oy = -max_perception; oy <= max_perception; ++oy) {
         for (int ox = -max_perception; ox <= max_perception; ++ox) {
           const bool visible =
               !wall(ax + ox, ay + oy) && line_of_sight(*this, ax, ay, ax + ox, ay + oy);
-          sight_[index(ax, ay) * window_size + window_offset(ox, oy)] = visible ? 1 : 0;
+          const std::size_t bit = index(ax, ay) * bits_per_cell + window_offset(ox, oy);
+          if (visible) sight_bits_[bit / 64] |= std::uint64_t{1} << (bit % 64);
         }
       }
     }
