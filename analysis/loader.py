@@ -54,6 +54,9 @@ class Result:
     top         exhaustive: {name: the top-k table, long: task, rank, score, index, fields}
     solutions   exhaustive: every solution record
     provenance  one row: config text, version, commit, ranks, hosts, times, ...
+
+    param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
+    the config.
     """
 
     def __init__(self, path, file):
@@ -88,6 +91,23 @@ class Result:
             row = {name: _attribute(attrs[name]) for name in PROVENANCE if name in attrs}
             return pd.DataFrame([row])
         return self._cached("provenance", build)
+
+    def param_table(self, name):
+        """The table parameter `params.<name>` as the config holds it (a list of maps; files
+        the config named are inlined), or None: no such list, or no PyYAML to read it."""
+        def build():
+            try:
+                import yaml
+            except ImportError:
+                return {}
+            try:
+                config = yaml.safe_load(str(self.provenance.iloc[0].get("config", "")))
+            except yaml.YAMLError:
+                return {}
+            params = config.get("params") if isinstance(config, dict) else None
+            return params if isinstance(params, dict) else {}
+        table = self._cached("config_params", build).get(name)
+        return table if isinstance(table, list) else None
 
     @property
     def points(self):

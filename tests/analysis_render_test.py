@@ -318,5 +318,53 @@ class MatchstickTest(unittest.TestCase):
             render.matchstick_sticks("")
 
 
+class SpawnStripTest(unittest.TestCase):
+    # docs/spawn.md, first_run: 4 hex digits per level, bit K for table position K.
+    LEVELS = "0001" "0005" "0005" "0002"  # {0}, {0, 2}, {0, 2} (a repeat), {1}
+
+    def test_parse(self):
+        self.assertEqual(render.parse_spawn_levels(self.LEVELS), [1, 5, 5, 2])
+        self.assertEqual(render.parse_spawn_levels(b"8000ffff"), [0x8000, 0xFFFF])
+        self.assertEqual(render.parse_spawn_levels(""), [])
+        for bad in ("001", "000g", "00A1"):
+            with self.assertRaises(ValueError, msg=bad):
+                render.parse_spawn_levels(bad)
+
+    def test_cells_filled_where_the_object_appeared(self):
+        picture = Picture(self, 4, 2)
+        drawn = render.draw_spawn_strip(picture.ax, self.LEVELS, names=["a", "b", "c"])
+        self.assertIs(drawn, picture.ax)
+        masks = render.parse_spawn_levels(self.LEVELS)
+        centres = [(level + 0.5, k + 0.5) for level in range(4) for k in range(3)]
+        for (x, y), rgb in zip(centres, picture.rgb_at(centres)):
+            level, k = int(x), int(y)
+            if masks[level] >> k & 1:
+                np.testing.assert_allclose(rgb, to_rgb(render._SPAWNED), atol=0.02,
+                                           err_msg=f"level {level} object {k}")
+            else:
+                self.assertTrue(is_white(rgb), f"level {level} object {k}: {rgb}")
+        self.assertEqual([t.get_text() for t in picture.ax.get_yticklabels()], ["a", "b", "c"])
+
+    def test_repeated_level_marked_and_object_zero_on_top(self):
+        picture = Picture(self, 4, 2)
+        render.draw_spawn_strip(picture.ax, [1, 5, 5, 2])
+        under = [(level + 0.5, 3.4) for level in range(4)]
+        marks = picture.rgb_at(under)
+        np.testing.assert_allclose(marks[2], to_rgb(render._REPEAT), atol=0.02)
+        for level in (0, 1, 3):
+            self.assertTrue(is_white(marks[level]), f"level {level}: {marks[level]}")
+        self.assertGreater(display_y(picture, (0.5, 0.5)), display_y(picture, (0.5, 1.5)))
+
+    def test_bad_input(self):
+        axes = plt.subplots()[1]
+        self.addCleanup(plt.close, axes.figure)
+        with self.assertRaisesRegex(ValueError, "2 names for 3 objects"):
+            render.draw_spawn_strip(axes, "0004", names=["a", "b"], objects=3)
+        with self.assertRaisesRegex(ValueError, "past the 2"):
+            render.draw_spawn_strip(axes, "0004", names=["a", "b"])
+        with self.assertRaisesRegex(ValueError, "no levels"):
+            render.draw_spawn_strip(axes, "")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -27,6 +27,27 @@ CASES = {
                    ["histograms.png", "matchstick_solutions.png", "matchstick_good.png"]),
     "tiltmaze_ga": ("tiltmaze_ga.yaml", ["--set", "ga.generations=3", "--set", "sweep.replicates=1"],
                     ["fitness.png"]),
+    # Fewer swept keys than the config (no aggression): one panel per monster.
+    "monsters_sweep": ("monsters_sweep.yaml",
+                       ["--set", "params.worlds=8", "--set", "params.turns=40", "--set",
+                        "sweep={grid: {params.monster: [goblin, orc], params.fear: [0, 8], "
+                        "params.group_size: [1, 6]}}"],
+                       ["monsters_survival.png", "monsters_motives.png"]),
+    # Only a text key swept, with replicates: survival per monster.
+    "monsters_one_key": ("monsters_sweep.yaml",
+                         ["--set", "params.worlds=8", "--set", "params.turns=40", "--set",
+                          "sweep={grid: {params.monster: [goblin, orc]}, replicates: 2}"],
+                         ["monsters_survival.png", "monsters_motives.png"]),
+    "monsters_ga": ("monsters_ga.yaml",
+                    ["--set", "ga.population=6", "--set", "ga.generations=2", "--set", "params.worlds=8",
+                     "--set", "params.turns=40", "--set", "params.validation_worlds=20"],
+                    ["fitness.png", "monsters_survival.png", "monsters_motives.png"]),
+    "spawn_sweep": ("spawn_sweep.yaml", ["--set", "params.runs=50", "--set", "sweep.replicates=2"],
+                    ["spawn_tradeoff.png", "spawn_strip.png"]),
+    "spawn_ga": ("spawn_ga.yaml",
+                 ["--set", "params.runs=20", "--set", "params.validation_runs=50", "--set", "ga.population=6",
+                  "--set", "ga.generations=2", "--set", "sweep.replicates=2"],
+                 ["fitness.png", "spawn_tradeoff.png", "spawn_strip.png"]),
 }
 
 
@@ -73,6 +94,22 @@ class Reports(TempDirTest):
 
     def test_tiltmaze_ga(self):
         self.report("tiltmaze_ga")
+
+    def test_monsters_sweep(self):
+        page = self.report("monsters_sweep")
+        self.assertIn("Hero survival", page)
+
+    def test_monsters_one_key(self):
+        self.report("monsters_one_key")
+
+    def test_monsters_ga(self):
+        self.assertIn("Target against validated hero survival", self.report("monsters_ga"))
+
+    def test_spawn_sweep(self):
+        self.assertIn("Enemies per level", self.report("spawn_sweep"))
+
+    def test_spawn_ga(self):
+        self.report("spawn_ga")
 
     def test_a_file_load_refuses_is_an_error(self):
         missing = self.path("missing.h5")

@@ -103,6 +103,67 @@ class LoadRuns(TempDirTest):
             self.assertEqual(top[top.task == 0]["score"].tolist()[:3], table[0]["score"][:3].tolist())
             self.assertEqual(len(run.solutions), f["exhaustive/solutions"].shape[0])
 
+    def assert_records_match(self, run, f):
+        """records: one row per task, the file's columns first, then task, point, replicate
+        and the swept values (text params as str)."""
+        records = f["sweep/records"][()]
+        points = f["points"][()]
+        swept = [c for c in points.dtype.names if c != "point"]
+        self.assertEqual(run.records.shape,
+                         (len(records), len(records.dtype.names) + 3 + len(swept)))
+        self.assertEqual(list(run.records.columns),
+                         ["task", *records.dtype.names, "point", "replicate", *swept])
+        self.assertEqual(list(run.points.columns), ["point", *swept])
+        for key in swept:
+            values = [v.decode() if isinstance(v, bytes) else v for v in points[key]]
+            self.assertEqual(list(run.points[key]), values, key)
+        return records
+
+    def test_monsters_sweep_and_ga(self):
+        sweep = run_config(self, os.path.join(REPO, "configs", "monsters_sweep.yaml"),
+                           self.path("ms.h5"), "--set", "params.worlds=4", "--set", "params.turns=20",
+                           "--set", "sweep.grid.params.fear=[0, 8]",
+                           "--set", "sweep.grid.params.group_size=[3]")
+        with analysis.load(sweep) as run, h5py.File(sweep, "r") as f:
+            records = self.assert_records_match(run, f)
+            self.assertEqual(set(run.records["params.monster"]), {"goblin", "orc"})
+            self.assertEqual(run.records["p_survive"].tolist(), records["p_survive"].tolist())
+            self.assertEqual([s["name"] for s in run.param_table("species")],
+                             ["goblin", "orc", "skeleton"])
+            self.assertIsNone(run.param_table("worlds"))  # a scalar, not a table
+        ga = run_config(self, os.path.join(REPO, "configs", "monsters_ga.yaml"), self.path("mg.h5"),
+                        "--set", "ga.population=4", "--set", "ga.generations=2",
+                        "--set", "params.worlds=4", "--set", "params.turns=20",
+                        "--set", "params.validation_worlds=4")
+        with analysis.load(ga) as run, h5py.File(ga, "r") as f:
+            self.assertEqual(len(run.best), int((f["ga/best"]["position"][()] >= 0).sum()))
+            self.assertTrue({"p_survive", "share_fear", "validated_p_survive"} <= set(run.best.columns))
+            self.assertEqual(len(run.history), int((f["ga/history"]["generation"][()] >= 0).sum()))
+            self.assertEqual(list(run.points["params.target"]), [0.2, 0.5, 0.8])
+
+    def test_spawn_sweep_and_ga(self):
+        sweep = run_config(self, os.path.join(REPO, "configs", "spawn_sweep.yaml"), self.path("ss.h5"),
+                           "--set", "params.runs=10", "--set", "sweep.replicates=1")
+        with analysis.load(sweep) as run, h5py.File(sweep, "r") as f:
+            records = self.assert_records_match(run, f)
+            self.assertEqual(list(run.records["params.recency"][:3]), ["all", "window", "decay"])
+            # first_run: 4 hex digits for each of the 50 levels (docs/spawn.md).
+            self.assertEqual(run.records["first_run"].tolist(),
+                             [v.decode() for v in records["first_run"]])
+            self.assertTrue(all(len(text) == 200 for text in run.records["first_run"]))
+            self.assertEqual([o["name"] for o in run.param_table("objects")],
+                             ["slime", "thief", "wolf", "goblin", "skeleton", "archer", "orc", "troll"])
+        ga = run_config(self, os.path.join(REPO, "configs", "spawn_ga.yaml"), self.path("sg.h5"),
+                        "--set", "params.runs=10", "--set", "params.validation_runs=10", "--set",
+                        "ga.population=4", "--set", "ga.generations=2", "--set", "sweep.replicates=1")
+        with analysis.load(ga) as run, h5py.File(ga, "r") as f:
+            validation = f["ga/validation"][()]
+            self.assertEqual(list(run.best.columns[-len(validation.dtype.names) - 1:-1]),
+                             list(validation.dtype.names))
+            self.assertEqual(run.best["validated_first_run"].iloc[0],
+                             validation[0, 0]["validated_first_run"].decode())
+            self.assertEqual(run.swept_keys, [])
+
     def test_module_command_summarizes_a_file(self):
         out = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
         result = subprocess.run([sys.executable, "-m", "analysis", out], cwd=REPO,

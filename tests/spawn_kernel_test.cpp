@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,9 +63,13 @@ TEST(SpawnKernel, DeclaresItsParametersAndRecord) {
   EXPECT_EQ(params.choice("recency"), "all");
   EXPECT_EQ(params.choice("wrap"), "loop");
   const auto fields = Spawn::record_fields();
-  EXPECT_EQ(fields.size(), 12 + 2 * spawn::max_objects);
+  EXPECT_EQ(fields.size(), 13 + 2 * spawn::max_objects);
   EXPECT_EQ(fields[12].name, "share_0");
-  EXPECT_EQ(fields.back().name, "absence_15");
+  EXPECT_EQ(fields[fields.size() - 2].name, "absence_15");
+  EXPECT_EQ(fields.back().name, "first_run");
+  EXPECT_EQ(fields.back().type, FieldType::text);
+  EXPECT_EQ(fields.back().text_size, 256U);  // 64 levels of 4 hex digits
+  EXPECT_EQ(Spawn::validation_fields().back().name, "validated_first_run");
 }
 
 // The document's default: no objects, constant curve 1. Nothing spawns, every level misses
@@ -188,6 +193,77 @@ TEST(SpawnKernel, CountsTheLevelsTheDocumentsRuleNeverEnds) {
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 1);
   EXPECT_DOUBLE_EQ(real_at(record, "share_1"), 0);
+}
+
+std::string text_at(const Record& record, const std::string& field) {
+  const auto fields = Spawn::record_fields();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].name == field) return std::get<std::string>(record.at(i));
+  }
+  ADD_FAILURE() << "no field " << field;
+  return {};
+}
+
+TEST(SpawnKernel, FormatsLevelsAsFourHexDigitsEach) {
+  const std::vector<spawn::Mask> present = {0x0001, 0x8000, 0x00a5, 0, 0xffff};
+  EXPECT_EQ(spawn::format_levels(present), "0001800000a50000ffff");
+  EXPECT_EQ(spawn::format_levels({}), "");
+}
+
+// Required 10, 20, 30, 30, 30 (clamped ramp). "a" is eligible everywhere, "b" from 15 and
+// "c" (table position 13, bit 0x2000) from 25; positions 2..12 are never eligible. The caps
+// (a: floor(D / 10), b: 1 from D = 20, c: 1 at D = 30) spend at most 9 of each level's
+// difficulty, so every candidate stays until it spawns: the levels hold {a}, {a, b},
+// {a, b, c} three times, in every run.
+TEST(SpawnKernel, FirstRunRecordsTheObjectsOfEachLevel) {
+  std::vector<DataNode> objects = {object_node("a", 1, 0, 0.1), object_node("b", 2, 15, 0.1)};
+  for (int i = 2; i <= 12; ++i) objects.push_back(object_node(std::to_string(i), 1, 99, 1));
+  objects.push_back(object_node("c", 4, 25, 0.2));
+  const Spawn kernel(params_with({{"objects", table(DataNode::list(objects))},
+                                  {"keyframes", table(DataNode::list({key(0, 1), key(2, 3)}))},
+                                  {"wrap", std::string("clamp")},
+                                  {"base_difficulty", 10.0},
+                                  {"levels", std::int64_t{5}},
+                                  {"runs", std::int64_t{7}}}));
+  auto rng = rng_for(11);
+  const Record record = kernel.run(rng);
+  EXPECT_EQ(text_at(record, "first_run"), "00010003200320032003");
+  EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), (1 + 2 + 3 * 3) / 5.0);
+  // The validation records its first run the same way; the genome holds the table's ratios
+  // (a and b 0.1, c 0.2; 1 for the never eligible).
+  Spawn::Genome genome(kernel.genome_length(), 10'000);
+  genome[1] = 5000;
+  genome[2] = genome[3] = 1000;
+  genome.back() = 2000;
+  const Record validated = kernel.validate(genome, rng);
+  ASSERT_EQ(validated.size(), Spawn::validation_fields().size());
+  EXPECT_EQ(std::get<std::string>(validated.back()), "00010003200320032003");
+}
+
+// first_run is the first run of the same simulation: the other fields are what the
+// simulator measures on the same stream, and it holds the first 64 levels of a longer run.
+TEST(SpawnKernel, FirstRunLeavesTheMetricsAlone) {
+  const Spawn kernel(params_with(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
+                                         object_node("c", 7, 10, 0.5)}))},
+       {"levels", std::int64_t{80}},
+       {"runs", std::int64_t{30}}}));
+  auto rng = rng_for(12);
+  const Record record = kernel.run(rng);
+  auto same = rng_for(12);
+  const spawn::Metrics m = kernel.simulator().measure(30, same);
+  EXPECT_EQ(real_at(record, "error_share"), m.error_share);
+  EXPECT_EQ(real_at(record, "repetition"), m.repetition);
+  EXPECT_EQ(real_at(record, "entropy"), m.entropy);
+  EXPECT_EQ(real_at(record, "share_2"), m.share[2]);
+  auto first = rng_for(12);
+  spawn::Tally tally;
+  std::vector<spawn::Mask> present(80);
+  kernel.simulator().run(first, tally, present);
+  const std::string text = text_at(record, "first_run");
+  ASSERT_EQ(text.size(), 256U);
+  EXPECT_EQ(text, spawn::format_levels(std::span(present).first(64)));
+  EXPECT_NE(text, std::string(256, '0'));
 }
 
 // Records equal value for value, NaN equal to NaN (the unused per-object columns).

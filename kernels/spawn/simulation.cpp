@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace levelforge::spawn {
 
@@ -23,7 +24,19 @@ Simulator::Simulator(std::span<const SpawnObject> objects, std::span<const doubl
   }
 }
 
-void Simulator::run(Rng& rng, Tally& tally) const {
+std::string format_levels(std::span<const Mask> present) {
+  constexpr std::string_view digits = "0123456789abcdef";
+  std::string text(present.size() * level_digits, '0');
+  for (std::size_t level = 0; level < present.size(); ++level) {
+    for (std::size_t d = 0; d < level_digits; ++d) {
+      const auto shift = static_cast<unsigned>(4 * (level_digits - 1 - d));
+      text[level * level_digits + d] = digits[(present[level] >> shift) & 0xFU];
+    }
+  }
+  return text;
+}
+
+void Simulator::run(Rng& rng, Tally& tally, std::span<Mask> present) const {
   const std::size_t count = selector_.objects();
   const auto q_log_q = [this](std::int64_t q) {
     return q < static_cast<std::int64_t>(q_log_q_.size())
@@ -41,6 +54,7 @@ void Simulator::run(Rng& rng, Tally& tally) const {
     selector_.weights(plan, recency, weights);
     selector_.select(plan, weights, rng, contents);
     recency.record(contents.present, count);
+    if (level < present.size()) present[level] = contents.present;
 
     tally.required += plan.required;
     tally.spawned += contents.spawned;
@@ -78,9 +92,9 @@ void Simulator::run(Rng& rng, Tally& tally) const {
   tally.levels += static_cast<std::int64_t>(plans_.size());
 }
 
-Metrics Simulator::measure(std::int64_t runs, Rng& rng) const {
+Metrics Simulator::measure(std::int64_t runs, Rng& rng, std::span<Mask> first_run) const {
   Tally tally;
-  for (std::int64_t r = 0; r < runs; ++r) run(rng, tally);
+  for (std::int64_t r = 0; r < runs; ++r) run(rng, tally, r == 0 ? first_run : std::span<Mask>{});
   return summarize(tally);
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "kernels/api/rng.hpp"
@@ -49,15 +50,25 @@ struct Metrics {
   std::array<double, max_objects> absence;  // mean longest absence; NaN: never eligible
 };
 
+// The record's `first_run` text: the objects present on each of a run's first
+// `recorded_levels` levels, `level_digits` lowercase hex digits per level (bit K: the object
+// at table position K), levels one after another with no separator.
+inline constexpr std::size_t recorded_levels = 64;
+inline constexpr std::size_t level_digits = max_objects / 4;
+static_assert(max_objects % 4 == 0 && max_objects <= 32);
+std::string format_levels(std::span<const Mask> present);
+
 class Simulator {
  public:
   // `required`: the required difficulty of each level of a run.
   Simulator(std::span<const SpawnObject> objects, std::span<const double> required,
             const Rules& rules);
 
-  // One run of every level, added to `tally`. Allocates nothing.
-  void run(Rng& rng, Tally& tally) const;
-  [[nodiscard]] Metrics measure(std::int64_t runs, Rng& rng) const;
+  // One run of every level, added to `tally`; the objects present on level i go to
+  // present[i] for the first present.size() levels. Allocates nothing.
+  void run(Rng& rng, Tally& tally, std::span<Mask> present = {}) const;
+  // `runs` runs; `first_run` as `present` for the first of them.
+  [[nodiscard]] Metrics measure(std::int64_t runs, Rng& rng, std::span<Mask> first_run = {}) const;
   [[nodiscard]] Metrics summarize(const Tally& tally) const;
 
   [[nodiscard]] const std::vector<LevelPlan>& plans() const { return plans_; }

@@ -1,6 +1,7 @@
 #include "kernels/spawn/spawn.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -69,6 +70,25 @@ Record variety_record(const Metrics& m) {
   return {m.error_share, m.repetition, m.mean_types, m.entropy, m.mean_longest_absence};
 }
 
+// The `first_run` text field (spawn::format_levels); `over` says which run it shows.
+FieldSpec first_run_field(const std::string& name, const std::string& over) {
+  return text_field(name, spawn::recorded_levels * spawn::level_digits,
+                    "the objects on each of the first " + std::to_string(spawn::recorded_levels) +
+                        " levels of " + over + ": " + std::to_string(spawn::level_digits) +
+                        " hex digits per level, bit K for the object at table position K");
+}
+
+// Room for `first_run`: the first recorded_levels levels of a run of `levels` levels.
+struct FirstRun {
+  std::array<spawn::Mask, spawn::recorded_levels> present{};
+  std::size_t levels;
+
+  explicit FirstRun(std::size_t run_levels)
+      : levels(std::min(run_levels, spawn::recorded_levels)) {}
+  std::span<spawn::Mask> span() { return {present.data(), levels}; }
+  [[nodiscard]] std::string text() const { return spawn::format_levels({present.data(), levels}); }
+};
+
 }  // namespace
 
 std::vector<ParamSpec> Spawn::parameters() {
@@ -134,17 +154,20 @@ std::vector<FieldSpec> Spawn::record_fields() {
         "absence_" + std::to_string(i),
         "object " + std::to_string(i) + "'s longest absence after eligibility, mean over runs"));
   }
+  fields.push_back(first_run_field("first_run", "the task's first run"));
   return fields;
 }
 
 Record Spawn::run(Rng& rng) const {
-  const Metrics m = simulator_.measure(runs_, rng);
+  FirstRun first(required_.size());
+  const Metrics m = simulator_.measure(runs_, rng, first.span());
   Record record = {m.mean_required, m.mean_spawned, m.mean_abs_error};
   for (auto& value : variety_record(m)) record.push_back(value);
   record.insert(record.end(),
                 {m.mix_entropy, m.max_longest_absence, m.stalled_share, m.mean_draws});
   record.insert(record.end(), m.share.begin(), m.share.end());
   record.insert(record.end(), m.absence.begin(), m.absence.end());
+  record.emplace_back(first.text());
   return record;
 }
 
@@ -245,11 +268,17 @@ Spawn::Genome Spawn::decode(std::span<const std::int64_t> stored) const {
 }
 
 std::vector<FieldSpec> Spawn::validation_fields() {
-  return variety_fields("validated_", ", over validation_runs fresh runs");
+  auto fields = variety_fields("validated_", ", over validation_runs fresh runs");
+  fields.push_back(first_run_field("validated_first_run", "the first validation run"));
+  return fields;
 }
 
 Record Spawn::validate(const Genome& genome, Rng& rng) const {
-  return variety_record(simulator_for(genome).measure(validation_runs_, rng));
+  FirstRun first(required_.size());
+  Record record =
+      variety_record(simulator_for(genome).measure(validation_runs_, rng, first.span()));
+  record.emplace_back(first.text());
+  return record;
 }
 
 }  // namespace levelforge::kernels
