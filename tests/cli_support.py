@@ -83,6 +83,20 @@ class TempDirTest(unittest.TestCase):
             self.assertEqual(data.shape, actual[name].shape, name)
             self.assertEqual(data.tobytes(), actual[name].tobytes(), f"{name} differs in {actual_path}")
 
+    def run_to(self, config, extra, ranks, name):
+        """`levelforge run config` with `extra` arguments on `ranks` ranks (None: a
+        singleton) into the scratch file `name`; returns its path."""
+        out = self.path(name)
+        self.assert_ok(levelforge("run", config, "-o", out, "-q", *extra, ranks=ranks))
+        return out
+
+    def assert_same_on_ranks(self, config, extra):
+        """The config run on 1, 2 and 3 ranks gives identical results; returns the 1-rank file."""
+        files = [self.run_to(config, extra, ranks, f"run-{ranks}.h5") for ranks in (1, 2, 3)]
+        for other in files[1:]:
+            self.assert_same_results(files[0], other)
+        return files[0]
+
 
 class SolveTest(TempDirTest):
     """Tests of `levelforge solve KERNEL`; subclasses set `kernel`."""

@@ -27,20 +27,7 @@ SMALL_GA = ["--set", "params.worlds=8", "--set", "params.turns=40",
 MOTIVES = ["fear", "aggression", "desire", "misc", "wander", "none"]
 
 
-class MonstersTest(TempDirTest):
-    def run_config(self, config, extra, ranks, name):
-        out = self.path(name)
-        self.assert_ok(levelforge("run", config, "-o", out, "-q", *extra, ranks=ranks))
-        return out
-
-    def assert_same_on_ranks(self, config, extra):
-        files = [self.run_config(config, extra, ranks, f"run-{ranks}.h5") for ranks in (1, 2, 3)]
-        for other in files[1:]:
-            self.assert_same_results(files[0], other)
-        return files[0]
-
-
-class Determinism(MonstersTest):
+class Determinism(TempDirTest):
     def test_sweep_on_1_2_3_ranks(self):
         self.assert_same_on_ranks(SWEEP, SMALL_SWEEP + ["--set", "sweep.grid.params.group_size=[2]"])
 
@@ -48,9 +35,9 @@ class Determinism(MonstersTest):
         self.assert_same_on_ranks(GA, SMALL_GA)
 
 
-class Experiments(MonstersTest):
+class Experiments(TempDirTest):
     def test_sweep_records(self):
-        out = self.run_config(SWEEP, ["--set", "params.worlds=60", "--set", "params.turns=100"],
+        out = self.run_to(SWEEP, ["--set", "params.worlds=60", "--set", "params.turns=100"],
                               None, "sweep.h5")
         with h5py.File(out, "r") as f:
             points = f["points"][()]
@@ -92,7 +79,7 @@ class Experiments(MonstersTest):
                                        (monster, aggression, fear_value))
 
     def test_species_contents_are_in_the_provenance(self):
-        out = self.run_config(SWEEP, SMALL_SWEEP + ["--set", "sweep.grid.params.monster=[orc]",
+        out = self.run_to(SWEEP, SMALL_SWEEP + ["--set", "sweep.grid.params.monster=[orc]",
                                                     "--set", "sweep.grid.params.fear=[0]"],
                               None, "provenance.h5")
         with h5py.File(out, "r") as f:
@@ -101,7 +88,7 @@ class Experiments(MonstersTest):
         self.assertNotIn("species/goblin.yaml", text)
 
     def test_ga_genomes_and_validation(self):
-        out = self.run_config(GA, SMALL_GA, None, "ga.h5")
+        out = self.run_to(GA, SMALL_GA, None, "ga.h5")
         with h5py.File(out, "r") as f:
             genomes = f["ga/best_genomes"][()]
             best = f["ga/best"][()]
@@ -119,7 +106,7 @@ class Experiments(MonstersTest):
                                & (validation["validated_p_survive"] <= 1)))
 
 
-class BadSpecies(MonstersTest):
+class BadSpecies(TempDirTest):
     CONFIG = """\
         experiment: bad
         kernel: monsters

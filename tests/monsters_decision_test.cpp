@@ -24,11 +24,6 @@ void PrintTo(const Perception& p, std::ostream* out) {
 
 namespace {
 
-constexpr auto fear_k = static_cast<std::size_t>(Motive::fear);
-constexpr auto aggression_k = static_cast<std::size_t>(Motive::aggression);
-constexpr auto desire_k = static_cast<std::size_t>(Motive::desire);
-constexpr auto misc_k = static_cast<std::size_t>(Motive::misc);
-constexpr auto wander_k = static_cast<std::size_t>(Motive::wander);
 constexpr int east = 0;
 constexpr int west = 4;
 
@@ -114,10 +109,10 @@ TEST(Aggression, MyStrengthPlusBuddiesTimesSixMinusDistance) {
   add_monster(world, goblin, {}, 1, 0, 5, 6);  // an ally 1 cell away: adds 2 + 1 - 1 = 2
   // (2 + 2) * (6 - 3) + 2 * (3 + 0 hates + 0 hostility) = 18, toward the hero.
   const Perception p = scored(world, map, 0);
-  EXPECT_EQ(p.scores[aggression_k][east], 18);
+  EXPECT_EQ(p.scores[aggression_row][east], 18);
   EXPECT_EQ(p.nearest_enemy, 0);
   EXPECT_EQ(p.nearest_enemy_distance, 3);
-  for (int d = 1; d < 8; ++d) EXPECT_EQ(p.scores[aggression_k][static_cast<std::size_t>(d)], 0);
+  for (int d = 1; d < 8; ++d) EXPECT_EQ(p.scores[aggression_row][static_cast<std::size_t>(d)], 0);
 }
 
 TEST(Aggression, SpecialHatesAndHatredAddTwiceEach) {
@@ -129,7 +124,7 @@ TEST(Aggression, SpecialHatesAndHatredAddTwiceEach) {
   goblin.relation[hero_kind] = -3;  // "hates": 2 more than a plain enemy
   add_monster(world, goblin, {}, 1, 0, 5, 5);
   // 2 * (6 - 3) + 2 * (3 + 2 + 2) = 20.
-  EXPECT_EQ(scored(world, map, 0).scores[aggression_k][east], 20);
+  EXPECT_EQ(scored(world, map, 0).scores[aggression_row][east], 20);
 }
 
 TEST(Aggression, WoundedMonsterHitsWithOneLess) {
@@ -140,7 +135,7 @@ TEST(Aggression, WoundedMonsterHitsWithOneLess) {
   add_monster(world, goblin, {}, 1, 0, 5, 5);
   world.hp[0] = 4;  // 4 < 10 / 2: combat strength 3
   // 3 * (6 - 2) + 2 * 1 = 14 (it would be 18 unwounded).
-  EXPECT_EQ(scored(world, map, 0).scores[aggression_k][east], 14);
+  EXPECT_EQ(scored(world, map, 0).scores[aggression_row][east], 14);
 }
 
 TEST(Aggression, ZeroWeightSwitchesItOff) {
@@ -148,7 +143,7 @@ TEST(Aggression, ZeroWeightSwitchesItOff) {
   World world = with_hero(7, 5);
   add_monster(world, plain(), {}, 1, 0, 5, 5);
   const Perception p = scored(world, map, 0);
-  EXPECT_EQ(motive_strengths(p)[aggression_k], 0);
+  EXPECT_EQ(motive_strengths(p)[aggression_row], 0);
   EXPECT_EQ(p.nearest_enemy, 0);  // it still sees the hero
 }
 
@@ -162,8 +157,8 @@ TEST(Fear, GoesToTheOppositeDirection) {
   // 3 * (6 - 2) + 2 * 1 = 14 away from the hero (west), plus 2 * base fear = 4 because a
   // member of its group (itself) is afraid: 18.
   const Perception p = scored(world, map, 0);
-  EXPECT_EQ(p.scores[fear_k][west], 18);
-  EXPECT_EQ(motive_strengths(p)[fear_k], 18);
+  EXPECT_EQ(p.scores[fear_row][west], 18);
+  EXPECT_EQ(motive_strengths(p)[fear_row], 18);
   const Decision decision = decide(world, 0, p);
   EXPECT_EQ(decision.motive, Motive::fear);
   EXPECT_EQ(decision.action, Action::move);
@@ -178,7 +173,7 @@ TEST(Fear, DumbMonstersSeeEveryEnemyAtStrengthOne) {
   coward.smart = false;
   add_monster(world, coward, {}, 1, 0, 5, 5);
   // 1 * (6 - 2) + 0 + group 4 = 8 (a smart one: 5 * 4 + 4 = 24).
-  EXPECT_EQ(scored(world, map, 0).scores[fear_k][west], 8);
+  EXPECT_EQ(scored(world, map, 0).scores[fear_row][west], 8);
 }
 
 // Three orcs east of a goblin: at 2, 3 and 3 cells (all in the east octant).
@@ -200,10 +195,10 @@ World goblin_and_three_orcs(bool one_group) {
 TEST(Fear, AGroupCountsAsOneMonster) {
   const Map map = open_room();
   // One group: (3 + 3 + 3) * (6 - 2) + 2 * 2 = 40, plus 2 * 1 for the group = 42.
-  EXPECT_EQ(scored(goblin_and_three_orcs(true), map, 0).scores[fear_k][west], 42);
+  EXPECT_EQ(scored(goblin_and_three_orcs(true), map, 0).scores[fear_row][west], 42);
   // Three groups: 3 * 4 + 4, 3 * 3 + 4, 3 * 3 + 4 = 42, plus 2 = 44: the special fear
   // counts once per group, the distance of each.
-  EXPECT_EQ(scored(goblin_and_three_orcs(false), map, 0).scores[fear_k][west], 44);
+  EXPECT_EQ(scored(goblin_and_three_orcs(false), map, 0).scores[fear_row][west], 44);
 }
 
 TEST(Fear, AMemberOfAnAfraidGroupAddsTwiceItsBaseFear) {
@@ -216,11 +211,11 @@ TEST(Fear, AMemberOfAnAfraidGroupAddsTwiceItsBaseFear) {
   add_monster(world, goblin, {}, 1, 0, 11, 5);  // its group mate, 4 cells further: no hero
   add_monster(world, goblin, {}, 1, 1, 11, 6);  // another group: no bonus
   const Perception first = scored(world, map, 0);
-  EXPECT_EQ(first.scores[fear_k][east], 3 * 3 + 6);
+  EXPECT_EQ(first.scores[fear_row][east], 3 * 3 + 6);
   const Perception mate = scored(world, map, 1);
-  EXPECT_EQ(mate.scores[fear_k][east], 6);  // 2 * 3 the way its mate's fear points
-  EXPECT_EQ(motive_strengths(mate)[fear_k], 6);
-  EXPECT_EQ(motive_strengths(scored(world, map, 2))[fear_k], 0);
+  EXPECT_EQ(mate.scores[fear_row][east], 6);  // 2 * 3 the way its mate's fear points
+  EXPECT_EQ(motive_strengths(mate)[fear_row], 6);
+  EXPECT_EQ(motive_strengths(scored(world, map, 2))[fear_row], 0);
 }
 
 TEST(Desire, ValuesAreAddedNeverMultiplied) {
@@ -243,9 +238,9 @@ TEST(Desire, ValuesAreAddedNeverMultiplied) {
   put(5, 3, ItemKind::weapon, 6);  // not wanted
   put(5, 5, ItemKind::gold, 1);    // underfoot: 1 + 6 + 2 + 3 = 12, here
   const Perception p = scored(world, map, 0);
-  EXPECT_EQ(p.scores[desire_k][east], 24);
-  EXPECT_EQ(p.scores[desire_k][2], 0);
-  EXPECT_EQ(p.here[desire_k], 12);
+  EXPECT_EQ(p.scores[desire_row][east], 24);
+  EXPECT_EQ(p.scores[desire_row][2], 0);
+  EXPECT_EQ(p.here[desire_row], 12);
   EXPECT_EQ(p.best_item, 0);  // 14 is the largest term
   EXPECT_EQ(p.best_item_distance, 2);
 }
@@ -257,11 +252,11 @@ TEST(Misc, GuardsItsPost) {
   guard.misc = 4;
   add_monster(world, guard, {}, 1, 0, 5, 5);
   Perception p = scored(world, map, 0);
-  EXPECT_EQ(p.here[misc_k], 8);
+  EXPECT_EQ(p.here[misc_row], 8);
   EXPECT_EQ(decide(world, 0, p).action, Action::stay);
   world.x[0] = 8;  // 3 cells east of the post: pulled back west, 2 * 4 + 3
   p = scored(world, map, 0);
-  EXPECT_EQ(p.scores[misc_k][west], 11);
+  EXPECT_EQ(p.scores[misc_row][west], 11);
   EXPECT_EQ(decide(world, 0, p).direction, west);
 }
 
@@ -272,9 +267,9 @@ TEST(Wander, OneShiftedByTheLevelTwiceWhenConfused) {
   wanderer.wander = 2;
   add_monster(world, wanderer, {}, 1, 0, 5, 5);
   world.wander_direction[0] = 6;
-  EXPECT_EQ(scored(world, map, 0).scores[wander_k][6], 1 << 2);
+  EXPECT_EQ(scored(world, map, 0).scores[wander_row][6], 1 << 2);
   world.confused[0] = 1;
-  EXPECT_EQ(scored(world, map, 0).scores[wander_k][6], 1 << 4);
+  EXPECT_EQ(scored(world, map, 0).scores[wander_row][6], 1 << 4);
 }
 
 TEST(Wander, RisesWhenStuckOrBackDecaysOtherwise) {
@@ -320,8 +315,8 @@ TEST(Decision, StrongestMotivePicksTheActionTheSumPicksTheWay) {
   add_monster(world, brave, {}, 1, 0, 5, 5);
   const Perception p = scored(world, map, 0);
   // aggression 3 * 5 + 2 = 17 east; fear 1 * 5 + 2 (group) = 7 west.
-  EXPECT_EQ(motive_strengths(p)[aggression_k], 17);
-  EXPECT_EQ(motive_strengths(p)[fear_k], 7);
+  EXPECT_EQ(motive_strengths(p)[aggression_row], 17);
+  EXPECT_EQ(motive_strengths(p)[fear_row], 7);
   const Decision decision = decide(world, 0, p);
   EXPECT_EQ(decision.motive, Motive::aggression);
   EXPECT_EQ(decision.action, Action::attack);  // adjacent
@@ -354,7 +349,7 @@ TEST(Decision, WallsBlockSight) {
   add_monster(world, goblin, {}, 1, 0, 5, 5);
   const Perception p = scored(world, map, 0);
   EXPECT_EQ(p.nearest_enemy, no_entity);
-  EXPECT_EQ(motive_strengths(p)[aggression_k], 0);
+  EXPECT_EQ(motive_strengths(p)[aggression_row], 0);
 }
 
 // Two goblins of one group, side by side, afraid of an orc: both decide on the snapshot, so

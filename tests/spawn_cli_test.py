@@ -26,21 +26,7 @@ SMALL_GA = ["--set", "params.runs=10", "--set", "params.validation_runs=40",
             "--set", "sweep.replicates=2"]
 
 
-class SpawnTest(TempDirTest):
-    def run_config(self, config, extra, ranks, name):
-        out = self.path(name)
-        self.assert_ok(levelforge("run", config, "-o", out, "-q", *extra, ranks=ranks))
-        return out
-
-    def assert_same_on_ranks(self, config, extra):
-        """The config run on 1, 2 and 3 ranks; returns the 1-rank file."""
-        files = [self.run_config(config, extra, ranks, f"run-{ranks}.h5") for ranks in (1, 2, 3)]
-        for other in files[1:]:
-            self.assert_same_results(files[0], other)
-        return files[0]
-
-
-class Determinism(SpawnTest):
+class Determinism(TempDirTest):
     def test_sweep_on_1_2_3_ranks(self):
         self.assert_same_on_ranks(SWEEP, SMALL_SWEEP)
 
@@ -48,9 +34,9 @@ class Determinism(SpawnTest):
         self.assert_same_on_ranks(GA, SMALL_GA)
 
 
-class Experiments(SpawnTest):
+class Experiments(TempDirTest):
     def test_sweep_records(self):
-        out = self.run_config(SWEEP, SMALL_SWEEP, None, "sweep.h5")
+        out = self.run_to(SWEEP, SMALL_SWEEP, None, "sweep.h5")
         with h5py.File(out, "r") as f:
             points = f["points"][()]
             records = f["sweep/records"][()]
@@ -72,7 +58,7 @@ class Experiments(SpawnTest):
         self.assertTrue(np.all(records["mean_types"] <= ENEMIES))
 
     def test_ga_genomes_and_validation(self):
-        out = self.run_config(GA, SMALL_GA, None, "ga.h5")
+        out = self.run_to(GA, SMALL_GA, None, "ga.h5")
         with h5py.File(out, "r") as f:
             genomes = f["ga/best_genomes"][()]
             best = f["ga/best"][()]
@@ -90,7 +76,7 @@ class Experiments(SpawnTest):
         self.assertTrue(np.all(validation["validated_error_share"] >= 0))
 
 
-class BadTables(SpawnTest):
+class BadTables(TempDirTest):
     CONFIG = """\
         experiment: bad
         kernel: spawn

@@ -11,18 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "tests/spawn_tables.hpp"
+
 namespace levelforge::kernels {
 namespace {
 
-DataNode num(double value) { return DataNode::scalar(format_value(value)); }
-
-DataNode object_node(const std::string& name, double strength, double min_difficulty,
-                     double max_ratio) {
-  return DataNode::map({{"name", DataNode::scalar(name)},
-                        {"strength", num(strength)},
-                        {"min_difficulty", num(min_difficulty)},
-                        {"max_ratio", num(max_ratio)}});
-}
+using testing::num;
+using testing::object_node;
 
 DataNode key(double time, double value) {
   return DataNode::map({{"time", num(time)}, {"value", num(value)}});

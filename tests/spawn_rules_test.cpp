@@ -16,6 +16,7 @@
 #include "kernels/api/params.hpp"
 #include "kernels/spawn/curve.hpp"
 #include "kernels/spawn/selection.hpp"
+#include "tests/spawn_tables.hpp"
 
 namespace levelforge::spawn {
 namespace {
@@ -24,15 +25,8 @@ using Level = std::map<std::size_t, std::int64_t>;  // object -> quantity
 
 Rng rng_for(std::uint64_t individual) { return Rng({3, Stream::sweep_run, 0, 0, individual}); }
 
-DataNode num(double value) { return DataNode::scalar(format_value(value)); }
-
-DataNode object_node(const std::string& name, double strength, double min_difficulty,
-                     double max_ratio) {
-  return DataNode::map({{"name", DataNode::scalar(name)},
-                        {"strength", num(strength)},
-                        {"min_difficulty", num(min_difficulty)},
-                        {"max_ratio", num(max_ratio)}});
-}
+using testing::num;
+using testing::object_node;
 
 // The document's WeightedMultiSpawnLevelProcessor.Process, transcribed line by line:
 // weightedContents is a map from object to weight, EverContentsStack the earlier levels.

@@ -18,6 +18,12 @@ namespace levelforge::monsters {
 // In tie order: the earlier motive wins a tie of strengths.
 enum class Motive : std::uint8_t { fear, aggression, desire, misc, wander, none };
 constexpr int motive_count = 5;
+// Where each motive sits in Perception's arrays.
+constexpr auto fear_row = static_cast<std::size_t>(Motive::fear);
+constexpr auto aggression_row = static_cast<std::size_t>(Motive::aggression);
+constexpr auto desire_row = static_cast<std::size_t>(Motive::desire);
+constexpr auto misc_row = static_cast<std::size_t>(Motive::misc);
+constexpr auto wander_row = static_cast<std::size_t>(Motive::wander);
 
 enum class Action : std::uint8_t { stay, move, attack, shoot, pick_up };
 

@@ -14,12 +14,6 @@ using Lanes = std::array<std::int32_t, max_monsters>;
 
 namespace {
 
-constexpr auto fear_k = static_cast<std::size_t>(Motive::fear);
-constexpr auto aggression_k = static_cast<std::size_t>(Motive::aggression);
-constexpr auto desire_k = static_cast<std::size_t>(Motive::desire);
-constexpr auto misc_k = static_cast<std::size_t>(Motive::misc);
-constexpr auto wander_k = static_cast<std::size_t>(Motive::wander);
-
 // The octant of octant() without branches on the lanes' values.
 inline std::int32_t lane_octant(std::int32_t dx, std::int32_t dy) {
   const std::int32_t ax = dx < 0 ? -dx : dx;
@@ -236,7 +230,7 @@ class Scorer {
           2 * (w_.aggression[lane] + hate);
       term[lane] = (has_enemy && w_.aggression[lane] > 0) ? value : 0;
     }
-    add(aggression_k, s_.nearest_direction, term);
+    add(aggression_row, s_.nearest_direction, term);
   }
 
   void fear_of_units() {
@@ -251,7 +245,7 @@ class Scorer {
         term[lane] = (s_.unit_seen[u][lane] != 0 && w_.fear[lane] > 0) ? value : 0;
         away[lane] = (s_.unit_direction[u][lane] + 4) & 7;
       }
-      add(fear_k, away, term);
+      add(fear_row, away, term);
     }
   }
 
@@ -264,7 +258,7 @@ class Scorer {
     const std::int32_t* __restrict desire = w_.desire.data();
     const std::int32_t* __restrict visible = sight.visible.data();
     const std::int32_t* __restrict distance = sight.distance.data();
-    std::int32_t* __restrict here = s_.here[desire_k].data();
+    std::int32_t* __restrict here = s_.here[desire_row].data();
     std::int32_t* __restrict best_term = s_.best_item_term.data();
     std::int32_t* __restrict best_item = s_.best_item.data();
     std::int32_t* __restrict best_distance = s_.best_item_distance.data();
@@ -283,7 +277,7 @@ class Scorer {
       best_item[i] = blend(better, k, best_item[i]);
       best_distance[i] = blend(better, distance[i], best_distance[i]);
     }
-    add(desire_k, sight.direction, term);
+    add(desire_row, sight.direction, term);
   }
 
   void misc_and_wander() {
@@ -299,7 +293,7 @@ class Scorer {
       const std::int32_t away = ax > ay ? ax : ay;
       const bool guards = s_.deciding[lane] != 0 && w_.misc[lane] > 0;
       const std::int32_t value = 2 * w_.misc[lane] + away;
-      s_.here[misc_k][lane] += (guards && away == 0) ? value : 0;
+      s_.here[misc_row][lane] += (guards && away == 0) ? value : 0;
       misc_term[lane] = (guards && away != 0) ? value : 0;
       post_direction[lane] = lane_octant(dx, dy);
 
@@ -309,8 +303,8 @@ class Scorer {
       const bool wanders = s_.deciding[lane] != 0 && w_.wander_base[lane] > 0;
       wander_term[lane] = wanders ? (1 << shift) : 0;
     }
-    add(misc_k, post_direction, misc_term);
-    add(wander_k, w_.wander_direction, wander_term);
+    add(misc_row, post_direction, misc_term);
+    add(wander_row, w_.wander_direction, wander_term);
   }
 
   // The strongest fear direction of each lane from the raw scores, -1 when unafraid.
@@ -322,8 +316,8 @@ class Scorer {
     for (std::size_t d = 0; d < 8; ++d) {
       for (int i = 0, n = n_; i < n; ++i) {
         const auto lane = static_cast<std::size_t>(i);
-        const bool stronger = s_.scores[fear_k][d][lane] > best_score[lane];
-        best_score[lane] = stronger ? s_.scores[fear_k][d][lane] : best_score[lane];
+        const bool stronger = s_.scores[fear_row][d][lane] > best_score[lane];
+        best_score[lane] = stronger ? s_.scores[fear_row][d][lane] : best_score[lane];
         best[lane] = stronger ? static_cast<std::int32_t>(d) : best[lane];
       }
     }
@@ -356,7 +350,7 @@ class Scorer {
       const auto lane = static_cast<std::size_t>(i);
       bonus[lane] = (s_.deciding[lane] != 0 && w_.fear[lane] > 0) ? 2 * w_.fear[lane] : 0;
     }
-    add(fear_k, direction, bonus);
+    add(fear_row, direction, bonus);
   }
 
  public:
@@ -455,7 +449,7 @@ class Scorer {
       out[lane] = action_for(
           w_, i, motive, way,
           {s_.nearest[lane], s_.nearest[lane] == no_entity ? 0 : s_.nearest_distance[lane],
-           s_.best_item[lane], s_.best_item_distance[lane], s_.here[misc_k][lane] > 0});
+           s_.best_item[lane], s_.best_item_distance[lane], s_.here[misc_row][lane] > 0});
     }
   }
 
