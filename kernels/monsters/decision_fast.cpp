@@ -78,10 +78,15 @@ namespace {
 class Scorer {
  public:
   Scorer(const World& world, const Map& map, FastScratch& scratch)
-      : w_(world), map_(map), n_(world.monster_count), s_(scratch) {
+      : w_(world),
+        map_(map),
+        count_(world.monster_count),
+        n_((world.monster_count + lane_block - 1) / lane_block * lane_block),
+        s_(scratch) {
     const auto n = static_cast<std::size_t>(n_);
     for (std::size_t lane = 0; lane < n; ++lane) {
-      s_.deciding[lane] = (w_.alive[lane] != 0 && w_.busy[lane] == 0) ? 1 : 0;
+      const bool monster = lane < static_cast<std::size_t>(count_);
+      s_.deciding[lane] = (monster && w_.alive[lane] != 0 && w_.busy[lane] == 0) ? 1 : 0;
       s_.own[lane] = combat_strength(w_.strength[lane], w_.hp[lane], w_.max_hp[lane]);
       s_.sight_center[lane] = map_.sight_center(w_.x[lane], w_.y[lane]);
     }
@@ -104,7 +109,7 @@ class Scorer {
       creature(0, hero_kind, -1, w_.hero_x, w_.hero_y,
                combat_strength(w_.hero_strength, w_.hero_hp, w_.hero_max_hp));
     }
-    for (int j = 0, n = n_; j < n; ++j) {
+    for (int j = 0; j < count_; ++j) {
       const auto lane = static_cast<std::size_t>(j);
       if (w_.alive[lane] == 0) continue;
       creature(1 + j, w_.kind[lane], w_.group[lane], w_.x[lane], w_.y[lane],
@@ -112,8 +117,18 @@ class Scorer {
     }
     aggression();
     fear_of_units();
+    // An item of a kind no deciding monster wants adds nothing: it is not looked at.
+    std::array<bool, item_kind_count> wanted{};
+    for (std::size_t kind = 0; kind < item_kind_count; ++kind) {
+      for (int i = 0; i < n_; ++i) {
+        const auto lane = static_cast<std::size_t>(i);
+        wanted[kind] = wanted[kind] ||
+                       (s_.deciding[lane] != 0 && w_.desire[lane] > 0 && w_.wants[kind][lane] >= 0);
+      }
+    }
     for (int k = 0; k < w_.item_count; ++k) {
-      if (w_.present[static_cast<std::size_t>(k)] != 0) item(k);
+      const auto index = static_cast<std::size_t>(k);
+      if (w_.present[index] != 0 && wanted[static_cast<std::size_t>(w_.item_kind[index])]) item(k);
     }
     misc_and_wander();
     group_fear();
@@ -122,7 +137,7 @@ class Scorer {
  private:
   // Conditions are combined with & and every load is unconditional, so that the lane
   // loops have no control flow and vectorize.
-  // Whether any lane sees (tx, ty).
+  // Whether any lane sees (tx, ty); when one does, every lane's direction to it too.
   bool look_at(int tx, int ty, int self, Sight& sight) const {
     const std::int32_t* __restrict x = w_.x.data();
     const std::int32_t* __restrict y = w_.y.data();
@@ -141,7 +156,6 @@ class Scorer {
       const std::int32_t ay = dy < 0 ? -dy : dy;
       const std::int32_t far = ax > ay ? ax : ay;
       distance[i] = far;
-      direction[i] = lane_octant(dx, dy);
       // Every lane asks the sight table, without a branch: one out of range (already not
       // visible) looks up a clamped offset instead.
       const std::int32_t ox = std::clamp(dx, -max_perception, max_perception);
@@ -152,7 +166,10 @@ class Scorer {
       visible[i] = in_range & static_cast<std::int32_t>((bits[bit / 64] >> (bit % 64)) & 1U);
       any |= visible[i];
     }
-    return any != 0;
+    if (any == 0) return false;
+    // Directions only for what somebody sees.
+    for (int i = 0, n = n_; i < n; ++i) direction[i] = lane_octant(tx - x[i], ty - y[i]);
+    return true;
   }
 
   void creature(int id, int kind, int group, int tx, int ty, int strength) {
@@ -355,7 +372,7 @@ class Scorer {
 
  public:
   void write(std::span<Perception> out) const {
-    for (int i = 0, n = n_; i < n; ++i) {
+    for (int i = 0; i < count_; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       Perception& p = out[lane];
       const bool deciding = s_.deciding[lane] != 0;
@@ -433,7 +450,7 @@ class Scorer {
         move[lane] = closer ? static_cast<std::int32_t>(d) : move[lane];
       }
     }
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < count_; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       if (s_.deciding[lane] == 0) {
         out[lane] = Decision{};
@@ -467,9 +484,16 @@ class Scorer {
     return best;
   }
 
+  // Lanes are processed in blocks of 8 (an AVX2 vector of int32): the lanes past the last
+  // monster are inert (they decide nothing, World's arrays hold zeros there), and the lane
+  // loops need no scalar remainder.
+  static constexpr int lane_block = 8;
+  static_assert(max_monsters % lane_block == 0);
+
   const World& w_;
   const Map& map_;
-  int n_;
+  int count_;  // monsters
+  int n_;      // lanes: count_ rounded up to a block
   FastScratch& s_;
   // The enemy units seen this turn; only their lanes were reset.
   std::array<bool, max_groups + 1> unit_in_use_{};
