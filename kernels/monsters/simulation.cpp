@@ -18,17 +18,18 @@ int draw_below(Rng& rng, int bound) {
   return static_cast<int>(rng.below(static_cast<std::uint64_t>(bound)));
 }
 
-bool monster_at(const World& world, int x, int y) {
+// The living monster on (x, y), or -1.
+int monster_on(const World& world, int x, int y) {
   for (int i = 0; i < world.monster_count; ++i) {
     const auto lane = static_cast<std::size_t>(i);
-    if (world.alive[lane] != 0 && world.x[lane] == x && world.y[lane] == y) return true;
+    if (world.alive[lane] != 0 && world.x[lane] == x && world.y[lane] == y) return i;
   }
-  return false;
+  return -1;
 }
 
 bool free_cell(const World& world, const Map& map, int x, int y) {
   return !map.wall(x, y) && !(world.hero_alive && world.hero_x == x && world.hero_y == y) &&
-         !monster_at(world, x, y);
+         monster_on(world, x, y) < 0;
 }
 
 Cell random_open_cell(const Map& map, Rng& rng) {
@@ -240,15 +241,6 @@ class WorldPlay::Turns {
 
   [[nodiscard]] std::size_t cell_index(int x, int y) const { return map_.index(x, y); }
 
-  // The living monster on (x, y), or -1.
-  [[nodiscard]] int monster_on(int x, int y) const {
-    for (int i = 0; i < world_.monster_count; ++i) {
-      const auto lane = static_cast<std::size_t>(i);
-      if (world_.alive[lane] != 0 && world_.x[lane] == x && world_.y[lane] == y) return i;
-    }
-    return -1;
-  }
-
   [[nodiscard]] int nearest_monster_distance(int x, int y) const {
     int nearest = std::numeric_limits<int>::max();
     for (int i = 0; i < world_.monster_count; ++i) {
@@ -296,7 +288,7 @@ class WorldPlay::Turns {
     for (std::size_t d = 0; d < 8; ++d) {
       const int x = world_.hero_x + step_x[d];
       const int y = world_.hero_y + step_y[d];
-      if (map_.wall(x, y) || monster_on(x, y) >= 0) continue;
+      if (map_.wall(x, y) || monster_on(world_, x, y) >= 0) continue;
       if (const int distance = nearest_monster_distance(x, y); distance > best) {
         best = distance;
         best_direction = static_cast<int>(d);
@@ -327,7 +319,7 @@ class WorldPlay::Turns {
       for (std::size_t d = 0; d < 8; ++d) {
         const int x = world_.hero_x + step_x[d];
         const int y = world_.hero_y + step_y[d];
-        if (map_.wall(x, y) || monster_on(x, y) >= 0) continue;
+        if (map_.wall(x, y) || monster_on(world_, x, y) >= 0) continue;
         if (const int distance = nearest_monster_distance(x, y); distance < best) {
           best = distance;
           best_direction = static_cast<int>(d);
@@ -336,7 +328,8 @@ class WorldPlay::Turns {
     }
     if (best_direction < 0) return;
     const auto d = static_cast<std::size_t>(best_direction);
-    if (const int blocker = monster_on(world_.hero_x + step_x[d], world_.hero_y + step_y[d]);
+    if (const int blocker =
+            monster_on(world_, world_.hero_x + step_x[d], world_.hero_y + step_y[d]);
         blocker >= 0) {
       strike_monster(static_cast<std::size_t>(blocker), strength, true);
       return;
