@@ -72,6 +72,13 @@ std::vector<Perception> fast(const World& world, const Map& map) {
   return out;
 }
 
+std::vector<Decision> decisions_of(const World& world, const Map& map, Scoring scoring) {
+  FastScorer scorer;
+  std::vector<Decision> out(static_cast<std::size_t>(world.monster_count));
+  decide_all(world, map, scoring, scorer, out);
+  return out;
+}
+
 // Both implementations, checked equal, then the reference's answer.
 Perception scored(const World& world, const Map& map, int monster) {
   const auto ours = reference(world, map);
@@ -301,9 +308,26 @@ TEST(Wander, LongActionsDecideNothingAndKeepTheLevel) {
   wanderer.wander = 3;
   add_monster(world, wanderer, {}, 1, 0, 5, 5);
   world.busy[0] = 1;
-  FastScorer scorer;
-  EXPECT_EQ(decide_all(world, map, Scoring::fast, scorer)[0], Decision{});
+  EXPECT_EQ(decisions_of(world, map, Scoring::fast)[0], Decision{});
   EXPECT_EQ(reference(world, map)[0], Perception{});
+}
+
+TEST(Decision, MotiveVectorSumsTheDirectionsUnitVectors) {
+  // East 3 and north 4 (y downward).
+  const auto axes = motive_vector(3, 0, 4, 0, 0, 0, 0, 0);
+  EXPECT_EQ(axes.x, 3.0);
+  EXPECT_EQ(axes.y, -4.0);
+  const auto north_east = motive_vector(0, 1, 0, 0, 0, 0, 0, 0);
+  EXPECT_EQ(north_east.x, diagonal);
+  EXPECT_EQ(north_east.y, -diagonal);
+  // South 1 and south-east 2: (2 d, 1 + 2 d).
+  const auto south = motive_vector(0, 0, 0, 0, 0, 0, 1, 2);
+  EXPECT_EQ(south.x, 2 * diagonal);
+  EXPECT_EQ(south.y, 1 + 2 * diagonal);
+  // Opposite scores cancel exactly, diagonals included: no rounding residue.
+  const auto cancelled = motive_vector(5, 2, 7, 3, 5, 2, 7, 3);
+  EXPECT_EQ(cancelled.x, 0.0);
+  EXPECT_EQ(cancelled.y, 0.0);
 }
 
 TEST(Decision, StrongestMotivePicksTheActionTheSumPicksTheWay) {
@@ -366,8 +390,7 @@ TEST(Decision, EveryMonsterDecidesFromTheSameSnapshot) {
   add_monster(world, goblin, {}, 1, 0, 10, 5);
   add_monster(world, goblin, {}, 1, 0, 10, 6);
   add_monster(world, orc, {}, 2, 1, 12, 5);
-  FastScorer scorer;
-  const auto decisions = decide_all(world, map, Scoring::fast, scorer);
+  const auto decisions = decisions_of(world, map, Scoring::fast);
   EXPECT_EQ(decisions[0].motive, Motive::fear);
   EXPECT_EQ(decisions[1].motive, Motive::fear);
   EXPECT_EQ(decisions[0].direction, west);
@@ -375,7 +398,7 @@ TEST(Decision, EveryMonsterDecidesFromTheSameSnapshot) {
   // buddy 2 cells away adds nothing), but its decision was made on the snapshot.
   World moved = world;
   moved.x[0] = 8;
-  EXPECT_EQ(decide_all(world, map, Scoring::reference, scorer), decisions);
+  EXPECT_EQ(decisions_of(world, map, Scoring::reference), decisions);
   EXPECT_NE(reference(moved, map)[1], reference(world, map)[1]);
 }
 

@@ -23,13 +23,8 @@ int strongest_direction(const std::array<std::int32_t, 8>& scores) {
 int move_direction(const Perception& perception, Motive winner) {
   double sum_x = 0;
   double sum_y = 0;
-  for (const auto& scores : perception.scores) {
-    double vx = 0;
-    double vy = 0;
-    for (std::size_t d = 0; d < 8; ++d) {
-      vx += scores[d] * unit_x[d];
-      vy += scores[d] * unit_y[d];
-    }
+  for (const auto& s : perception.scores) {
+    const auto [vx, vy] = motive_vector(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
     const double length = std::sqrt(vx * vx + vy * vy);
     if (length > 0) {
       sum_x += vx / length;

@@ -105,6 +105,21 @@ constexpr std::array<double, 8> unit_y = {0, -diagonal, -1, -diagonal, 0, diagon
 constexpr double vanishing = 1e-9;
 constexpr double tie_margin = 1e-12;
 
+// A motive's vector, the sum over d of scores[d] * (unit_x[d], unit_y[d]), from its scores
+// in direction order. The axis scores and the diagonal scores are combined first, exactly
+// (integers far below 2^53), so that only the diagonal's product and the last addition
+// round: every implementation computes the same doubles.
+struct MotiveVector {
+  double x;
+  double y;
+};
+constexpr MotiveVector motive_vector(double east, double north_east, double north,
+                                     double north_west, double west, double south_west,
+                                     double south, double south_east) {
+  return {(east - west) + diagonal * ((north_east + south_east) - (north_west + south_west)),
+          (south - north) + diagonal * ((south_west + south_east) - (north_east + north_west))};
+}
+
 // The octant of (dx, dy) != (0, 0): the direction nearest to its angle.
 int octant(int dx, int dy);
 int chebyshev(int dx, int dy);

@@ -38,6 +38,7 @@ class StaticList {
   void push_back(T value) { items_[size_++] = value; }
   [[nodiscard]] const T* begin() const { return items_.data(); }
   [[nodiscard]] const T* end() const { return items_.data() + size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
 
  private:
   std::array<T, capacity> items_{};
@@ -137,7 +138,7 @@ class Scorer {
  private:
   // Conditions are combined with & and every load is unconditional, so that the lane
   // loops have no control flow and vectorize.
-  // Whether any lane sees (tx, ty); when one does, every lane's direction to it too.
+  // Whether any lane sees (tx, ty), and how far each lane is from it.
   bool look_at(int tx, int ty, int self, Sight& sight) const {
     const std::int32_t* __restrict x = w_.x.data();
     const std::int32_t* __restrict y = w_.y.data();
@@ -145,9 +146,8 @@ class Scorer {
     const std::int32_t* __restrict deciding = s_.deciding.data();
     std::int32_t* __restrict visible = sight.visible.data();
     std::int32_t* __restrict distance = sight.distance.data();
-    std::int32_t* __restrict direction = sight.direction.data();
     const std::int32_t* __restrict center = s_.sight_center.data();
-    const std::uint64_t* __restrict bits = map_.sight_bits();
+    const std::uint32_t* __restrict bits = map_.sight_bits();
     std::int32_t any = 0;
     for (int i = 0, n = n_; i < n; ++i) {
       const std::int32_t dx = tx - x[i];
@@ -163,20 +163,48 @@ class Scorer {
       const std::int32_t in_range =
           mask(deciding[i] != 0) & mask(i != self) & mask(far <= perception[i]);
       const auto bit = static_cast<std::uint32_t>(center[i] + oy * Map::sight_row + ox);
-      visible[i] = in_range & static_cast<std::int32_t>((bits[bit / 64] >> (bit % 64)) & 1U);
+      const std::uint32_t word = bits[bit / Map::sight_word_bits];
+      visible[i] =
+          in_range & static_cast<std::int32_t>((word >> (bit % Map::sight_word_bits)) & 1U);
       any |= visible[i];
     }
-    if (any == 0) return false;
-    // Directions only for what somebody sees.
+    return any != 0;
+  }
+
+  // Every lane's direction to (tx, ty), once something seen there matters to a lane.
+  void aim(int tx, int ty, Sight& sight) const {
+    const std::int32_t* __restrict x = w_.x.data();
+    const std::int32_t* __restrict y = w_.y.data();
+    std::int32_t* __restrict direction = sight.direction.data();
     for (int i = 0, n = n_; i < n; ++i) direction[i] = lane_octant(tx - x[i], ty - y[i]);
-    return true;
   }
 
   void creature(int id, int kind, int group, int tx, int ty, int strength) {
     Sight sight;
     if (!look_at(tx, ty, id - 1, sight)) return;
-    // The hero is a unit of its own; monsters form one unit per group.
-    const auto unit = static_cast<std::size_t>(group) + 1;
+    const std::int32_t* __restrict relation = w_.relation[static_cast<std::size_t>(kind)].data();
+    const std::int32_t* __restrict visible = sight.visible.data();
+    const std::int32_t* __restrict distance = sight.distance.data();
+    std::int32_t* __restrict buddies = s_.buddies.data();
+    Lanes enemy;
+    std::int32_t hostile = 0;
+    for (int i = 0, n = n_; i < n; ++i) {
+      const std::int32_t buddy = strength + 1 - distance[i];
+      const std::int32_t seen = -visible[i];
+      buddies[i] += buddy & seen & mask(relation[i] > 0) & mask(buddy > 0);
+      enemy[static_cast<std::size_t>(i)] = seen & mask(relation[i] < 0);
+      hostile |= enemy[static_cast<std::size_t>(i)];
+    }
+    // Seen by allies or bystanders only: the creature has no direction nor unit that counts.
+    if (hostile == 0) return;
+    aim(tx, ty, sight);
+    enemy_seen(id, kind, static_cast<std::size_t>(group) + 1, strength, sight, enemy);
+  }
+
+  // The nearest enemy and the enemy units of every lane for which creature `id`, of unit
+  // `unit` (0: the hero, 1 + g: group g), is an enemy in sight.
+  void enemy_seen(int id, int kind, std::size_t unit, int strength, const Sight& sight,
+                  const Lanes& enemy_lanes) {
     if (!unit_in_use_[unit]) {
       unit_in_use_[unit] = true;
       units_.push_back(unit);
@@ -186,12 +214,10 @@ class Scorer {
         std::fill_n((*arrays)[unit].begin(), n, 0);
       }
     }
-    const std::int32_t* __restrict relation = w_.relation[static_cast<std::size_t>(kind)].data();
     const std::int32_t* __restrict smart = w_.smart.data();
-    const std::int32_t* __restrict visible = sight.visible.data();
+    const std::int32_t* __restrict enemies = enemy_lanes.data();
     const std::int32_t* __restrict distance = sight.distance.data();
     const std::int32_t* __restrict direction = sight.direction.data();
-    std::int32_t* __restrict buddies = s_.buddies.data();
     std::int32_t* __restrict nearest = s_.nearest.data();
     std::int32_t* __restrict nearest_distance = s_.nearest_distance.data();
     std::int32_t* __restrict nearest_direction = s_.nearest_direction.data();
@@ -205,10 +231,7 @@ class Scorer {
 #pragma GCC ivdep
     for (int i = 0, n = n_; i < n; ++i) {
       const std::int32_t far = distance[i];
-      const std::int32_t buddy = strength + 1 - far;
-      const std::int32_t seen = -visible[i];
-      buddies[i] += buddy & seen & mask(relation[i] > 0) & mask(buddy > 0);
-      const std::int32_t enemy = seen & mask(relation[i] < 0);
+      const std::int32_t enemy = enemies[i];
       const std::int32_t nearer = enemy & mask(far < nearest_distance[i]);
       nearest_distance[i] = blend(nearer, far, nearest_distance[i]);
       nearest[i] = blend(nearer, id, nearest[i]);
@@ -270,6 +293,7 @@ class Scorer {
     const auto index = static_cast<std::size_t>(k);
     Sight sight;
     if (!look_at(w_.item_x[index], w_.item_y[index], -1, sight)) return;
+    aim(w_.item_x[index], w_.item_y[index], sight);
     const std::int32_t* __restrict wants =
         w_.wants[static_cast<std::size_t>(w_.item_kind[index])].data();
     const std::int32_t* __restrict desire = w_.desire.data();
@@ -345,15 +369,18 @@ class Scorer {
     const Lanes afraid = strongest_fear();
     Lanes direction = afraid;
     const int n = n_;
-    if (std::all_of(afraid.begin(), afraid.begin() + n, [](std::int32_t d) { return d < 0; })) {
-      return;
+    StaticList<std::size_t, max_monsters> afraid_lanes;
+    for (int j = 0; j < n; ++j) {
+      const auto member = static_cast<std::size_t>(j);
+      if (afraid[member] >= 0) afraid_lanes.push_back(member);
     }
+    if (afraid_lanes.empty()) return;
     for (int i = 0; i < n; ++i) {
       const auto lane = static_cast<std::size_t>(i);
       if (direction[lane] >= 0 || s_.deciding[lane] == 0 || w_.fear[lane] == 0) continue;
-      for (int j = 0; j < n; ++j) {
-        const auto member = static_cast<std::size_t>(j);
-        if (afraid[member] < 0 || i == j || w_.group[lane] != w_.group[member]) continue;
+      // An afraid lane has direction >= 0 itself: `member` is never `lane`.
+      for (const std::size_t member : afraid_lanes) {
+        if (w_.group[lane] != w_.group[member]) continue;
         const int distance = chebyshev(w_.x[member] - w_.x[lane], w_.y[member] - w_.y[lane]);
         if (distance <= w_.perception[lane] &&
             map_.sees(w_.x[lane], w_.y[lane], w_.x[member], w_.y[member])) {
@@ -393,11 +420,12 @@ class Scorer {
   void decide(std::span<Decision> out) const {
     using Reals = std::array<double, max_monsters>;
     const int n = n_;
+    // The winner as wide as the strengths, for one vector width in the loop.
     std::array<std::int64_t, max_monsters> best;
-    Lanes winner;
+    std::array<std::int64_t, max_monsters> winner;
     clear(best, n);
     for (int i = 0; i < n; ++i) {
-      winner[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(Motive::none);
+      winner[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(Motive::none);
     }
     for (std::size_t k = 0; k < motive_count; ++k) {
       for (int i = 0; i < n; ++i) {
@@ -406,7 +434,7 @@ class Scorer {
         for (std::size_t d = 0; d < 8; ++d) strength += s_.scores[k][d][lane];
         const bool stronger = strength > best[lane];
         best[lane] = stronger ? strength : best[lane];
-        winner[lane] = stronger ? static_cast<std::int32_t>(k) : winner[lane];
+        winner[lane] = stronger ? static_cast<std::int64_t>(k) : winner[lane];
       }
     }
     Reals sum_x;
@@ -414,30 +442,24 @@ class Scorer {
     clear(sum_x, n);
     clear(sum_y, n);
     for (std::size_t k = 0; k < motive_count; ++k) {
-      Reals vx;
-      Reals vy;
-      clear(vx, n);
-      clear(vy, n);
-      for (std::size_t d = 0; d < 8; ++d) {
-        for (int i = 0; i < n; ++i) {
-          const auto lane = static_cast<std::size_t>(i);
-          vx[lane] += s_.scores[k][d][lane] * unit_x[d];
-          vy[lane] += s_.scores[k][d][lane] * unit_y[d];
-        }
-      }
+      // A motive no lane scores adds a null vector, which counts for nothing.
+      if (!scored(k)) continue;
+      const auto& s = s_.scores[k];
       for (int i = 0; i < n; ++i) {
         const auto lane = static_cast<std::size_t>(i);
-        const double length = std::sqrt(vx[lane] * vx[lane] + vy[lane] * vy[lane]);
+        const auto [vx, vy] = motive_vector(s[0][lane], s[1][lane], s[2][lane], s[3][lane],
+                                            s[4][lane], s[5][lane], s[6][lane], s[7][lane]);
+        const double length = std::sqrt(vx * vx + vy * vy);
         // Divides unconditionally (by 1 where the vector is null) so that the loop has no
         // branch; where length > 0 the quotient is decide()'s exactly.
         const double divisor = length > 0 ? length : 1.0;
-        const double unit_vx = vx[lane] / divisor;
-        const double unit_vy = vy[lane] / divisor;
-        sum_x[lane] += length > 0 ? unit_vx : 0.0;
-        sum_y[lane] += length > 0 ? unit_vy : 0.0;
+        sum_x[lane] += length > 0 ? vx / divisor : 0.0;
+        sum_y[lane] += length > 0 ? vy / divisor : 0.0;
       }
     }
-    Lanes move;
+    // The direction as a double, as wide as the dot products: the loop then stays in one
+    // vector width.
+    Reals move;
     Reals best_dot;
     clear(move, n);
     for (int i = 0; i < n; ++i) best_dot[static_cast<std::size_t>(i)] = -2;
@@ -447,7 +469,7 @@ class Scorer {
         const double dot = sum_x[lane] * unit_x[d] + sum_y[lane] * unit_y[d];
         const bool closer = dot > best_dot[lane] + tie_margin;
         best_dot[lane] = closer ? dot : best_dot[lane];
-        move[lane] = closer ? static_cast<std::int32_t>(d) : move[lane];
+        move[lane] = closer ? static_cast<double>(d) : move[lane];
       }
     }
     for (int i = 0; i < count_; ++i) {
@@ -457,7 +479,7 @@ class Scorer {
         continue;
       }
       const auto motive = static_cast<Motive>(winner[lane]);
-      int way = move[lane];
+      auto way = static_cast<int>(move[lane]);
       if (motive == Motive::none) {
         way = -1;
       } else if (std::sqrt(sum_x[lane] * sum_x[lane] + sum_y[lane] * sum_y[lane]) < vanishing) {
@@ -471,6 +493,15 @@ class Scorer {
   }
 
  private:
+  // Whether any lane has a score of `motive` in some direction.
+  [[nodiscard]] bool scored(std::size_t motive) const {
+    std::int32_t any = 0;
+    for (const auto& lanes : s_.scores[motive]) {
+      for (int i = 0; i < n_; ++i) any |= lanes[static_cast<std::size_t>(i)];
+    }
+    return any != 0;
+  }
+
   // The direction of the largest score of `motive` (the first on a tie), -1 when none.
   [[nodiscard]] int strongest(std::size_t motive, std::size_t lane) const {
     int best = -1;

@@ -95,7 +95,7 @@ class WorldPlay::Turns {
       world_.confused[lane] = rng_.bernoulli(confusion(lane)) ? 1 : 0;
       world_.wander_direction[lane] = draw_below(rng_, 8);
     }
-    decisions_ = decide_all(world_, map_, scoring_, scorer_);
+    decide_all(world_, map_, scoring_, scorer_, decisions_);
   }
 
   // Steps 3-4: the hero acts, then the monsters in index order; the turn is counted.
@@ -389,7 +389,7 @@ class WorldPlay::Turns {
   Scoring scoring_;
   FastScorer& scorer_;
   World world_;
-  std::vector<Decision> decisions_;
+  std::array<Decision, max_monsters> decisions_{};
   std::vector<std::uint8_t> deciding_;
   std::vector<int> item_distance_;
   WorldOutcome outcome_;
@@ -457,21 +457,20 @@ void add_monster(World& world, const Species& species, const Overrides& override
   for (std::size_t k = 0; k < item_kind_count; ++k) world.wants[k][i] = species.wants[k];
 }
 
-std::vector<Decision> decide_all(const World& world, const Map& map, Scoring scoring,
-                                 FastScorer& scorer) {
-  std::vector<Decision> decisions(static_cast<std::size_t>(world.monster_count));
+void decide_all(const World& world, const Map& map, Scoring scoring, FastScorer& scorer,
+                std::span<Decision> out) {
   if (scoring == Scoring::fast) {
-    scorer.decide(world, map, decisions);
-    return decisions;
+    scorer.decide(world, map, out);
+    return;
   }
-  std::vector<Perception> perceptions(decisions.size());
+  const auto count = static_cast<std::size_t>(world.monster_count);
+  std::vector<Perception> perceptions(count);
   score_reference(world, map, perceptions);
-  for (std::size_t i = 0; i < decisions.size(); ++i) {
-    if (world.alive[i] != 0 && world.busy[i] == 0) {
-      decisions[i] = decide(world, static_cast<int>(i), perceptions[i]);
-    }
+  for (std::size_t i = 0; i < count; ++i) {
+    out[i] = world.alive[i] != 0 && world.busy[i] == 0
+                 ? decide(world, static_cast<int>(i), perceptions[i])
+                 : Decision{};
   }
-  return decisions;
 }
 
 void update_wander(World& world, std::size_t lane) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "kernels/api/rng.hpp"
@@ -85,9 +86,9 @@ void add_monster(World& world, const Species& species, const Overrides& override
 // Exposed for tests. The placed world before its first turn:
 World place_world(const Scenario& scenario, const Map& map, Rng& rng);
 // Step 10: the decision of every monster that decides this turn (alive, not busy), all
-// from the same snapshot; the other entries are Decision{}.
-std::vector<Decision> decide_all(const World& world, const Map& map, Scoring scoring,
-                                 FastScorer& scorer);
+// from the same snapshot, into out[0, monster_count); the other entries are Decision{}.
+void decide_all(const World& world, const Map& map, Scoring scoring, FastScorer& scorer,
+                std::span<Decision> out);
 // Step 7 after a monster acted: its wander level rises while it stands still or comes back
 // to where it was two turns ago, and decays toward its base level otherwise.
 void update_wander(World& world, std::size_t lane);

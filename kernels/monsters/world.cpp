@@ -11,7 +11,7 @@ Map::Map(int width, int height)
       walls_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), 0) {}
 
 void Map::build_sight_table() {
-  sight_bits_.assign(cells() * bits_per_cell / 64, 0);
+  sight_bits_.assign(cells() * bits_per_cell / sight_word_bits, 0);
   for (int ay = 0; ay < height_; ++ay) {
     for (int ax = 0; ax < width_; ++ax) {
       for (int oy = -max_perception; oy <= max_perception; ++oy) {
@@ -19,7 +19,7 @@ void Map::build_sight_table() {
           const bool visible =
               !wall(ax + ox, ay + oy) && line_of_sight(*this, ax, ay, ax + ox, ay + oy);
           const std::size_t bit = index(ax, ay) * bits_per_cell + window_offset(ox, oy);
-          if (visible) sight_bits_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+          if (visible) sight_bits_[bit / sight_word_bits] |= 1U << (bit % sight_word_bits);
         }
       }
     }

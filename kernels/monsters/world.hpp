@@ -44,22 +44,25 @@ class Map {
   // Requires Chebyshev distance <= max_perception.
   [[nodiscard]] bool sees(int ax, int ay, int bx, int by) const {
     const std::size_t bit = index(ax, ay) * bits_per_cell + window_offset(bx - ax, by - ay);
-    return ((sight_bits_[bit / 64] >> (bit % 64)) & 1U) != 0;
+    return ((sight_bits_[bit / sight_word_bits] >> (bit % sight_word_bits)) & 1U) != 0;
   }
   // The table as bits, for lanes that look up many cells at once: whether (ax, ay) sees
   // (ax + ox, ay + oy) is bit b = sight_center(ax, ay) + oy * sight_row + ox of
-  // sight_bits(), word b / 64, bit b % 64. Small enough (40 bytes a cell) to stay in cache.
-  [[nodiscard]] const std::uint64_t* sight_bits() const { return sight_bits_.data(); }
+  // sight_bits(), word b / sight_word_bits, bit b % sight_word_bits. Small enough (40 bytes
+  // a cell) to stay in cache; 32-bit words, which a vector of int32 lanes indexes directly.
+  [[nodiscard]] const std::uint32_t* sight_bits() const { return sight_bits_.data(); }
   [[nodiscard]] std::int32_t sight_center(int ax, int ay) const {
     return static_cast<std::int32_t>(index(ax, ay) * bits_per_cell + window_offset(0, 0));
   }
   static constexpr std::int32_t sight_row = 2 * max_perception + 1;
+  static constexpr std::uint32_t sight_word_bits = 32;
 
  private:
   // The sight table holds, per cell, the square of offsets within max_perception.
   static constexpr std::size_t window_side = 2 * max_perception + 1;
   static constexpr std::size_t window_size = window_side * window_side;
-  static constexpr std::size_t bits_per_cell = (window_size + 63) / 64 * 64;
+  static constexpr std::size_t bits_per_cell =
+      (window_size + sight_word_bits - 1) / sight_word_bits * sight_word_bits;
   static std::size_t window_offset(int ox, int oy) {
     return static_cast<std::size_t>(oy + max_perception) * window_side +
            static_cast<std::size_t>(ox + max_perception);
@@ -68,7 +71,7 @@ class Map {
   int width_;
   int height_;
   std::vector<std::uint8_t> walls_;
-  std::vector<std::uint64_t> sight_bits_;
+  std::vector<std::uint32_t> sight_bits_;
 };
 
 // The cells a Bresenham line from a to b crosses, ends excluded, are all open.
