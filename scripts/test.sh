@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite: first the Release
-# build, then the C++ tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# build, then a second build under AddressSanitizer and UndefinedBehaviorSanitizer, whose
+# tests are the C++ tests and one small MPI run of each driver (tests/CMakeLists.txt).
 # LEVELFORGE_SKIP_SANITIZERS=1 skips the second pass (for a quick local run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

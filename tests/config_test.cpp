@@ -306,6 +306,17 @@ TEST(ConfigErrors, YamlSyntaxErrorBecomesConfigError) {
   EXPECT_EQ(error_of("experiment: [trial\n").rfind("exp.yaml:", 0), 0u);
 }
 
+TEST(ConfigErrors, TabInTheIndentationIsNamedWhereItIs) {
+  // yaml-cpp fails further on ("illegal map value"); the message points at the tab.
+  const std::string message = error_of(onemax_ga + "ga:\n  tournament: 2\n\tpopulation: 10\n");
+  EXPECT_EQ(
+      message.rfind("exp.yaml:6:1: a tab in the indentation; YAML indents with spaces only (", 0),
+      0u)
+      << message;
+  // A tab inside a flow value is no indentation: yaml-cpp's own message stays.
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: [1,\t2}\n"), "exp.yaml:4:23: illegal flow end");
+}
+
 TEST(ConfigErrors, MoreThanOneDocument) {
   EXPECT_EQ(error_of(onemax_ga + "---\nseed: 3\n"),
             "exp.yaml:5:1: expected one YAML document, got 2");

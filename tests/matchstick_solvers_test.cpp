@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/matchstick/equation.hpp"
+#include "tests/random_cases.hpp"
 
 namespace levelforge::matchstick {
 namespace {
@@ -184,16 +185,16 @@ void compare_random(int k, int puzzles, std::uint64_t seed) {
   EXPECT_GT(comparison.solved(), static_cast<std::size_t>(puzzles) / 4);
 }
 
-TEST(MatchstickSolvers, RandomPuzzlesOneMove) { compare_random(1, 20000, 1001); }
-TEST(MatchstickSolvers, RandomPuzzlesTwoMoves) { compare_random(2, 20000, 1002); }
-TEST(MatchstickSolvers, RandomPuzzlesThreeMoves) { compare_random(3, 1000, 1003); }
+TEST(MatchstickSolvers, RandomPuzzlesOneMove) { compare_random(1, testing::random_cases(20000), 1001); }
+TEST(MatchstickSolvers, RandomPuzzlesTwoMoves) { compare_random(2, testing::random_cases(20000), 1002); }
+TEST(MatchstickSolvers, RandomPuzzlesThreeMoves) { compare_random(3, testing::random_cases(1000), 1003); }
 
 // Puzzles whose cells need not show symbols (a layout from elsewhere, not a parsed string):
 // the solutions repair them. Up to two broken cells, k = 1 and 2.
 TEST(MatchstickSolvers, BrokenCells) {
   std::mt19937_64 rng(1004);
   Comparison comparison;
-  for (int i = 0; i < 4000; ++i) {
+  for (int i = 0; i < testing::random_cases(4000); ++i) {
     Layout puzzle = random_puzzle(1, rng);
     const int broken = 1 + i % 2;
     for (int j = 0; j < broken; ++j) {

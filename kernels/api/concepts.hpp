@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/memory.hpp"
 #include "kernels/api/params.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
@@ -95,6 +96,14 @@ template <class K>
 concept RangeExhaustiveKernel = ExhaustiveKernel<K> &&
     requires(const K& kernel, std::uint64_t begin, std::uint64_t end, Reductions& out) {
   { kernel.visit_range(begin, end, out) } -> std::same_as<void>;
+};
+
+// Optional capability of any kernel: its memory for one task and one genome, computed from
+// the parameters alone (no kernel is built: building one may be the allocation that does not
+// fit), so that `levelforge run` refuses a run the machine cannot hold.
+template <class K>
+concept MemoryEstimatingKernel = Kernel<K> && requires(const ParamSet& params) {
+  { K::memory_estimate(params) } -> std::same_as<MemoryEstimate>;
 };
 
 }  // namespace levelforge

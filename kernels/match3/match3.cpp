@@ -125,6 +125,25 @@ void Match3::mutate(Genome& genome, double rate, Rng& rng) const {
   }
 }
 
+MemoryEstimate Match3::memory_estimate(const ParamSet& params) {
+  // play_scores: one std::uint64_t seed and one double score per playout.
+  constexpr std::uint64_t bytes_per_playout = sizeof(std::uint64_t) + sizeof(double);
+  const auto playouts = params.integer("playouts");
+  const auto validation_playouts = params.integer("validation_playouts");
+  const bool validation_larger = validation_playouts > playouts;
+  const auto largest =
+      static_cast<std::uint64_t>(validation_larger ? validation_playouts : playouts);
+  MemoryEstimate estimate;
+  estimate.working_bytes = largest * bytes_per_playout;
+  estimate.working_cause =
+      (validation_larger ? "params.validation_playouts = " : "params.playouts = ") +
+      std::to_string(largest) + " playouts x " + std::to_string(bytes_per_playout) + " bytes";
+  // A grid genome holds a color per cell; a seed genome its gene (the vector stays empty).
+  estimate.genome_bytes = sizeof(Genome) + static_cast<std::uint64_t>(params.integer("width") *
+                                                                      params.integer("height"));
+  return estimate;
+}
+
 match3::Board Match3::board(const Genome& genome) const {
   if (encoding_ == Encoding::seed)
     return match3::board_from_gene(genome.gene, rules_, initial_runs_);

@@ -33,6 +33,9 @@ class Match3 {
 
   static std::vector<ParamSpec> parameters();
   explicit Match3(const ParamSet& params);
+  // A measurement keeps a seed and a score per playout (play_scores): 16 bytes times
+  // params.playouts, or params.validation_playouts when the ga driver re-measures the best.
+  static MemoryEstimate memory_estimate(const ParamSet& params);
 
   // ga driver
   static std::vector<FieldSpec> evaluation_fields();

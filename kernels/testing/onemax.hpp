@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,13 @@ class OneMax {
         int_param("climb_steps", 100, 0, 100'000'000,
                   "sweep driver: single-bit flips tried by the random hill climber"),
     };
+  }
+
+  // A genome is a byte per bit; the hill climber of the sweep driver holds one.
+  static MemoryEstimate memory_estimate(const ParamSet& params) {
+    const auto length = static_cast<std::uint64_t>(params.integer("length"));
+    const std::string cause = "params.length = " + std::to_string(length) + " bits";
+    return {length, sizeof(Genome) + length, cause, cause};
   }
 
   explicit OneMax(const ParamSet& params)

@@ -1,5 +1,9 @@
 #include "runner/cli/commands.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,6 +28,11 @@ config::Experiment load_experiment(const std::string& path,
                                    const mpi::Comm& comm) {
   config::Experiment experiment;
   const std::string problem = mpi::root_verdict(comm, [&] {
+    std::error_code ignored;
+    // An ifstream opens a directory and reads nothing: it would pass as an empty config.
+    if (std::filesystem::is_directory(path, ignored)) {
+      throw config::ConfigError("config file '" + path + "' is a directory");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
       throw config::ConfigError(std::filesystem::exists(path)
@@ -41,7 +50,13 @@ config::Experiment load_experiment(const std::string& path,
     experiment = config::parse_experiment(text, path, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  check_runnable(experiment);
+  try {
+    check_runnable(experiment);
+  } catch (const config::ConfigError& error) {
+    // Contradictions between keys (elitism >= population, a range outside the index
+    // space) have no single line to point at: the file is the place.
+    throw config::ConfigError(path + ": " + error.what());
+  }
   return experiment;
 }
 
@@ -78,6 +93,38 @@ OutputState output_state(const std::string& output, const mpi::Comm& comm) {
   return {(flags & 1) != 0, (flags & 2) != 0};
 }
 
+// Rank 0's check that the result can be written where it goes: the folder exists or can
+// be made, and a file can be created in it. Found before anything runs, so that a typo'd
+// or read-only path is a usage error naming the folder, not an HDF5 error after the work.
+std::string output_place_problem(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_directory(output, error)) {
+    return "output '" + output + "' is a directory; give a file name (-o FILE)";
+  }
+  fs::path folder = fs::path(output).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!fs::exists(folder, error)) {
+    fs::create_directories(folder, error);
+    if (error) {
+      return "cannot create the output folder '" + folder.string() + "' for '" + output +
+             "': " + error.message();
+    }
+  } else if (!fs::is_directory(folder, error)) {
+    return "the output folder '" + folder.string() + "' of '" + output + "' is not a folder";
+  }
+  // Permission bits do not tell (root, read-only mounts, /proc): try a file.
+  const auto probe = folder / (".levelforge-write-test-" + std::to_string(::getpid()));
+  std::ofstream out(probe);
+  if (!out) {
+    return "cannot write into the output folder '" + folder.string() + "' for '" + output +
+           "': " + std::strerror(errno);
+  }
+  out.close();
+  fs::remove(probe, error);
+  return {};
+}
+
 }  // namespace
 
 void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
@@ -103,8 +150,14 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     }
     experiment.output = options.shard.output_for(experiment.output);
   }
+  check_memory(experiment, arguments.config_path, comm);
   const bool quiet_rank = comm.rank() != 0 || arguments.quiet;
   if (!arguments.no_output) {
+    const auto place_problem = mpi::root_verdict(comm, [&] {
+      const auto problem = output_place_problem(experiment.output);
+      if (!problem.empty()) throw UsageError(problem);
+    });
+    if (!place_problem.empty()) throw UsageError(place_problem);
     const auto state = output_state(experiment.output, comm);
     const auto checkpoint = checkpoint_directory(experiment.output);
     if (arguments.resume && state.complete) {

@@ -12,6 +12,7 @@
 #include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/output/provenance.hpp"
 #include "runner/output/result_file.hpp"
 #include "runner/output/table_reader.hpp"
 
@@ -238,14 +239,36 @@ void inspect(const std::string& path, const InspectDetail& detail) {
     fmt::print("{} does not exist yet: its run was interrupted\n", path);
     return inspect_checkpoint(checkpoint_directory(path));
   }
-  auto file = h5::File::open_serial(path, h5::Access::read_only);
+  auto file = [&] {
+    try {
+      return h5::File::open_serial(path, h5::Access::read_only);
+    } catch (const h5::IoError& error) {
+      // A run that fails under MPI_Abort never flushes its `.partial` file: HDF5 then sees
+      // no file at all, which would wrongly suggest it is of another program.
+      if (!path.ends_with(".partial")) throw;
+      throw UsageError(fmt::format(
+          "{}: the unfinished result file of a run that failed or was stopped, and it cannot be "
+          "read ({}); run the experiment again (with --resume when the run's checkpoint is "
+          "beside it)",
+          path, error.what()));
+    }
+  }();
   const auto root = file.root();
   if (!root.has_attribute("format") || root.read_string_attribute("format") != result_format) {
     throw h5::IoError(path + " is an HDF5 file but not a levelforge result (no format attribute '" +
                       std::string(result_format) + "')");
   }
-  fmt::print("{}: levelforge results, format version {}\n", path,
-             root.read_int_attribute("format_version"));
+  // Another version's layout would be misread, or printed as if it were this one's.
+  const auto format_version = root.read_int_attribute("format_version");
+  if (format_version != result_format_version) {
+    throw UsageError(fmt::format(
+        "{}: format version {} (format_version attribute), but this levelforge ({}) reads "
+        "format version {}; inspect it with the levelforge that wrote it ({})",
+        path, format_version, build_version(), result_format_version,
+        root.has_attribute("levelforge_version") ? root.read_string_attribute("levelforge_version")
+                                                 : std::string("unknown")));
+  }
+  fmt::print("{}: levelforge results, format version {}\n", path, format_version);
   if (root.read_int_attribute("complete") != 1) {
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
   }

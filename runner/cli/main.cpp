@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -26,6 +27,21 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
                                         std::string(build_commit()) + ")");
 
+  // CLI11's PositiveNumber names its bound as a 300-digit number; this says what is wanted.
+  const CLI::Validator positive_seconds(
+      [](const std::string& text) {
+        std::string problem;
+        try {
+          std::size_t used = 0;
+          const double seconds = std::stod(text, &used);
+          if (used == text.size() && seconds > 0 && std::isfinite(seconds)) return problem;
+        } catch (const std::exception&) {
+        }
+        problem.append("expected a positive number of seconds, found '").append(text) += '\'';
+        return problem;
+      },
+      "SECONDS");
+
   cli::RunArguments run;
   auto* run_app = app.add_subcommand("run", "run an experiment (under mpirun -n N, or alone)");
   run_app->add_option("config", run.config_path, "experiment config (YAML)")->required();
@@ -37,7 +53,7 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   run_app
       ->add_option("--progress-interval", run.progress_interval,
                    "seconds between progress lines when stderr is not a terminal")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds);
   run_app->add_flag("-q,--quiet", run.quiet, "no progress reports");
   run_app->add_flag("--resume", run.resume,
                     "continue an interrupted run from its checkpoint (OUTPUT.checkpoint/); "

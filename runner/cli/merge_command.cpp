@@ -34,7 +34,16 @@ ShardHeader read_header(const std::string& path) {
       root.read_string_attribute("format") != std::string(result_format)) {
     throw UsageError(path + ": not a levelforge result file");
   }
-  if (root.read_int_attribute("complete") != 1) {
+  if (!root.has_attribute("format_version") ||
+      root.read_int_attribute("format_version") != result_format_version) {
+    throw UsageError(
+        fmt::format("{}: format version {}, but this levelforge merges format version {}", path,
+                    root.has_attribute("format_version")
+                        ? std::to_string(root.read_int_attribute("format_version"))
+                        : std::string("(none)"),
+                    result_format_version));
+  }
+  if (!root.has_attribute("complete") || root.read_int_attribute("complete") != 1) {
     throw UsageError(path + ": the shard did not finish (complete = 0)");
   }
   if (!root.has_attribute("shard_count")) {

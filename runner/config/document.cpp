@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "runner/config/experiment.hpp"
 #include "runner/config/values.hpp"
@@ -47,11 +48,43 @@ void check_duplicate_keys(const YAML::Node& node, const Source& source) {
   }
 }
 
+// The first tab in the indentation of a line up to `last_line` (0-based), which YAML forbids;
+// blank and comment lines do not count.
+std::optional<YAML::Mark> tab_in_indentation(std::string_view text, int last_line) {
+  std::size_t start = 0;
+  for (int line = 0; line <= last_line && start <= text.size(); ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t tab = std::string_view::npos;
+    std::size_t i = start;
+    for (; i < end && (text[i] == ' ' || text[i] == '\t'); ++i)
+      if (text[i] == '\t' && tab == std::string_view::npos) tab = i;
+    const bool blank = i == end || text[i] == '#' || text[i] == '\r';
+    if (tab != std::string_view::npos && !blank) {
+      YAML::Mark mark = YAML::Mark::null_mark();
+      mark.pos = static_cast<int>(tab);
+      mark.line = line;
+      mark.column = static_cast<int>(tab - start);
+      return mark;
+    }
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 YAML::Node load_yaml(std::string_view text, const Source& source) {
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception& error) {
+    // yaml-cpp reports a tab in the indentation as whatever it then fails to read
+    // ("illegal map value"), somewhere else: name the tab itself.
+    if (const auto tab =
+            source.is_override ? std::nullopt : tab_in_indentation(text, error.mark.line)) {
+      throw ConfigError(source.at(*tab) +
+                        ": a tab in the indentation; YAML indents with spaces only (" + error.msg +
+                        " at " + source.at(error.mark) + ")");
+    }
     const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
     throw ConfigError(source.at(error.mark) + ": " + what);
   }

@@ -1,5 +1,6 @@
 #include "runner/drivers/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <numeric>
@@ -10,6 +11,7 @@
 
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
+#include "runner/engine/memory_estimate.hpp"
 #include "runner/output/provenance.hpp"
 
 namespace levelforge {
@@ -170,6 +172,29 @@ void check_runnable(const config::Experiment& experiment) {
       throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
     }
   }
+}
+
+void check_memory(const config::Experiment& experiment, const std::string& source,
+                  const mpi::Comm& comm) {
+  const auto* kernel = find_kernel(experiment.kernel);
+  if (kernel == nullptr) return;  // check_runnable reports it
+  // A task's row in the task log and its id.
+  const auto task_row_bytes = TaskLog::layout().row_size() + sizeof(std::uint64_t);
+  const auto needed = estimate_run_memory(experiment, *kernel, comm.size(), task_row_bytes);
+  // Ranks on one host share its memory; one of them reads it, so a host is reported once.
+  const auto hosts = comm.all_gather_strings(mpi::processor_name());
+  const auto& own_host = hosts[static_cast<std::size_t>(comm.rank())];
+  const auto ranks_on_host = static_cast<int>(std::count(hosts.begin(), hosts.end(), own_host));
+  const bool first_on_host =
+      std::find(hosts.begin(), hosts.end(), own_host) - hosts.begin() == comm.rank();
+  std::string local;
+  if (first_on_host) {
+    if (const auto available = available_memory())
+      local = memory_problem(needed, *available, ranks_on_host);
+  }
+  // Every rank learns every host's verdict, so all refuse together and none waits.
+  const auto problems = mpi::all_problems(comm, local);
+  if (!problems.empty()) throw config::ConfigError(source + ": " + problems);
 }
 
 RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,

@@ -39,6 +39,13 @@ struct RunSummary {
 // its parameters) are config errors before anything runs. Throws config::ConfigError.
 void check_runnable(const config::Experiment& experiment);
 
+// Collective: refuses (config::ConfigError, "SOURCE: " first) a run that needs more memory
+// per rank than its host has for each of its ranks there, before anything large is
+// allocated; the estimate is estimate_run_memory's, the lowest rank of each host reads
+// that host's available memory.
+void check_memory(const config::Experiment& experiment, const std::string& source,
+                  const mpi::Comm& comm);
+
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
 // written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
 // seen a signal (the caller installs it).

@@ -11,7 +11,10 @@ namespace {
 
 template <Kernel K>
 KernelEntry describe() {
-  KernelEntry entry{std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}};
+  KernelEntry entry{std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}, {}};
+  if constexpr (MemoryEstimatingKernel<K>) {
+    entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
+  }
   if constexpr (GaKernel<K>) {
     entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
                               return std::unique_ptr<GaModel>(new ErasedGa<K>(params));

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/api/memory.hpp"
 #include "kernels/api/params.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
@@ -42,6 +43,9 @@ struct KernelEntry {
   std::optional<GaCapability> ga;
   std::optional<SweepCapability> sweep;
   std::optional<ExhaustiveCapability> exhaustive;
+  // The kernel's memory for one task and one genome (MemoryEstimatingKernel); empty when
+  // the kernel declares none because its memory does not grow with its parameters.
+  std::function<MemoryEstimate(const ParamSet&)> memory_estimate;
 
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
