@@ -37,13 +37,13 @@ class DriversTest : public ::testing::Test {
     if (world_.rank() == 0) std::filesystem::remove_all(directory_);
   }
 
-  config::Experiment experiment(const std::string& yaml) const {
+  [[nodiscard]] config::Experiment experiment(const std::string& yaml) const {
     auto parsed = config::parse_experiment(yaml, "test.yaml", {}, config_schema());
     parsed.output = (directory_ / (parsed.name + ".h5")).string();
     return parsed;
   }
 
-  RunSummary run(const config::Experiment& parsed) const {
+  [[nodiscard]] RunSummary run(const config::Experiment& parsed) const {
     RunOptions options;
     options.show_progress = false;
     return run_experiment(parsed, options, world_);
@@ -116,7 +116,7 @@ params: {length: 24}
 ga: {population: 301, generations: 12, elitism: 1, keep_best: 2}
 seed: 5
 )");
-  run(parsed);
+  EXPECT_FALSE(run(parsed).stopped);  // no signal: the run completes
   if (world_.rank() != 0) return;
   auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
   EXPECT_EQ(file.root().open_group("ga").read_int_attribute_array("group_sizes"),
@@ -140,7 +140,7 @@ sweep:
   replicates: 7
 seed: 99
 )");
-  run(parsed);
+  EXPECT_FALSE(run(parsed).stopped);  // no signal: the run completes
   if (world_.rank() != 0) return;
   auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
   const auto records = read_table(file.root().open_dataset("sweep/records"));
@@ -163,7 +163,7 @@ sweep:
   grid: {params.start: [1, 40001]}
 seed: 3
 )");
-  run(parsed);
+  EXPECT_FALSE(run(parsed).stopped);  // no signal: the run completes
   if (world_.rank() != 0) return;
   auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
   const auto counts = read_table(file.root().open_dataset("exhaustive/counts"));
@@ -215,7 +215,7 @@ driver: exhaustive
 params: {count: 5000}
 exhaustive: {chunk: 300}
 )");
-  run(parsed);
+  EXPECT_FALSE(run(parsed).stopped);  // no signal: the run completes
   if (world_.rank() != 0) return;
   auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
   EXPECT_EQ(file.root().open_dataset("exhaustive/solutions").dims(), std::vector<hsize_t>{0});

@@ -287,7 +287,7 @@ TEST(ParallelWrite, UnlimitedDatasetGrowsWithSetExtent) {
 struct Record {
   std::int64_t id;
   double score;
-  char label[12];
+  std::array<char, 12> label;
 };
 
 Datatype record_type() {
@@ -303,7 +303,7 @@ Record record_of(int rank) {
   record.id = 10 + rank;
   record.score = 0.5 * rank;
   const std::string label = "rank" + std::to_string(rank);
-  std::memcpy(record.label, label.data(), label.size());
+  std::memcpy(record.label.data(), label.data(), label.size());
   return record;
 }
 
@@ -337,7 +337,7 @@ TEST(ParallelWrite, CompoundRecordsAndWriteAll) {
       const auto index = static_cast<std::size_t>(r);
       EXPECT_EQ(back[index].id, expected.id);
       EXPECT_EQ(back[index].score, expected.score);
-      EXPECT_EQ(std::string(back[index].label), std::string(expected.label));
+      EXPECT_EQ(std::string(back[index].label.data()), std::string(expected.label.data()));
     }
     EXPECT_EQ(file.root().open_dataset("constants").read_all_as<double>(Datatype::float64()),
               constants);

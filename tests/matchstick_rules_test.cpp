@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <stdexcept>
@@ -41,9 +42,9 @@ std::vector<std::string> equations(const std::string& puzzle, const Rules& rules
 using Equations = std::vector<std::string>;
 
 TEST(MatchstickSymbols, DigitsAreTheSevenSegmentShapes) {
-  const char* const shapes[10] = {"abcdef", "bc",     "abdeg", "abcdg",   "bcfg",
-                                  "acdfg",  "acdefg", "abc",   "abcdefg", "abcdfg"};
-  const int sticks_per_digit[10] = {6, 2, 5, 5, 4, 5, 6, 3, 7, 6};
+  const std::array<const char*, 10> shapes = {"abcdef", "bc",     "abdeg", "abcdg",   "bcfg",
+                                              "acdfg",  "acdefg", "abc",   "abcdefg", "abcdfg"};
+  const std::array<int, 10> sticks_per_digit = {6, 2, 5, 5, 4, 5, 6, 3, 7, 6};
   for (std::size_t d = 0; d < 10; ++d) {
     EXPECT_EQ(digit_patterns[d], segments(shapes[d])) << d;
     EXPECT_EQ(std::popcount(digit_patterns[d]), sticks_per_digit[d]) << d;
@@ -81,11 +82,12 @@ TEST(MatchstickEquation, ParsesAndPrints) {
 }
 
 TEST(MatchstickEquation, ParseErrorsNameTheColumn) {
-  const struct {
+  struct Case {
     const char* text;
     int column;
     const char* message;
-  } cases[] = {
+  };
+  const std::vector<Case> cases = {
       {"", 1, "missing the first operand"},
       {"6*4=4", 2, "unknown symbol '*'"},
       {"6+4=x", 5, "unknown symbol 'x'"},

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
@@ -27,10 +28,10 @@ struct Mode {
   LeadingZeros leading_zeros;
   Count count;
 };
-constexpr Mode modes[] = {{LeadingZeros::allow, Count::up_to},
-                          {LeadingZeros::allow, Count::exact},
-                          {LeadingZeros::forbid, Count::up_to},
-                          {LeadingZeros::forbid, Count::exact}};
+constexpr std::array<Mode, 4> modes = {{{LeadingZeros::allow, Count::up_to},
+                                        {LeadingZeros::allow, Count::exact},
+                                        {LeadingZeros::forbid, Count::up_to},
+                                        {LeadingZeros::forbid, Count::exact}}};
 
 std::string describe(const Layout& puzzle, const Rules& rules) {
   std::ostringstream text;
@@ -116,8 +117,9 @@ void random_move(Layout& layout, std::mt19937_64& rng) {
 }
 
 std::int64_t random_number(int digits, std::mt19937_64& rng) {
-  static constexpr std::int64_t limits[] = {1, 10, 100, 1000};
-  return std::uniform_int_distribution<std::int64_t>(0, limits[digits] - 1)(rng);
+  static constexpr std::array<std::int64_t, 4> limits = {1, 10, 100, 1000};
+  return std::uniform_int_distribution<std::int64_t>(
+      0, limits[static_cast<std::size_t>(digits)] - 1)(rng);
 }
 
 // Half the puzzles are random digit strings (leading zeros included), half are true
@@ -174,20 +176,26 @@ void compare_random(int k, int puzzles, std::uint64_t seed) {
   Comparison comparison;
   for (int i = 0; i < puzzles; ++i) {
     const Layout puzzle = random_puzzle(k, rng);
-    for (std::size_t m = 0; m < std::size(modes); ++m) {
+    for (const Mode& mode : modes) {
       const bool crossed =
-          (modes[m].leading_zeros == LeadingZeros::allow) == (modes[m].count == Count::up_to);
+          (mode.leading_zeros == LeadingZeros::allow) == (mode.count == Count::up_to);
       if (k > 1 && crossed != (i % 2 == 0)) continue;
-      comparison.check(puzzle, Rules{k, modes[m].count, modes[m].leading_zeros});
+      comparison.check(puzzle, Rules{k, mode.count, mode.leading_zeros});
     }
   }
   comparison.report(std::to_string(puzzles) + " random puzzles, k=" + std::to_string(k));
   EXPECT_GT(comparison.solved(), static_cast<std::size_t>(puzzles) / 4);
 }
 
-TEST(MatchstickSolvers, RandomPuzzlesOneMove) { compare_random(1, testing::random_cases(20000), 1001); }
-TEST(MatchstickSolvers, RandomPuzzlesTwoMoves) { compare_random(2, testing::random_cases(20000), 1002); }
-TEST(MatchstickSolvers, RandomPuzzlesThreeMoves) { compare_random(3, testing::random_cases(1000), 1003); }
+TEST(MatchstickSolvers, RandomPuzzlesOneMove) {
+  compare_random(1, testing::random_cases(20000), 1001);
+}
+TEST(MatchstickSolvers, RandomPuzzlesTwoMoves) {
+  compare_random(2, testing::random_cases(20000), 1002);
+}
+TEST(MatchstickSolvers, RandomPuzzlesThreeMoves) {
+  compare_random(3, testing::random_cases(1000), 1003);
+}
 
 // Puzzles whose cells need not show symbols (a layout from elsewhere, not a parsed string):
 // the solutions repair them. Up to two broken cells, k = 1 and 2.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -22,9 +23,11 @@ std::string contents(std::FILE* file) {
   std::fflush(file);
   std::rewind(file);
   std::string text;
-  char buffer[256];
+  std::array<char, 256> buffer{};
   std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, read);
+  while ((read = std::fread(buffer.data(), 1, buffer.size(), file)) > 0) {
+    text.append(buffer.data(), read);
+  }
   return text;
 }
 
@@ -205,11 +208,11 @@ TEST(ProgressReporterLive, DrawsABarOfItemsOnATerminal) {
     reporter.report({6, 12, 50, 100});
   }
   pollfd ready{master, POLLIN, 0};
-  char buffer[512];
+  std::array<char, 512> buffer{};
   while (!contains(text, "\x1b[K") && poll(&ready, 1, 2000) > 0) {
-    const auto got = read(master, buffer, sizeof buffer);
+    const auto got = read(master, buffer.data(), buffer.size());
     if (got <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
+    text.append(buffer.data(), static_cast<std::size_t>(got));
   }
   std::fclose(terminal);
   close(master);

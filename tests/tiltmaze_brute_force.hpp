@@ -42,7 +42,7 @@ inline unsigned target_bits(const Maze& maze, const std::vector<int>& cells) {
 
 inline BruteForce brute_force(const Maze& maze, Collect collect) {
   const std::size_t masks = std::size_t{1} << maze.targets.size();
-  const unsigned full = static_cast<unsigned>(masks - 1);
+  const auto full = static_cast<unsigned>(masks - 1);
   std::vector<int> distance(static_cast<std::size_t>(maze.cells()) * masks, -1);
   const auto state = [&](int cell, unsigned mask) {
     return static_cast<std::size_t>(cell) * masks + mask;

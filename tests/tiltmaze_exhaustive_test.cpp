@@ -30,8 +30,7 @@ std::int64_t total(const std::vector<std::int64_t>& bins) {
 std::vector<int> rests(const tiltmaze::Maze& maze, const std::string& moves) {
   std::vector<int> cells{maze.start};
   for (const char move : moves) {
-    const auto direction = static_cast<tiltmaze::Direction>(
-        std::string_view(tiltmaze::direction_letters, 4).find(move));
+    const auto direction = static_cast<tiltmaze::Direction>(tiltmaze::direction_letters.find(move));
     cells.push_back(tiltmaze::roll(maze, cells.back(), direction));
   }
   return cells;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -74,11 +75,10 @@ bool collects_all(const Maze& maze, Collect collect, const std::string& moves) {
   std::set<int> collected{maze.start};
   int cell = maze.start;
   for (const char letter : moves) {
-    const auto* found =
-        std::find(std::begin(direction_letters), std::end(direction_letters), letter);
-    if (found == std::end(direction_letters)) return false;
+    const auto found = direction_letters.find(letter);
+    if (found == std::string_view::npos) return false;
     std::vector<int> passed;
-    cell = roll(maze, cell, static_cast<Direction>(found - std::begin(direction_letters)), &passed);
+    cell = roll(maze, cell, static_cast<Direction>(found), &passed);
     if (collect == Collect::pass) collected.insert(passed.begin(), passed.end());
     collected.insert(cell);
   }
@@ -418,8 +418,8 @@ std::string run_lemma_failure(const Maze& maze, const std::vector<int>& resting,
     }
   for (const int t : maze.targets) {
     if (t == maze.start) continue;
-    const int ends[4] = {roll(maze, t, left), roll(maze, t, right), roll(maze, t, up),
-                         roll(maze, t, down)};
+    const std::array<int, 4> ends = {roll(maze, t, left), roll(maze, t, right), roll(maze, t, up),
+                                     roll(maze, t, down)};
     const auto resting_run = [&](int a, int b) {
       return a != b && is_resting[at(a)] != 0 && is_resting[at(b)] != 0;
     };
@@ -733,7 +733,8 @@ TEST(TiltmazeSolver, SnakeSolutions) {
 
 TEST(TiltmazeSolver, ManyTargetsGiveValidSolutions) {
   std::mt19937_64 rng(99);
-  int solved[2] = {0, 0}, tried = 0;
+  std::array<int, 2> solved = {0, 0};
+  int tried = 0;
   for (int i = 0; i < 300; ++i) {
     std::uniform_int_distribution<int> side(10, 16), count(21, 40);
     Maze maze = open_maze(side(rng), side(rng));

@@ -141,7 +141,7 @@ class Reductions {
   [[nodiscard]] std::vector<std::vector<TopEntry>>& tops() { return tops_; }
   [[nodiscard]] std::vector<Solution>& solutions() { return solutions_; }
 
-  std::vector<TopEntry> sorted_top(std::size_t id) const {
+  [[nodiscard]] std::vector<TopEntry> sorted_top(std::size_t id) const {
     auto table = tops_[id];
     std::sort(table.begin(), table.end(), ranks_before);
     return table;

@@ -144,7 +144,7 @@ class Kernel {
     update_movable(start_);
   }
 
-  double play(u64 seed) const {
+  [[nodiscard]] double play(u64 seed) const {
     State<N> s = start_;
     PlayoutStream stream(seed);
     return rules_.player == Player::greedy ? play_greedy(s, stream) : play_random(s, stream);
@@ -202,7 +202,7 @@ class Kernel {
   }
 
   // Cells of every run of >= 3 (rows and columns).
-  Bits<N> runs(const State<N>& s) const {
+  [[nodiscard]] Bits<N> runs(const State<N>& s) const {
     const unsigned k1 = stride_;
     const unsigned k2 = 2 * stride_;
     Bits<N> run;
@@ -361,7 +361,7 @@ class Kernel {
   }
 
   // Blocks the swap would remove, cascades included, without refilling.
-  int lookahead(const State<N>& s, unsigned p, int direction) const {
+  [[nodiscard]] int lookahead(const State<N>& s, unsigned p, int direction) const {
     State<N> copy = s;
     const unsigned q = neighbour(p, direction);
     swap_cells(copy, p, q);

@@ -39,7 +39,7 @@ class Monsters {
   void mutate(Genome& genome, double rate, Rng& rng) const;
   Evaluation evaluate(const Genome& genome, Rng& rng) const;
   void encode(const Genome& genome, std::span<std::int64_t> out) const;
-  Genome decode(std::span<const std::int64_t> stored) const;
+  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const;
 
   // The final best genomes are measured again with fresh worlds.
   static std::vector<FieldSpec> validation_fields();

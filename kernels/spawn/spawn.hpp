@@ -45,7 +45,7 @@ class Spawn {
   void mutate(Genome& genome, double rate, Rng& rng) const;
   Evaluation evaluate(const Genome& genome, Rng& rng) const;
   void encode(const Genome& genome, std::span<std::int64_t> out) const;
-  Genome decode(std::span<const std::int64_t> stored) const;
+  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const;
   // The kept genomes measured again over validation_runs runs.
   static std::vector<FieldSpec> validation_fields();
   Record validate(const Genome& genome, Rng& rng) const;

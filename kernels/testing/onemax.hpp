@@ -83,7 +83,7 @@ class OneMax {
     std::copy(genome.begin(), genome.end(), out.begin());
   }
 
-  Genome decode(std::span<const std::int64_t> stored) const {
+  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const {
     Genome genome(length_);
     for (std::size_t i = 0; i < length_; ++i) genome[i] = static_cast<std::uint8_t>(stored[i] & 1);
     return genome;

@@ -1,5 +1,7 @@
 #include "kernels/tiltmaze/maze.hpp"
 
+#include <array>
+
 namespace levelforge::tiltmaze {
 
 Maze open_maze(int width, int height) {
@@ -21,8 +23,8 @@ bool blocked(const Maze& maze, int cell, Direction direction) {
 }
 
 int roll(const Maze& maze, int cell, Direction direction, std::vector<int>* passed) {
-  static constexpr int row_step[4] = {-1, 1, 0, 0};
-  static constexpr int column_step[4] = {0, 0, -1, 1};
+  static constexpr std::array<int, 4> row_step = {-1, 1, 0, 0};
+  static constexpr std::array<int, 4> column_step = {0, 0, -1, 1};
   const int step = row_step[direction] * maze.width + column_step[direction];
   while (!blocked(maze, cell, direction)) {
     cell += step;

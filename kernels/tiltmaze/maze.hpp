@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace levelforge::tiltmaze {
@@ -14,7 +15,8 @@ inline constexpr int max_side = 64;
 inline constexpr int max_targets = 64;
 
 enum Direction : int { up = 0, down = 1, left = 2, right = 3 };
-inline constexpr char direction_letters[4] = {'U', 'D', 'L', 'R'};
+// The letter of each direction, in Direction order.
+inline constexpr std::string_view direction_letters = "UDLR";
 
 // `stop`: a target counts when the ball comes to rest on it (the document's model).
 // `pass`: it counts when the ball rolls over it or rests on it.

@@ -429,7 +429,7 @@ class Walker {
   void tilt(int d) {
     collected_ |= gain(cell_, d);
     cell_ = graph_.next[idx(cell_)][idx(d)];
-    moves_.push_back(direction_letters[d]);
+    moves_.push_back(direction_letters[idx(d)]);
   }
   // Breadth-first over the rolls inside the current component for the first (cell, direction)
   // that `accept`s; walks there and tilts it. False when there is none.

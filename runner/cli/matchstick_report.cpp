@@ -1,6 +1,7 @@
 #include "runner/cli/matchstick_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cstddef>
@@ -38,10 +39,10 @@ bool holds(std::string_view equation, LeadingZeros leading_zeros) {
   const std::size_t op = equation.find_first_of("+-");
   const std::size_t equals = equation.find('=');
   if (op == std::string_view::npos || equals == std::string_view::npos || equals < op) return false;
-  const std::string_view numbers[] = {equation.substr(0, op),
-                                      equation.substr(op + 1, equals - op - 1),
-                                      equation.substr(equals + 1)};
-  std::int64_t values[3] = {};
+  const std::array<std::string_view, 3> numbers = {equation.substr(0, op),
+                                                   equation.substr(op + 1, equals - op - 1),
+                                                   equation.substr(equals + 1)};
+  std::array<std::int64_t, 3> values = {};
   for (std::size_t i = 0; i < 3; ++i) {
     const std::string_view number = numbers[i];
     if (number.empty() || number.size() > static_cast<std::size_t>(matchstick::max_digits))

@@ -62,11 +62,9 @@ bool collects_everything(const Maze& maze, Collect collect, const std::string& m
   int cell = maze.start;
   std::vector<int> passed;
   for (const char move : moves) {
-    const auto* letter = std::find(std::begin(tiltmaze::direction_letters),
-                                   std::end(tiltmaze::direction_letters), move);
-    if (letter == std::end(tiltmaze::direction_letters)) return false;
-    const auto direction =
-        static_cast<tiltmaze::Direction>(letter - std::begin(tiltmaze::direction_letters));
+    const auto letter = tiltmaze::direction_letters.find(move);
+    if (letter == std::string_view::npos) return false;
+    const auto direction = static_cast<tiltmaze::Direction>(letter);
     passed.clear();
     cell = tiltmaze::roll(maze, cell, direction, &passed);
     if (collect == Collect::pass)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <ranges>
 
 #include "runner/config/experiment.hpp"
 #include "runner/config/values.hpp"
@@ -88,7 +89,7 @@ YAML::Node load_yaml(std::string_view text, const Source& source) {
     const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
     throw ConfigError(source.at(error.mark) + ": " + what);
   }
-  if (documents.empty()) return YAML::Node();
+  if (documents.empty()) return {};
   if (documents.size() > 1) {
     throw ConfigError(source.at(documents[1].Mark()) + ": expected one YAML document, got " +
                       std::to_string(documents.size()));
@@ -160,13 +161,13 @@ void Document::replace(const KeyPath& path, const YAML::Node& value) {
 }
 
 const Document::Override* Document::override_of(const KeyPath& path, const YAML::Node& node) const {
-  for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-    if (starts_with(path, it->path)) return &*it;
+  for (const auto& candidate : std::ranges::reverse_view(overrides_)) {
+    if (starts_with(path, candidate.path)) return &candidate;
   }
   // A node without a mark is a map an override created on its way to its key.
   if (node.Mark().is_null()) {
-    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-      if (starts_with(it->path, path)) return &*it;
+    for (const auto& candidate : std::ranges::reverse_view(overrides_)) {
+      if (starts_with(candidate.path, path)) return &candidate;
     }
   }
   return nullptr;

@@ -144,7 +144,7 @@ class ModelReader {
   }
 
   // The entries of a map at `path`; null reads as an empty map.
-  std::vector<Entry> entries(const YAML::Node& map, const KeyPath& path) const {
+  [[nodiscard]] std::vector<Entry> entries(const YAML::Node& map, const KeyPath& path) const {
     std::vector<Entry> result;
     if (map.IsNull()) return result;
     if (!map.IsMap()) {
@@ -189,7 +189,7 @@ class ModelReader {
   }
 
   // An empty value has no text of its own to point at, so its key stands in.
-  std::string value_location(const KeyPath& path, const Entry& entry) const {
+  [[nodiscard]] std::string value_location(const KeyPath& path, const Entry& entry) const {
     const YAML::Node& node = entry.value.IsNull() ? entry.key_node : entry.value;
     return document_.location(path, node);
   }
@@ -198,7 +198,7 @@ class ModelReader {
     throw ConfigError(document_.start_location() + ": missing required key '" + key + "'" + hint);
   }
 
-  std::string read_string(const Entry& entry) const {
+  [[nodiscard]] std::string read_string(const Entry& entry) const {
     if (!entry.value.IsScalar() || entry.value.Scalar().empty()) {
       fail({entry.key}, entry.value,
            entry.key + ": expected a non-empty string, got " + describe(entry.value));
@@ -206,7 +206,7 @@ class ModelReader {
     return entry.value.Scalar();
   }
 
-  std::string read_name(const std::vector<Entry>& top) const {
+  [[nodiscard]] std::string read_name(const std::vector<Entry>& top) const {
     const Entry* entry = find_entry(top, "experiment");
     if (entry == nullptr) fail_missing("experiment", " (the experiment's name)");
     std::string name = read_string(*entry);
@@ -218,7 +218,7 @@ class ModelReader {
     return name;
   }
 
-  std::string read_kernel(const std::vector<Entry>& top) const {
+  [[nodiscard]] std::string read_kernel(const std::vector<Entry>& top) const {
     const std::vector<std::string> known = key_names(schema_.kernels);
     const Entry* entry = find_entry(top, "kernel");
     if (entry == nullptr) fail_missing("kernel", "; known kernels: " + join(known));
@@ -230,8 +230,9 @@ class ModelReader {
     return kernel;
   }
 
-  std::string read_driver(const std::vector<Entry>& top, const std::string& kernel_name,
-                          const KernelSchema& kernel) const {
+  [[nodiscard]] std::string read_driver(const std::vector<Entry>& top,
+                                        const std::string& kernel_name,
+                                        const KernelSchema& kernel) const {
     const std::string supported = join(kernel.drivers);
     const Entry* entry = find_entry(top, "driver");
     if (entry == nullptr) {
@@ -264,8 +265,8 @@ class ModelReader {
   }
 
   // Defaults, then the values the section gives.
-  ParamSet read_section(const std::vector<Entry>& top, const std::string& section,
-                        const std::vector<ParamSpec>& specs) const {
+  [[nodiscard]] ParamSet read_section(const std::vector<Entry>& top, const std::string& section,
+                                      const std::vector<ParamSpec>& specs) const {
     ParamSet values = ParamSet::defaults(specs);
     const Entry* entry = find_entry(top, section);
     if (entry == nullptr) return values;
@@ -287,8 +288,8 @@ class ModelReader {
   }
 
   // The integer `spec` names in the map at `parent`, or its default when absent.
-  std::int64_t read_integer(const std::vector<Entry>& map_entries, const KeyPath& parent,
-                            const ParamSpec& spec) const {
+  [[nodiscard]] std::int64_t read_integer(const std::vector<Entry>& map_entries,
+                                          const KeyPath& parent, const ParamSpec& spec) const {
     const Entry* entry = find_entry(map_entries, spec.name);
     if (entry == nullptr) return std::get<std::int64_t>(spec.default_value);
     const KeyPath path = child_path(parent, spec.name);
@@ -296,7 +297,8 @@ class ModelReader {
         read_value(spec, entry->value, join(path, "."), value_location(path, *entry)));
   }
 
-  std::string read_output(const std::vector<Entry>& top, const std::string& name) const {
+  [[nodiscard]] std::string read_output(const std::vector<Entry>& top,
+                                        const std::string& name) const {
     const Entry* entry = find_entry(top, "output");
     return entry == nullptr ? "results/" + name + ".h5" : read_string(*entry);
   }
@@ -320,9 +322,10 @@ class ModelReader {
     check_size(model, *sweep);
   }
 
-  std::vector<SweptKey> read_swept_keys(const std::vector<Entry>& sections,
-                                        const std::string& section, const KernelSchema& kernel,
-                                        const std::string& driver) const {
+  [[nodiscard]] std::vector<SweptKey> read_swept_keys(const std::vector<Entry>& sections,
+                                                      const std::string& section,
+                                                      const KernelSchema& kernel,
+                                                      const std::string& driver) const {
     std::vector<SweptKey> keys;
     const Entry* entry = find_entry(sections, section);
     if (entry == nullptr) return keys;
@@ -332,8 +335,9 @@ class ModelReader {
     return keys;
   }
 
-  SweptKey read_swept_key(const Entry& item, const std::string& section, const KernelSchema& kernel,
-                          const std::string& driver) const {
+  [[nodiscard]] SweptKey read_swept_key(const Entry& item, const std::string& section,
+                                        const KernelSchema& kernel,
+                                        const std::string& driver) const {
     const KeyPath path{"sweep", section, item.key};
     SweptKey swept{item.key, true, "", {}, document_.location(path, item.key_node)};
     const ParamSpec& spec = resolve_swept_key(item, path, kernel, driver, swept);

@@ -211,7 +211,7 @@ class ExhaustiveRun {
   }
 
   // Rows of pack_tops() back into entries per task.
-  std::map<std::uint64_t, std::vector<TopEntry>> unpack_tops(
+  [[nodiscard]] std::map<std::uint64_t, std::vector<TopEntry>> unpack_tops(
       std::size_t r, std::span<const std::byte> rows) const {
     const auto layout = tagged_top_layout(r);
     if (rows.size() % layout.row_size() != 0) {
@@ -426,7 +426,8 @@ class ExhaustiveRun {
   }
 
   // Rows [task, k] of the final table, padded with missing entries.
-  std::vector<std::byte> select_tops(std::size_t r, std::span<const std::byte> gathered) const {
+  [[nodiscard]] std::vector<std::byte> select_tops(std::size_t r,
+                                                   std::span<const std::byte> gathered) const {
     const auto& spec = capability_.reductions[r];
     auto per_task = unpack_tops(r, gathered);
     const auto layout = top_layout(spec);

@@ -50,8 +50,8 @@ std::string ProgressReporter::format_line(const ProgressSnapshot& snapshot, doub
   // A resumed run's rate and ETA count only the work of this session.
   const auto units_now = snapshot.units_done - std::min(snapshot.units_done, snapshot.units_before);
   const double rate = elapsed_seconds > 0 ? static_cast<double>(units_now) / elapsed_seconds : 0.0;
-  const double remaining = static_cast<double>(snapshot.units_total -
-                                               std::min(snapshot.units_total, snapshot.units_done));
+  const auto remaining = static_cast<double>(snapshot.units_total -
+                                             std::min(snapshot.units_total, snapshot.units_done));
   const std::string eta = remaining == 0 ? clock_text(0)
                           : rate > 0     ? clock_text(remaining / rate)
                                          : "?";

@@ -65,7 +65,7 @@ void summarize_generation(std::int64_t generation, std::span<const double> fitne
                           const RecordLayout& evaluation_layout, const RecordLayout& history_layout,
                           std::span<std::byte> history_row) {
   const auto order = ranking(fitness);
-  const double count = static_cast<double>(fitness.size());
+  const auto count = static_cast<double>(fitness.size());
   const double mean = std::accumulate(fitness.begin(), fitness.end(), 0.0) / count;
   double squares = 0;
   for (double value : fitness) squares += (value - mean) * (value - mean);

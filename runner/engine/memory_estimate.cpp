@@ -1,6 +1,7 @@
 #include "runner/engine/memory_estimate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -148,7 +149,7 @@ std::optional<AvailableMemory> available_memory(const std::string& meminfo_path,
 
 std::string format_bytes(std::uint64_t bytes) {
   if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
-  static constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  static constexpr std::array<const char*, 6> units = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   auto value = static_cast<double>(bytes) / 1024;
   std::size_t unit = 0;
   while (value >= 1024 && unit + 1 < std::size(units)) {

@@ -1,6 +1,7 @@
 #include "runner/mpi/mpi.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <exception>
 #include <limits>
@@ -10,11 +11,11 @@ namespace levelforge::mpi {
 
 void check(int code, const char* call) {
   if (code == MPI_SUCCESS) return;
-  char description[MPI_MAX_ERROR_STRING] = {};
+  std::array<char, MPI_MAX_ERROR_STRING> description{};
   int length = 0;
-  MPI_Error_string(code, description, &length);
+  MPI_Error_string(code, description.data(), &length);
   throw MpiError(std::string(call) +
-                 " failed: " + std::string(description, static_cast<std::size_t>(length)));
+                 " failed: " + std::string(description.data(), static_cast<std::size_t>(length)));
 }
 
 Environment::Environment(int& argc, char**& argv) {
@@ -251,10 +252,10 @@ std::int64_t SharedCounters::read(std::size_t which) {
 }
 
 std::string processor_name() {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
   int length = 0;
-  check(MPI_Get_processor_name(name, &length), "MPI_Get_processor_name");
-  return {name, static_cast<std::size_t>(length)};
+  check(MPI_Get_processor_name(name.data(), &length), "MPI_Get_processor_name");
+  return {name.data(), static_cast<std::size_t>(length)};
 }
 
 std::string root_verdict(const Comm& comm, const std::function<void()>& decide) {
