@@ -156,9 +156,9 @@ std::string format_bytes(std::uint64_t bytes) {
     value /= 1024;
     ++unit;
   }
-  char text[32];
-  std::snprintf(text, sizeof text, value >= 10 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-  return text;
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), value >= 10 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+  return text.data();
 }
 
 std::string memory_problem(const RunMemory& needed, const AvailableMemory& available,
