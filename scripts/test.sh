@@ -2,6 +2,7 @@
 # Installs what is missing, builds, and runs the whole test suite: first the Release
 # build, then a second build under AddressSanitizer and UndefinedBehaviorSanitizer, whose
 # tests are the C++ tests and one small MPI run of each driver (tests/CMakeLists.txt).
+# Between the two, scripts/check.sh: the static checks (clang-format, clang-tidy).
 # LEVELFORGE_SKIP_SANITIZERS=1 skips the second pass (for a quick local run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -9,6 +10,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 "$LEVELFORGE_ROOT/scripts/setup.sh"
 levelforge_build
 (cd "$LEVELFORGE_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+# clang-format and clang-tidy on the whole tree, from this build's compile commands.
+"$LEVELFORGE_ROOT/scripts/check.sh"
 
 if [[ "${LEVELFORGE_SKIP_SANITIZERS:-0}" != 1 ]]; then
   sanitized="$LEVELFORGE_BUILD-sanitize"

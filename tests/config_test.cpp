@@ -319,7 +319,14 @@ TEST(ConfigErrors, TabInTheIndentationIsNamedWhereItIs) {
 
 TEST(ConfigErrors, MoreThanOneDocument) {
   EXPECT_EQ(error_of(onemax_ga + "---\nseed: 3\n"),
-            "exp.yaml:5:1: expected one YAML document, got 2");
+            "exp.yaml:5:1: expected one YAML document, found a second one");
+}
+
+// yaml-cpp 0.7's LoadAll reads a lone ',' as endless empty documents (fuzz/README.md): the
+// config must be refused, not hang.
+TEST(ConfigErrors, LoneCommaIsAnEmptyConfig) {
+  EXPECT_EQ(error_of(","),
+            "exp.yaml:1:1: missing required key 'experiment' (the experiment's name)");
 }
 
 TEST(ConfigErrors, DocumentThatIsNotAMap) {

@@ -194,7 +194,7 @@ class DocumentSearch {
   void repairable_moves(int depth, int repairable) {
     for (int from = 0; from < positions_; ++from) {
       for_each_place(movable(from), [&](Pattern from_place) {
-        const Pattern emptied = static_cast<Pattern>(cell(from) ^ from_place);
+        const auto emptied = static_cast<Pattern>(cell(from) ^ from_place);
         const int broken_elsewhere = broken_count_ - broken_[at(from)];
         const int from_broken = broken(from, emptied) ? 1 : 0;
         for (int to = 0; to < positions_; ++to) {

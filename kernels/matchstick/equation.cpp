@@ -1,6 +1,7 @@
 #include "kernels/matchstick/equation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -164,7 +165,7 @@ bool is_true(const Layout& layout, LeadingZeros leading_zeros) {
   const Form& form = layout.form;
   const Pattern op = layout.cells[at(form.operator_position())];
   if (op != plus_pattern && op != minus_pattern) return false;
-  std::int64_t values[3] = {};
+  std::array<std::int64_t, 3> values = {};
   for (int number = 0; number < 3; ++number) {
     const int first = form.first_position(number);
     const int digits = form.digits(number);
@@ -175,7 +176,7 @@ bool is_true(const Layout& layout, LeadingZeros leading_zeros) {
     for (int position = first; position < first + digits; ++position) {
       const int digit = digit_of(layout.cells[at(position)]);
       if (digit < 0) return false;
-      values[number] = 10 * values[number] + digit;
+      values[at(number)] = 10 * values[at(number)] + digit;
     }
   }
   return (op == plus_pattern ? values[0] + values[1] : values[0] - values[1]) == values[2];
@@ -186,16 +187,16 @@ void layout_of(std::int64_t a, char op, std::int64_t b, std::int64_t c, Layout& 
     throw std::invalid_argument(std::string("matchstick layout: operator '") + op +
                                 "', expected '+' or '-'");
   }
-  const std::int64_t numbers[3] = {a, b, c};
-  int digits[3] = {};
+  const std::array<std::int64_t, 3> numbers = {a, b, c};
+  std::array<int, 3> digits = {};
   for (int n = 0; n < 3; ++n) {
-    if (numbers[n] < 0) {
+    if (numbers[at(n)] < 0) {
       throw std::invalid_argument("matchstick layout: negative number " +
-                                  std::to_string(numbers[n]));
+                                  std::to_string(numbers[at(n)]));
     }
-    digits[n] = decimal_digits(numbers[n]);
-    if (digits[n] > max_digits) {
-      throw std::invalid_argument("matchstick layout: " + std::to_string(numbers[n]) +
+    digits[at(n)] = decimal_digits(numbers[at(n)]);
+    if (digits[at(n)] > max_digits) {
+      throw std::invalid_argument("matchstick layout: " + std::to_string(numbers[at(n)]) +
                                   " has more than " + std::to_string(max_digits) + " digits");
     }
   }
@@ -203,9 +204,9 @@ void layout_of(std::int64_t a, char op, std::int64_t b, std::int64_t c, Layout& 
   layout.cells.resize(at(layout.form.positions()));
   int end = 0;  // one past the number's last position
   for (int n = 0; n < 3; ++n) {
-    end += digits[n];
-    auto rest = static_cast<std::uint32_t>(numbers[n]);  // below 10^max_digits
-    for (int position = end - 1; position >= end - digits[n]; --position, rest /= 10) {
+    end += digits[at(n)];
+    auto rest = static_cast<std::uint32_t>(numbers[at(n)]);  // below 10^max_digits
+    for (int position = end - 1; position >= end - digits[at(n)]; --position, rest /= 10) {
       layout.cells[at(position)] = digit_patterns[rest % 10];
     }
     if (n == 0) layout.cells[at(end++)] = op == '+' ? plus_pattern : minus_pattern;

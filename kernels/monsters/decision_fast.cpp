@@ -541,15 +541,23 @@ FastScorer& FastScorer::operator=(FastScorer&&) noexcept = default;
 // Everything the scoring calls is inlined into one function compiled twice: for AVX2
 // (8 lanes a vector), chosen at load time where the processor has it, and for the
 // baseline (4 lanes).
-__attribute__((flatten, target_clones("avx2", "default"))) void FastScorer::score(
-    const World& world, const Map& map, std::span<Perception> out) {
+#if defined(__clang__) && __clang_major__ < 15
+// Clang 14 names the dispatcher of a member function's clones "NAME.ifunc" and leaves the
+// callers in other files an undefined NAME (the fuzz build, fuzz/README.md): baseline only.
+#define LEVELFORGE_SCORER_CLONES flatten
+#else
+#define LEVELFORGE_SCORER_CLONES flatten, target_clones("avx2", "default")
+#endif
+__attribute__((LEVELFORGE_SCORER_CLONES)) void FastScorer::score(const World& world, const Map& map,
+                                                                 std::span<Perception> out) {
   Scorer scorer(world, map, *scratch_);
   scorer.run();
   scorer.write(out);
 }
 
-__attribute__((flatten, target_clones("avx2", "default"))) void FastScorer::decide(
-    const World& world, const Map& map, std::span<Decision> out) {
+__attribute__((LEVELFORGE_SCORER_CLONES)) void FastScorer::decide(const World& world,
+                                                                  const Map& map,
+                                                                  std::span<Decision> out) {
   Scorer scorer(world, map, *scratch_);
   scorer.run();
   scorer.decide(out);

@@ -256,7 +256,7 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out) {
   const auto add_rolls = [&](const Line& line, const std::array<Lanes, 12>& walls) {
     // From cell i the ball passes j while no wall lies between, and rests on the last such.
     for (int i = 0; i < 4; ++i) {
-      const Index from = Index(line.cell[Index(i)]);
+      const auto from = Index(line.cell[Index(i)]);
       Lanes open = all;
       for (int j = i - 1; j >= 0; --j) {
         open &= ~walls[Index(line.wall[Index(j)])];

@@ -363,8 +363,8 @@ class CompactParser {
     return value;
   }
 
-  std::vector<std::uint8_t> walls(std::size_t begin, std::size_t end, int width, int height,
-                                  bool east) const {
+  [[nodiscard]] std::vector<std::uint8_t> walls(std::size_t begin, std::size_t end, int width,
+                                                int height, bool east) const {
     const int rows = east ? height : height - 1;
     const int columns = east ? width - 1 : width;
     const std::size_t bits = to_size(rows * columns);

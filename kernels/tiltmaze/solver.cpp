@@ -445,7 +445,8 @@ class Walker {
           std::string path;
           for (int y = x; y != cell_; y = from[idx(y)] / 4)
             path.push_back(static_cast<char>(from[idx(y)] % 4));
-          for (auto it = path.rbegin(); it != path.rend(); ++it) tilt(*it);
+          std::reverse(path.begin(), path.end());
+          for (const char step : path) tilt(step);
           tilt(d);
           return true;
         }

@@ -35,7 +35,7 @@ class TiltMaze {
   void mutate(Genome& genome, double rate, Rng& rng) const;
   Evaluation evaluate(const Genome& genome, Rng& rng) const;
   void encode(const Genome& genome, std::span<std::int64_t> out) const;
-  Genome decode(std::span<const std::int64_t> stored) const;
+  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const;
   // The maze drawn in the text form, one ASCII code per character: (2H+1) x (2W+1).
   [[nodiscard]] std::vector<std::size_t> level_shape() const;
   void render_level(const Genome& genome, std::span<std::uint8_t> out) const;

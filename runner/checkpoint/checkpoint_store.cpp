@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -161,8 +163,14 @@ Segment read_manifest(const std::string& directory) {
                           " and run again without --resume");
   }
   const auto version = manifest.ints("format_version");
+  const auto session = manifest.ints("session");
+  const auto tasks = manifest.ints("tasks");
+  // Every reader takes front() of these and adds 1 to the session: a manifest that is no
+  // levelforge's (or is damaged) must stop here, not read past a missing value or overflow.
   if (to_text(manifest.bytes("format")) != "levelforge-checkpoint" || version.size() != 1 ||
-      manifest.ints("session").size() != 1) {
+      session.size() != 1 || session.front() < 0 ||
+      session.front() == std::numeric_limits<std::int64_t>::max() || tasks.size() != 1 ||
+      tasks.front() < 0) {
     throw CheckpointError(path + ": not a levelforge checkpoint manifest");
   }
   if (version.front() != checkpoint_format_version) {
@@ -214,8 +222,8 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
 
-CheckpointStore::CheckpointStore(std::string directory, const mpi::Comm& comm, std::int64_t session)
-    : directory_(std::move(directory)), comm_(comm), session_(session) {}
+CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session)
+    : directory_(std::move(directory)), comm_(std::move(comm)), session_(session) {}
 
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
                                        const mpi::Comm& comm) {

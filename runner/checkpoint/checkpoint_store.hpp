@@ -91,7 +91,7 @@ class CheckpointStore {
   void remove();
 
  private:
-  CheckpointStore(std::string directory, const mpi::Comm& comm, std::int64_t session);
+  CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session);
 
   std::string directory_;
   mpi::Comm comm_;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
-#include <ranges>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "runner/config/experiment.hpp"
 #include "runner/config/values.hpp"
@@ -73,10 +75,53 @@ std::optional<YAML::Mark> tab_in_indentation(std::string_view text, int last_lin
   return std::nullopt;
 }
 
+// Where the content of a document after the first begins, when there is one. yaml-cpp 0.7's
+// LoadAll never ends on some malformed text (a lone ',' reads as endless empty documents,
+// jbeder/yaml-cpp#1040), so the parser is asked for the second document only.
+class SecondDocument : public YAML::EventHandler {
+ public:
+  [[nodiscard]] std::optional<YAML::Mark> content(std::string_view text) {
+    std::istringstream input{std::string(text)};
+    YAML::Parser parser(input);
+    if (!parser.HandleNextDocument(*this)) return std::nullopt;
+    content_.reset();
+    if (!parser.HandleNextDocument(*this)) return std::nullopt;
+    return content_;
+  }
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { found(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    found(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    found(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    found(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void found(const YAML::Mark& mark) {
+    if (!content_) content_ = mark;
+  }
+
+  std::optional<YAML::Mark> content_;
+};
+
 YAML::Node load_yaml(std::string_view text, const Source& source) {
-  std::vector<YAML::Node> documents;
+  YAML::Node document;
+  std::optional<YAML::Mark> second;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    document = YAML::Load(std::string(text));
+    second = SecondDocument().content(text);
   } catch (const YAML::Exception& error) {
     // yaml-cpp reports a tab in the indentation as whatever it then fails to read
     // ("illegal map value"), somewhere else: name the tab itself.
@@ -89,13 +134,11 @@ YAML::Node load_yaml(std::string_view text, const Source& source) {
     const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
     throw ConfigError(source.at(error.mark) + ": " + what);
   }
-  if (documents.empty()) return {};
-  if (documents.size() > 1) {
-    throw ConfigError(source.at(documents[1].Mark()) + ": expected one YAML document, got " +
-                      std::to_string(documents.size()));
+  if (second) {
+    throw ConfigError(source.at(*second) + ": expected one YAML document, found a second one");
   }
-  check_duplicate_keys(documents[0], source);
-  return documents[0];
+  check_duplicate_keys(document, source);
+  return document;
 }
 
 bool starts_with(const KeyPath& path, const KeyPath& prefix) {
@@ -161,14 +204,17 @@ void Document::replace(const KeyPath& path, const YAML::Node& value) {
 }
 
 const Document::Override* Document::override_of(const KeyPath& path, const YAML::Node& node) const {
-  for (const auto& candidate : std::ranges::reverse_view(overrides_)) {
-    if (starts_with(path, candidate.path)) return &candidate;
+  // The last override wins: search from the end.
+  const auto latest = [&](auto covers) -> const Override* {
+    const auto found = std::find_if(overrides_.rbegin(), overrides_.rend(), covers);
+    return found == overrides_.rend() ? nullptr : &*found;
+  };
+  if (const auto* above = latest([&](const Override& o) { return starts_with(path, o.path); })) {
+    return above;
   }
   // A node without a mark is a map an override created on its way to its key.
   if (node.Mark().is_null()) {
-    for (const auto& candidate : std::ranges::reverse_view(overrides_)) {
-      if (starts_with(candidate.path, path)) return &candidate;
-    }
+    return latest([&](const Override& o) { return starts_with(o.path, path); });
   }
   return nullptr;
 }

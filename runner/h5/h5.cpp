@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 #include "runner/h5/selection.hpp"
@@ -142,7 +143,7 @@ std::string unpad(const char* text, std::size_t width, H5T_str_t pad) {
   } else {
     length = static_cast<std::size_t>(std::find(text, text + width, '\0') - text);
   }
-  return std::string(text, length);
+  return {text, length};
 }
 
 class AttributeIo {
@@ -163,7 +164,7 @@ class AttributeIo {
     if (scalar || count > 0) check(H5Awrite(attribute.id(), memory_type, data), context);
   }
 
-  std::vector<std::string> read_strings() const {
+  [[nodiscard]] std::vector<std::string> read_strings() const {
     auto context = [&] { return "reading attribute " + in_quotes(name_) + " of " + description_; };
     Handle attribute = open();
     Handle file_type = checked_handle(H5Aget_type(attribute.id()), context);
@@ -188,7 +189,8 @@ class AttributeIo {
 
   // Reads numbers of class `wanted` (or integers, when `accept_integers`) as `memory_type`.
   template <class T>
-  std::vector<T> read_numbers(hid_t memory_type, H5T_class_t wanted, bool accept_integers) const {
+  [[nodiscard]] [[nodiscard]] std::vector<T> read_numbers(hid_t memory_type, H5T_class_t wanted,
+                                                          bool accept_integers) const {
     auto context = [&] { return "reading attribute " + in_quotes(name_) + " of " + description_; };
     Handle attribute = open();
     Handle file_type = checked_handle(H5Aget_type(attribute.id()), context);
@@ -212,20 +214,21 @@ class AttributeIo {
   }
 
  private:
-  Handle open() const {
+  [[nodiscard]] Handle open() const {
     return checked_handle(H5Aopen(object_, name_.c_str(), H5P_DEFAULT), [&] {
       return "opening attribute " + in_quotes(name_) + " of " + description_;
     });
   }
 
-  std::size_t element_count(const Handle& attribute) const {
+  [[nodiscard]] std::size_t element_count(const Handle& attribute) const {
     auto context = [&] { return "reading the extent of attribute " + in_quotes(name_); };
     Handle space = checked_handle(H5Aget_space(attribute.id()), context);
     return static_cast<std::size_t>(check(H5Sget_simple_extent_npoints(space.id()), context));
   }
 
-  std::vector<std::string> read_variable_strings(const Handle& attribute, const Handle& memory_type,
-                                                 std::size_t count) const {
+  [[nodiscard]] std::vector<std::string> read_variable_strings(const Handle& attribute,
+                                                               const Handle& memory_type,
+                                                               std::size_t count) const {
     auto context = [&] { return "reading attribute " + in_quotes(name_) + " of " + description_; };
     std::vector<char*> pointers(count, nullptr);
     check(H5Aread(attribute.id(), memory_type.id(), pointers.data()), context);
@@ -476,6 +479,30 @@ void Dataset::require_element_size(const Datatype& memory_type, std::size_t elem
   }
 }
 
+void Dataset::require_whole_read_size(std::size_t element_size) const {
+  auto context = [&] { return "reading dataset " + describe(); };
+  hsize_t bytes = element_size;
+  for (const hsize_t extent : dims()) {
+    if (extent != 0 && bytes > std::numeric_limits<hsize_t>::max() / extent) {
+      throw IoError(context() + ": its extent overflows a 64-bit size");
+    }
+    bytes *= extent;
+  }
+  Handle file(checked_handle(H5Iget_file_id(id()), context));
+  hsize_t file_size = 0;
+  check(H5Fget_filesize(file.id(), &file_size), context);
+  // Deflate packs at most 1032 bytes into one; up to 64 MiB is allowed whatever the file's
+  // size, since the unwritten chunks of a partial file read as fill values.
+  constexpr hsize_t deflate_ratio = 1032;
+  constexpr hsize_t always_allowed = hsize_t{64} << 20;
+  const bool plausible = bytes <= always_allowed || bytes / deflate_ratio <= file_size;
+  if (!plausible || bytes > std::numeric_limits<std::size_t>::max()) {
+    throw IoError(context() + ": it claims " + std::to_string(bytes) +
+                  " bytes, more than the file of " + std::to_string(file_size) +
+                  " bytes can hold (a damaged file?)");
+  }
+}
+
 namespace {
 
 // The file and memory dataspaces of a block selection, and the runs that map between the
@@ -580,18 +607,18 @@ void Dataset::read_all(const Datatype& memory_type, void* out, Transfer transfer
 
 Group Group::create_group(const std::string& name) {
   const std::string child = join_path(path(), name);
-  return Group(
+  return {
       checked_handle(H5Gcreate2(id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                      [&] { return "creating group " + in_quotes(child) + " in " + file_path(); }),
-      file_path(), child);
+      file_path(), child};
 }
 
 Group Group::open_group(const std::string& name) const {
   const std::string child = join_path(path(), name);
-  return Group(
+  return {
       checked_handle(H5Gopen2(id(), name.c_str(), H5P_DEFAULT),
                      [&] { return "opening group " + in_quotes(child) + " in " + file_path(); }),
-      file_path(), child);
+      file_path(), child};
 }
 
 bool Group::has(const std::string& name) const {
@@ -646,18 +673,18 @@ Dataset Group::create_dataset(const std::string& name, const Datatype& type,
   const std::string action = "creating dataset " + in_quotes(child) + " in " + file_path();
   Handle dcpl = creation_list(options, action);
   Handle space = simple_space(dims, options.max_dims);
-  return Dataset(checked_handle(H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT,
-                                           dcpl.id(), H5P_DEFAULT),
-                                [&] { return action; }),
-                 file_path(), child);
+  return {checked_handle(H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT,
+                                    dcpl.id(), H5P_DEFAULT),
+                         [&] { return action; }),
+          file_path(), child};
 }
 
 Dataset Group::open_dataset(const std::string& name) const {
   const std::string child = join_path(path(), name);
-  return Dataset(
+  return {
       checked_handle(H5Dopen2(id(), name.c_str(), H5P_DEFAULT),
                      [&] { return "opening dataset " + in_quotes(child) + " in " + file_path(); }),
-      file_path(), child);
+      file_path(), child};
 }
 
 // ---- File ---------------------------------------------------------------------------------
@@ -665,9 +692,9 @@ Dataset Group::open_dataset(const std::string& name) const {
 File File::create(const std::string& path, MPI_Comm comm) {
   silence_hdf5_printing();
   Handle fapl = mpio_access_list(comm, path);
-  return File(checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()),
-                             [&] { return "creating " + path; }),
-              path, true);
+  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()),
+                         [&] { return "creating " + path; }),
+          path, true};
 }
 
 namespace {
@@ -679,16 +706,16 @@ unsigned open_flags(Access access) {
 File File::open(const std::string& path, MPI_Comm comm, Access access) {
   silence_hdf5_printing();
   Handle fapl = mpio_access_list(comm, path);
-  return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
-                             [&] { return "opening " + path; }),
-              path, true);
+  return {checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
+                         [&] { return "opening " + path; }),
+          path, true};
 }
 
 File File::create_serial(const std::string& path) {
   silence_hdf5_printing();
-  return File(checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                             [&] { return "creating " + path; }),
-              path, false);
+  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                         [&] { return "creating " + path; }),
+          path, false};
 }
 
 File File::open_serial(const std::string& path, Access access) {
@@ -697,14 +724,14 @@ File File::open_serial(const std::string& path, Access access) {
   if (!std::filesystem::exists(path, error)) throw IoError(path + " does not exist");
   auto context = [&] { return "opening " + path; };
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
-  return File(checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path,
-              false);
+  return {checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path,
+          false};
 }
 
 Group File::root() const {
-  return Group(checked_handle(H5Gopen2(id(), "/", H5P_DEFAULT),
-                              [&] { return "opening the root group of " + path_; }),
-               path_, "/");
+  return {checked_handle(H5Gopen2(id(), "/", H5P_DEFAULT),
+                         [&] { return "opening the root group of " + path_; }),
+          path_, "/"};
 }
 
 void File::flush() {

@@ -46,9 +46,9 @@ class Handle {
   Handle& operator=(Handle&& other) noexcept;
   ~Handle();
 
-  hid_t id() const noexcept { return id_; }
+  [[nodiscard]] hid_t id() const noexcept { return id_; }
   // True while the identifier refers to an open object.
-  bool valid() const noexcept;
+  [[nodiscard]] bool valid() const noexcept;
   // Gives up ownership without dropping the reference; the handle becomes invalid.
   hid_t release() noexcept;
 
@@ -96,11 +96,11 @@ class Datatype {
 
   explicit Datatype(Handle handle) : handle_(std::move(handle)) {}
 
-  hid_t id() const noexcept { return handle_.id(); }
-  std::size_t size() const;
-  H5T_class_t type_class() const;
-  std::vector<std::string> member_names() const;  // compound types only
-  bool equals(const Datatype& other) const;
+  [[nodiscard]] hid_t id() const noexcept { return handle_.id(); }
+  [[nodiscard]] std::size_t size() const;
+  [[nodiscard]] H5T_class_t type_class() const;
+  [[nodiscard]] std::vector<std::string> member_names() const;  // compound types only
+  [[nodiscard]] bool equals(const Datatype& other) const;
 
  private:
   Handle handle_;
@@ -113,9 +113,9 @@ class Datatype {
 // floating type for the double readers.
 class Object {
  public:
-  hid_t id() const noexcept { return handle_.id(); }
-  const std::string& file_path() const noexcept { return file_path_; }
-  const std::string& path() const noexcept { return path_; }  // e.g. "/ga/history"
+  [[nodiscard]] hid_t id() const noexcept { return handle_.id(); }
+  [[nodiscard]] const std::string& file_path() const noexcept { return file_path_; }
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }  // e.g. "/ga/history"
 
   void write_attribute(const std::string& name, const std::string& value);
   void write_attribute(const std::string& name, std::int64_t value);
@@ -133,20 +133,20 @@ class Object {
     write_attribute(name, static_cast<std::int64_t>(value));
   }
 
-  std::string read_string_attribute(const std::string& name) const;
-  std::int64_t read_int_attribute(const std::string& name) const;
-  double read_double_attribute(const std::string& name) const;
-  std::vector<std::string> read_strings_attribute(const std::string& name) const;
-  std::vector<std::int64_t> read_int_attribute_array(const std::string& name) const;
-  std::vector<double> read_double_attribute_array(const std::string& name) const;
+  [[nodiscard]] std::string read_string_attribute(const std::string& name) const;
+  [[nodiscard]] std::int64_t read_int_attribute(const std::string& name) const;
+  [[nodiscard]] double read_double_attribute(const std::string& name) const;
+  [[nodiscard]] std::vector<std::string> read_strings_attribute(const std::string& name) const;
+  [[nodiscard]] std::vector<std::int64_t> read_int_attribute_array(const std::string& name) const;
+  [[nodiscard]] std::vector<double> read_double_attribute_array(const std::string& name) const;
 
-  bool has_attribute(const std::string& name) const;
-  std::vector<std::string> attribute_names() const;  // in name order
+  [[nodiscard]] bool has_attribute(const std::string& name) const;
+  [[nodiscard]] std::vector<std::string> attribute_names() const;  // in name order
 
  protected:
   Object(Handle handle, std::string file_path, std::string path);
   // "'/ga/history' in results/x.h5", for error messages.
-  std::string describe() const;
+  [[nodiscard]] std::string describe() const;
 
  private:
   Handle handle_;
@@ -169,9 +169,9 @@ class Dataset : public Object {
   Dataset(Handle handle, std::string file_path, std::string path)
       : Object(std::move(handle), std::move(file_path), std::move(path)) {}
 
-  std::vector<hsize_t> dims() const;
-  hsize_t element_count() const;
-  Datatype datatype() const;
+  [[nodiscard]] std::vector<hsize_t> dims() const;
+  [[nodiscard]] hsize_t element_count() const;
+  [[nodiscard]] Datatype datatype() const;
   void set_extent(const std::vector<hsize_t>& dims);  // collective on a parallel file
 
   void write(const Datatype& memory_type, const std::vector<Block>& selection, const void* data,
@@ -185,9 +185,15 @@ class Dataset : public Object {
   void read_all(const Datatype& memory_type, void* out,
                 Transfer transfer = Transfer::independent) const;
 
+  // Throws IoError unless a whole read of `element_size`-byte elements fits in memory and
+  // this file can hold that much data: a damaged file can claim any extent, and the buffer
+  // for a whole read is allocated from it before HDF5 reads a byte.
+  void require_whole_read_size(std::size_t element_size) const;
   template <class T>
-  std::vector<T> read_all_as(const Datatype& memory_type) const {
+  [[nodiscard]] [[nodiscard]] [[nodiscard]] [[nodiscard]] std::vector<T> read_all_as(
+      const Datatype& memory_type) const {
     require_element_size(memory_type, sizeof(T));
+    require_whole_read_size(sizeof(T));
     std::vector<T> out(static_cast<std::size_t>(element_count()));
     read_all(memory_type, out.data());
     return out;
@@ -204,12 +210,12 @@ class Group : public Object {
 
   // `name` may be a relative path ("a/b") or absolute ("/a/b").
   Group create_group(const std::string& name);
-  Group open_group(const std::string& name) const;
-  bool has(const std::string& name) const;    // a link of that name/path exists
-  std::vector<std::string> children() const;  // link names, in name order
+  [[nodiscard]] Group open_group(const std::string& name) const;
+  [[nodiscard]] bool has(const std::string& name) const;    // a link of that name/path exists
+  [[nodiscard]] std::vector<std::string> children() const;  // link names, in name order
   Dataset create_dataset(const std::string& name, const Datatype& type,
                          const std::vector<hsize_t>& dims, const DatasetOptions& options = {});
-  Dataset open_dataset(const std::string& name) const;
+  [[nodiscard]] Dataset open_dataset(const std::string& name) const;
 };
 
 // An open HDF5 file. Close (or destroy) groups and datasets before their file: a parallel
@@ -236,9 +242,9 @@ class File {
   // One process, default driver; for `inspect` and tests reading results back.
   static File open_serial(const std::string& path, Access access);
 
-  hid_t id() const noexcept { return handle_.id(); }
-  const std::string& path() const noexcept { return path_; }
-  Group root() const;
+  [[nodiscard]] hid_t id() const noexcept { return handle_.id(); }
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  [[nodiscard]] Group root() const;
   void flush();
   // Drops this File's reference (closing the file when it was the last) and reports errors;
   // the destructor does the same silently. After a successful close the File is invalid;

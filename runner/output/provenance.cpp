@@ -1,5 +1,6 @@
 #include "runner/output/provenance.hpp"
 
+#include <array>
 #include <chrono>
 #include <ctime>
 
@@ -9,9 +10,9 @@ std::string utc_now() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm parts{};
   gmtime_r(&now, &parts);
-  char text[32] = {};
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text.data();
 }
 
 }  // namespace levelforge

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <utility>
 
 #include "runner/output/compound.hpp"
 #include "runner/output/row_exchange.hpp"
@@ -31,9 +32,9 @@ h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t ele
 }
 }  // namespace
 
-ResultFile::ResultFile(std::string final_path, const mpi::Comm& comm)
+ResultFile::ResultFile(std::string final_path, mpi::Comm comm)
     : final_path_(std::move(final_path)),
-      comm_(comm),
+      comm_(std::move(comm)),
       file_(h5::File::create(partial_path(final_path_), comm_.native())) {
   root().write_attribute("format", std::string(result_format));
   root().write_attribute("format_version", result_format_version);

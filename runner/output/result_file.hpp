@@ -27,7 +27,7 @@ struct Table {
 class ResultFile {
  public:
   // Collective. Writes to `final_path` + ".partial" until commit().
-  ResultFile(std::string final_path, const mpi::Comm& comm);
+  ResultFile(std::string final_path, mpi::Comm comm);
 
   [[nodiscard]] h5::Group root() const { return file_.root(); }
 

@@ -46,6 +46,7 @@ RecordLayout table_layout(const h5::Dataset& dataset) {
 
 TableData read_table(const h5::Dataset& dataset) {
   TableData table{table_layout(dataset), dataset.dims(), {}};
+  dataset.require_whole_read_size(table.layout.row_size());
   table.rows.resize(static_cast<std::size_t>(dataset.element_count()) * table.layout.row_size());
   if (!table.rows.empty()) dataset.read_all(compound_type(table.layout), table.rows.data());
   return table;
