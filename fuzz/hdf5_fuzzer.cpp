@@ -50,31 +50,19 @@ Scratch make_scratch() {
 // Every attribute, read the way the CLI reads them: each reader either succeeds or throws
 // IoError for an attribute of another type or shape.
 void read_attributes(const h5::Object& object) {
+  const auto attempt = [](auto read) {
+    try {
+      (void)read();
+    } catch (const h5::IoError&) {
+    }
+  };
   for (const auto& name : object.attribute_names()) {
-    try {
-      (void)object.read_string_attribute(name);
-    } catch (const h5::IoError&) {
-    }
-    try {
-      (void)object.read_int_attribute(name);
-    } catch (const h5::IoError&) {
-    }
-    try {
-      (void)object.read_double_attribute(name);
-    } catch (const h5::IoError&) {
-    }
-    try {
-      (void)object.read_strings_attribute(name);
-    } catch (const h5::IoError&) {
-    }
-    try {
-      (void)object.read_int_attribute_array(name);
-    } catch (const h5::IoError&) {
-    }
-    try {
-      (void)object.read_double_attribute_array(name);
-    } catch (const h5::IoError&) {
-    }
+    attempt([&] { return object.read_string_attribute(name); });
+    attempt([&] { return object.read_int_attribute(name); });
+    attempt([&] { return object.read_double_attribute(name); });
+    attempt([&] { return object.read_strings_attribute(name); });
+    attempt([&] { return object.read_int_attribute_array(name); });
+    attempt([&] { return object.read_double_attribute_array(name); });
   }
 }
 
