@@ -17,4 +17,11 @@ if(LEVELFORGE_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
     -Wno-maybe-uninitialized)
   target_link_options(levelforge_standard INTERFACE -fsanitize=address,undefined)
+  # Every executable keeps the libraries it loads mapped until exit, so that LeakSanitizer
+  # can name Open MPI's components in its reports (tests/sanitizers/README.md).
+  set(is_executable "$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>")
+  target_sources(levelforge_standard INTERFACE
+    "$<${is_executable}:${PROJECT_SOURCE_DIR}/tests/sanitizers/keep_libraries_mapped.cpp>")
+  target_link_options(levelforge_standard INTERFACE
+    "$<${is_executable}:LINKER:--export-dynamic-symbol=dlclose>")
 endif()
