@@ -23,7 +23,7 @@ import h5py
 import numpy as np
 import yaml
 
-from cli_support import LEVELFORGE, MPIEXEC, MPIEXEC_FLAGS
+from cli_support import mpi_command, reseal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CATALOGUE = os.path.join(HERE, "bad_inputs")
@@ -32,10 +32,6 @@ RANKS = 2
 CASE_TIMEOUT = 60
 # Cases run this many at a time: an mpiexec spends most of its 2-3 s starting up, idle.
 CONCURRENT_CASES = int(os.environ.get("LEVELFORGE_BAD_INPUT_JOBS", "6"))
-
-
-def mpi_command(*args):
-    return [MPIEXEC, "-n", str(RANKS), *MPIEXEC_FLAGS, LEVELFORGE, *args]
 
 
 def processes_marked(marker):
@@ -89,10 +85,22 @@ def looks_complete(path):
         return False
 
 
-def set_attributes(path, **attributes):
+def set_attributes(path, seal=True, **attributes):
+    """Changes root attributes with h5py, then seals the file again (unless `seal` is
+    False): levelforge reads it as if it had written it."""
     with h5py.File(path, "a") as f:
         for name, value in attributes.items():
             f.attrs[name] = np.int64(value) if isinstance(value, int) else value
+    if seal:
+        reseal(path)
+
+
+def flip_byte(path, offset):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        byte = f.read(1)[0]
+        f.seek(offset)
+        f.write(bytes([byte ^ 0x10]))
 
 
 def truncate(path, size):
@@ -107,7 +115,7 @@ def make_files(folder):
     fixtures = os.path.join(CATALOGUE, "fixtures")
 
     def run(*args, expect=0):
-        result, hung = run_ended(mpi_command(*args, "-q"), folder, timeout=300)
+        result, hung = run_ended(mpi_command(*args, "-q", ranks=RANKS), folder, timeout=300)
         if hung or result.returncode != expect:
             raise AssertionError(f"making the inputs: levelforge {' '.join(args)}: "
                                  f"{hung or result.stderr}")
@@ -135,6 +143,15 @@ def make_files(folder):
     with h5py.File(path("foreign.h5"), "w") as f:
         f["data"] = np.arange(10)
         f.attrs["creator"] = "another program"
+    # Changed after levelforge sealed them: an attribute added by h5py, one flipped bit.
+    shutil.copy(path("good.h5"), path("changed.h5"))
+    set_attributes(path("changed.h5"), seal=False, note="added with h5py")
+    shutil.copy(path("good.h5"), path("flipped.h5"))
+    flip_byte(path("flipped.h5"), os.path.getsize(path("flipped.h5")) // 2)
+    shutil.copy(path("tiltmaze.h5"), path("tiltmaze_flipped.h5"))
+    flip_byte(path("tiltmaze_flipped.h5"), os.path.getsize(path("tiltmaze_flipped.h5")) - 100)
+    shutil.copy(path("shard.shard-1-of-2.h5"), path("shard_flipped.h5"))
+    flip_byte(path("shard_flipped.h5"), 4096)
     shutil.copy(path("good.h5"), path("incomplete.h5"))
     set_attributes(path("incomplete.h5"), complete=0)
     shutil.copy(path("good.h5"), path("format_version_99.h5"))
@@ -216,7 +233,7 @@ class Catalogue(unittest.TestCase):
             return str(text).replace("{out}", out).replace("{made}", made)
 
         args = [expand(arg) for arg in case["args"]]
-        result, hung = run_ended(mpi_command(*args), CATALOGUE)
+        result, hung = run_ended(mpi_command(*args, ranks=RANKS), CATALOGUE)
         outputs = [expand(path) for path in case.get("outputs", [])]
         if any("{out}" in str(arg) for arg in case["args"]):
             outputs.append(out)

@@ -17,12 +17,11 @@ import random
 import re
 import signal
 import subprocess
-import time
 import unittest
 
 import h5py
 
-from cli_support import LEVELFORGE, MPIEXEC, MPIEXEC_FLAGS, TempDirTest, levelforge
+from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANKS = 2
@@ -59,10 +58,6 @@ DRIVERS = {
 }
 
 
-def mpi_command(*args, ranks=RANKS):
-    return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, LEVELFORGE, *args]
-
-
 def rank_pids(output):
     """The levelforge processes writing `output` (the ranks, not mpiexec)."""
     pids = []
@@ -96,7 +91,8 @@ class Checkpoints(TempDirTest):
         if driver not in Checkpoints.references:
             spec = DRIVERS[driver]
             path = os.path.join(self.reference_dir, f"{driver}.h5")
-            result = subprocess.run(mpi_command("run", spec["config"], "-o", path, "-q", *spec["overrides"]),
+            result = subprocess.run(mpi_command("run", spec["config"], "-o", path, "-q", *spec["overrides"],
+                                                ranks=RANKS),
                                     capture_output=True, text=True, timeout=300)
             self.assert_ok(result)
             Checkpoints.references[driver] = path
@@ -115,7 +111,7 @@ class Checkpoints(TempDirTest):
     def start(self, spec, out, *extra):
         return subprocess.Popen(
             mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02",
-                        *spec["overrides"], *extra),
+                        *spec["overrides"], *extra, ranks=RANKS),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     def kill_at(self, process, out, fraction):
@@ -194,7 +190,8 @@ class Checkpoints(TempDirTest):
         self.assertIn("--resume", stderr)
         self.assertFalse(os.path.exists(out))
         self.assertFalse(os.path.exists(out + ".partial"), "the unfinished result file is removed")
-        resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume", *spec["overrides"]),
+        resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume",
+                                             *spec["overrides"], ranks=RANKS),
                                  capture_output=True, text=True, timeout=300)
         self.assert_ok(resumed)
         self.assert_same_results(self.reference("ga"), out)
@@ -208,7 +205,8 @@ class Refusals(TempDirTest):
         spec = DRIVERS["sweep"]
         out = self.path(name)
         process = subprocess.Popen(
-            mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02", *spec["overrides"]),
+            mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02",
+                        *spec["overrides"], ranks=RANKS),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for line in process.stderr:
             match = PROGRESS.search(line)

@@ -15,6 +15,7 @@ import unittest
 
 import h5py
 import numpy as np
+import xxhash
 
 LEVELFORGE = os.environ["LEVELFORGE_BIN"]
 MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
@@ -44,11 +45,30 @@ def result_datasets(path):
     return datasets
 
 
+SEAL_BLOCK = 512
+SEAL_TEXT = b"levelforge seal xxh3-64\n"
+
+
+def reseal(path):
+    """Seals `path` again, as levelforge's writer does (docs/hdf5-layout.md, "The seal"):
+    for a test that changed a levelforge file on purpose and wants levelforge to read it."""
+    with open(path, "r+b") as f:
+        f.seek(SEAL_BLOCK)
+        data = f.read()
+        block = SEAL_TEXT + len(data).to_bytes(8, "little") + \
+            xxhash.xxh3_64_intdigest(data).to_bytes(8, "little")
+        f.seek(0)
+        f.write(block.ljust(SEAL_BLOCK, b"\0"))
+
+
+def mpi_command(*args, ranks):
+    """The command line of levelforge `args` under mpiexec on `ranks` ranks."""
+    return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, LEVELFORGE, *args]
+
+
 def levelforge(*args, ranks=None, stdin=None, timeout=120):
     """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
-    command = [LEVELFORGE, *args]
-    if ranks is not None:
-        command = [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *command]
+    command = [LEVELFORGE, *args] if ranks is None else mpi_command(*args, ranks=ranks)
     return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout)
 
 

@@ -11,7 +11,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import TempDirTest, levelforge, result_datasets
+from cli_support import SEAL_BLOCK, TempDirTest, levelforge, reseal, result_datasets
 
 GA_CONFIG = """
 experiment: ga-small
@@ -465,6 +465,14 @@ class BadInput(ConfigTest):
         with h5py.File(plain, "w") as f:
             f["x"] = [1, 2, 3]
         other = levelforge("inspect", plain)
+        self.assertNotEqual(other.returncode, 0)
+        self.assertIn(f"{plain}: no levelforge seal: written by another program", other.stderr)
+        # Sealed as levelforge would, but still not a result file.
+        sealed = self.path("sealed.h5")
+        with h5py.File(sealed, "w", userblock_size=SEAL_BLOCK) as f:
+            f["x"] = [1, 2, 3]
+        reseal(sealed)
+        other = levelforge("inspect", sealed)
         self.assertNotEqual(other.returncode, 0)
         self.assertIn("not a levelforge result", other.stderr)
 

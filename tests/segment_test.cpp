@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "runner/h5/h5.hpp"
+#include "runner/h5/seal.hpp"
 
 namespace levelforge {
 namespace {
@@ -99,7 +100,13 @@ TEST_F(SegmentFiles, ReadRefusesTruncatedFilesAndOtherHdf5Files) {
   segment.write(file);
   const auto size = fs::file_size(file);
   fs::resize_file(file, size / 2);
-  EXPECT_THROW((void)Segment::read(file), h5::IoError);
+  try {
+    (void)Segment::read(file);
+    FAIL() << "a truncated segment was read";
+  } catch (const h5::IoError& error) {
+    EXPECT_NE(std::string(error.what()).find("bytes, sealed at"), std::string::npos)
+        << error.what();
+  }
 
   const auto other = path("other.h5");
   {
@@ -107,6 +114,7 @@ TEST_F(SegmentFiles, ReadRefusesTruncatedFilesAndOtherHdf5Files) {
     (void)created.root().create_group("something");
     created.close();
   }
+  h5::seal(other);
   try {
     (void)Segment::read(other);
     FAIL() << "an HDF5 file without segment groups was read";

@@ -16,7 +16,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import SolveTest, levelforge
+from cli_support import SEAL_BLOCK, SolveTest, levelforge, reseal
 
 
 
@@ -332,11 +332,13 @@ class MazeFromResults(MazeTest):
         best = np.zeros((2, 3), dtype=record)
         best[1, 2] = (7, TRAP_SOLVABLE_COMPACT.encode(), 1.0)
         self.file = self.path("results.h5")
-        with h5py.File(self.file, "w") as f:
+        # With room for the seal, then sealed: levelforge reads only sealed files.
+        with h5py.File(self.file, "w", userblock_size=SEAL_BLOCK) as f:
             f.attrs["format"] = "levelforge-results"
             f.create_dataset("sweep/records", data=rows)
             f.create_dataset("ga/best", data=best)
             f.create_dataset("ga/genome_length", data=np.arange(3))
+        reseal(self.file)
 
     def maze(self, *args):
         return levelforge("maze", self.file, *args)

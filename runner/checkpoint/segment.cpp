@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "runner/h5/h5.hpp"
+#include "runner/h5/seal.hpp"
 
 namespace levelforge {
 
@@ -148,6 +149,7 @@ void Segment::write(const std::string& path) const {
     }
     file.close();
   }
+  h5::seal(temporary);
   sync_file(temporary);
   std::error_code error;
   std::filesystem::rename(temporary, path, error);
@@ -156,7 +158,7 @@ void Segment::write(const std::string& path) const {
 
 Segment Segment::read(const std::string& path) {
   Segment segment;
-  const auto file = h5::File::open_serial(path, h5::Access::read_only);
+  const auto file = h5::File::open_sealed(path);
   const auto root = file.root();
   for (const auto group_name : {ints_group, bytes_group}) {
     if (!root.has(std::string(group_name))) {

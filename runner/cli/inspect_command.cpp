@@ -241,7 +241,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   }
   auto file = [&] {
     try {
-      return h5::File::open_serial(path, h5::Access::read_only);
+      return h5::File::open_sealed(path);
     } catch (const h5::IoError& error) {
       // A run that fails under MPI_Abort never flushes its `.partial` file: HDF5 then sees
       // no file at all, which would wrongly suggest it is of another program.

@@ -44,7 +44,7 @@ void find_tables(const h5::Group& group, const std::string& prefix, const std::s
 std::string read_maze_field(const MazeArguments& arguments) {
   const auto where = [&] { return fmt::format("{}: {}", arguments.file, arguments.dataset); };
   try {
-    auto file = h5::File::open_serial(arguments.file, h5::Access::read_only);
+    auto file = h5::File::open_sealed(arguments.file);
     const auto root = file.root();
     bool is_group = false;
     if (root.has(arguments.dataset)) {

@@ -28,7 +28,7 @@ config::Experiment experiment_of(const std::string& config_text, const std::stri
 }
 
 ShardHeader read_header(const std::string& path) {
-  const auto file = h5::File::open_serial(path, h5::Access::read_only);
+  const auto file = h5::File::open_sealed(path);
   const auto root = file.root();
   if (!root.has_attribute("format") ||
       root.read_string_attribute("format") != std::string(result_format)) {
@@ -128,7 +128,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   for (auto i = static_cast<std::size_t>(comm.rank()); i < arguments.shards.size();
        i += static_cast<std::size_t>(comm.size())) {
     try {
-      const auto file = h5::File::open_serial(arguments.shards[i], h5::Access::read_only);
+      const auto file = h5::File::open_sealed(arguments.shards[i]);
       const auto shard =
           ShardSpec{static_cast<std::uint64_t>(file.root().read_int_attribute("shard_index")),
                     static_cast<std::uint64_t>(file.root().read_int_attribute("shard_count"))};

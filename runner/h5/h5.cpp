@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "runner/h5/seal.hpp"
 #include "runner/h5/selection.hpp"
 
 namespace levelforge::h5 {
@@ -689,10 +690,21 @@ Dataset Group::open_dataset(const std::string& name) const {
 
 // ---- File ---------------------------------------------------------------------------------
 
+namespace {
+// Every file levelforge writes leaves room for its seal (seal.hpp).
+Handle sealable_creation_list(const std::string& path) {
+  auto context = [&] { return "setting up the creation of " + path; };
+  Handle fcpl = checked_handle(H5Pcreate(H5P_FILE_CREATE), context);
+  check(H5Pset_userblock(fcpl.id(), seal_block_size), context);
+  return fcpl;
+}
+}  // namespace
+
 File File::create(const std::string& path, MPI_Comm comm) {
   silence_hdf5_printing();
   Handle fapl = mpio_access_list(comm, path);
-  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()),
+  Handle fcpl = sealable_creation_list(path);
+  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()),
                          [&] { return "creating " + path; }),
           path, true};
 }
@@ -713,7 +725,8 @@ File File::open(const std::string& path, MPI_Comm comm, Access access) {
 
 File File::create_serial(const std::string& path) {
   silence_hdf5_printing();
-  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+  Handle fcpl = sealable_creation_list(path);
+  return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), H5P_DEFAULT),
                          [&] { return "creating " + path; }),
           path, false};
 }
@@ -726,6 +739,14 @@ File File::open_serial(const std::string& path, Access access) {
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
   return {checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path,
           false};
+}
+
+File File::open_sealed(const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw IoError(path + " does not exist");
+  if (std::filesystem::is_directory(path, error)) throw IoError(path + " is a directory");
+  verify_seal(path);
+  return open_serial(path, Access::read_only);
 }
 
 Group File::root() const {

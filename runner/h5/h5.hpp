@@ -239,8 +239,11 @@ class File {
   static File open(const std::string& path, MPI_Comm comm, Access access);
   // One process, default driver; truncates an existing file.
   static File create_serial(const std::string& path);
-  // One process, default driver; for `inspect` and tests reading results back.
+  // One process, default driver.
   static File open_serial(const std::string& path, Access access);
+  // One process, read only, and only once the file's seal matches (seal.hpp): how levelforge
+  // reads the files it wrote earlier (results, shards, checkpoints).
+  static File open_sealed(const std::string& path);
 
   [[nodiscard]] hid_t id() const noexcept { return handle_.id(); }
   [[nodiscard]] const std::string& path() const noexcept { return path_; }

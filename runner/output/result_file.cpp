@@ -6,6 +6,7 @@
 #include <numeric>
 #include <utility>
 
+#include "runner/h5/seal.hpp"
 #include "runner/output/compound.hpp"
 #include "runner/output/row_exchange.hpp"
 
@@ -96,6 +97,7 @@ void ResultFile::commit() {
   file_.close();
   comm_.barrier();
   if (comm_.rank() == 0) {
+    h5::seal(partial_path(final_path_));
     std::error_code error;
     std::filesystem::rename(partial_path(final_path_), final_path_, error);
     if (error) {
