@@ -17,9 +17,9 @@ if [[ ! -f $compile_commands ]]; then
 fi
 # Every translation unit of the project in the compile commands; headers are checked through
 # the files that include them (.clang-tidy's HeaderFilterRegex).
-project_units="^$LEVELFORGE_ROOT/(kernels|runner|tests|bench|fuzz)/"
-units=$(grep -cE "\"file\": \"$LEVELFORGE_ROOT/(kernels|runner|tests|bench|fuzz)/" "$compile_commands")
-findings=$(run-clang-tidy -p "$LEVELFORGE_BUILD" -j "$(nproc)" -quiet "$project_units" 2>&1 |
+project_units="$LEVELFORGE_ROOT/(kernels|runner|tests|bench|fuzz)/"
+units=$(grep -cE "\"file\": \"$project_units" "$compile_commands")
+findings=$(run-clang-tidy -p "$LEVELFORGE_BUILD" -j "$(nproc)" -quiet "^$project_units" 2>&1 |
   grep -E 'warning:|error:' | sort -u || true)
 if [[ -n $findings ]]; then
   echo "$findings"

@@ -23,7 +23,7 @@ import h5py
 import numpy as np
 import yaml
 
-from cli_support import mpi_command, reseal
+from cli_support import mpi_command, process_ids, reseal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CATALOGUE = os.path.join(HERE, "bad_inputs")
@@ -36,17 +36,7 @@ CONCURRENT_CASES = int(os.environ.get("LEVELFORGE_BAD_INPUT_JOBS", "6"))
 
 def processes_marked(marker):
     """Ids of the processes whose environment holds `marker` (a case's own mpiexec ranks)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                if marker.encode() in f.read().split(b"\0"):
-                    found.append(int(entry))
-        except OSError:
-            continue
-    return found
+    return process_ids("environ", lambda environment: marker.encode() in environment)
 
 
 def run_ended(command, cwd, timeout=None):

@@ -21,7 +21,7 @@ import unittest
 
 import h5py
 
-from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command
+from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command, process_ids
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANKS = 2
@@ -60,18 +60,8 @@ DRIVERS = {
 
 def rank_pids(output):
     """The levelforge processes writing `output` (the ranks, not mpiexec)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-        except OSError:
-            continue
-        if argv and argv[0] == LEVELFORGE.encode() and output.encode() in argv:
-            pids.append(int(entry))
-    return pids
+    return process_ids("cmdline",
+                       lambda argv: argv[0] == LEVELFORGE.encode() and output.encode() in argv)
 
 
 def saved_units(path):

@@ -61,6 +61,23 @@ def reseal(path):
         f.write(block.ljust(SEAL_BLOCK, b"\0"))
 
 
+def process_ids(where, matches):
+    """Ids of the processes whose /proc/PID/`where` (cmdline or environ), split into its
+    NUL-separated fields, satisfies `matches`; processes that end meanwhile are skipped."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/{where}", "rb") as f:
+                fields = f.read().split(b"\0")
+        except OSError:
+            continue
+        if matches(fields):
+            found.append(int(entry))
+    return found
+
+
 def mpi_command(*args, ranks):
     """The command line of levelforge `args` under mpiexec on `ranks` ranks."""
     return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, LEVELFORGE, *args]

@@ -190,8 +190,8 @@ class AttributeIo {
 
   // Reads numbers of class `wanted` (or integers, when `accept_integers`) as `memory_type`.
   template <class T>
-  [[nodiscard]] [[nodiscard]] std::vector<T> read_numbers(hid_t memory_type, H5T_class_t wanted,
-                                                          bool accept_integers) const {
+  [[nodiscard]] std::vector<T> read_numbers(hid_t memory_type, H5T_class_t wanted,
+                                            bool accept_integers) const {
     auto context = [&] { return "reading attribute " + in_quotes(name_) + " of " + description_; };
     Handle attribute = open();
     Handle file_type = checked_handle(H5Aget_type(attribute.id()), context);

@@ -190,8 +190,7 @@ class Dataset : public Object {
   // for a whole read is allocated from it before HDF5 reads a byte.
   void require_whole_read_size(std::size_t element_size) const;
   template <class T>
-  [[nodiscard]] [[nodiscard]] [[nodiscard]] [[nodiscard]] std::vector<T> read_all_as(
-      const Datatype& memory_type) const {
+  [[nodiscard]] std::vector<T> read_all_as(const Datatype& memory_type) const {
     require_element_size(memory_type, sizeof(T));
     require_whole_read_size(sizeof(T));
     std::vector<T> out(static_cast<std::size_t>(element_count()));
