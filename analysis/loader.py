@@ -6,6 +6,8 @@ import h5py
 import numpy as np
 import pandas as pd
 
+from . import seal
+
 FORMAT = "levelforge-results"
 FORMAT_VERSION = 1
 # Root attributes that describe the run rather than its results.
@@ -233,18 +235,25 @@ def _progress(file):
 
 
 def load(path, allow_shard=False):
-    """The result file at `path`. Raises LoadError for a file that is missing, not a
-    levelforge result, of another format version, or not a complete run (a run still
+    """The result file at `path`. Raises LoadError for a file that is missing, does not
+    match its levelforge seal, is not a levelforge result, of another format version, or not
+    a complete run (a run still
     writing or interrupted, a shard unless `allow_shard`), saying what is complete."""
     path = os.fspath(path)
     if not os.path.exists(path):
         if os.path.isdir(path + ".checkpoint"):
             raise LoadError(f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
-                            f"shows how much is done and `levelforge run CONFIG --resume` continues it")
+                            f"shows how much is done and `levelforge resume {path}` continues it")
         if os.path.exists(path + ".partial"):
             raise LoadError(f"{path} does not exist: {path}.partial is a run that is still writing or "
                             f"failed; it is not a result")
         raise LoadError(f"{path} does not exist")
+    try:
+        seal.verify(path)
+    except seal.SealError as error:
+        raise LoadError(str(error)) from error
+    except OSError as error:
+        raise LoadError(f"{path} cannot be read: {error}") from error
     try:
         file = h5py.File(path, "r")
     except OSError as error:

@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
-from cli_support import TempDirTest, levelforge  # noqa: E402
+from cli_support import TempDirTest, levelforge, reseal  # noqa: E402
 
 DATA = os.path.join(REPO, "tests", "data")
 
@@ -183,6 +183,7 @@ class Refusals(TempDirTest):
         with h5py.File(path, "r+") as f:
             for key, value in attributes.items():
                 f.attrs[key] = value
+        reseal(path)  # the loader's checks behind the seal
         return path
 
     def assert_refused(self, path, *fragments):
@@ -203,11 +204,31 @@ class Refusals(TempDirTest):
             tasks = f["tasks"][()]
             tasks["status"][3:] = 0
             f["tasks"][...] = tasks
+        reseal(path)
         self.assert_refused(path, "incomplete run", "3 of 10 tasks done")
 
     def test_an_interrupted_run_points_to_its_checkpoint(self):
         os.mkdir(self.path("gone.h5.checkpoint"))
-        self.assert_refused(self.path("gone.h5"), "interrupted", "--resume")
+        self.assert_refused(self.path("gone.h5"), "interrupted", "levelforge resume")
+
+    def test_a_changed_file_is_refused_by_its_seal(self):
+        edited = self.path("edited.h5")
+        shutil.copy(self.good, edited)
+        with h5py.File(edited, "r+") as f:
+            f.attrs["note"] = "added by hand"
+        self.assert_refused(edited, "changed after levelforge wrote it")
+        flipped = self.path("flipped.h5")
+        shutil.copy(self.good, flipped)
+        with open(flipped, "r+b") as f:
+            f.seek(os.path.getsize(flipped) // 2)
+            byte = f.read(1)
+            f.seek(-1, os.SEEK_CUR)
+            f.write(bytes([byte[0] ^ 0x10]))
+        self.assert_refused(flipped, "no longer match the XXH3-64 checksum")
+        cut = self.path("cut.h5")
+        shutil.copy(self.good, cut)
+        os.truncate(cut, os.path.getsize(cut) - 1)
+        self.assert_refused(cut, "cut short")
 
     def test_a_shard_unless_asked_for(self):
         path = self.changed("shard.h5", shard_index=1, shard_count=3)
@@ -219,9 +240,9 @@ class Refusals(TempDirTest):
         path = self.path("other.h5")
         with h5py.File(path, "w") as f:
             f["x"] = [1, 2, 3]
-        self.assert_refused(path, "not a levelforge result")
+        self.assert_refused(path, "no levelforge seal: written by another program")
         text = self.write("plain text\n", "notes.h5")
-        self.assert_refused(text, "not an HDF5 file")
+        self.assert_refused(text, "not an HDF5 file written by levelforge")
 
 
 if __name__ == "__main__":

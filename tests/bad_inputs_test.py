@@ -176,6 +176,17 @@ def make_files(folder):
 
     damaged_checkpoint("segment_truncated.h5", truncate_a_segment)
 
+    # Outputs that are not the run's result, beside an intact checkpoint: --resume must keep it.
+    damaged_checkpoint("text_output.h5", lambda d: None)
+    with open(path("text_output.h5"), "w") as f:
+        f.write("the results are in the other folder\n")
+    damaged_checkpoint("empty_output.h5", lambda d: None)
+    open(path("empty_output.h5"), "w").close()
+    # A folder levelforge did not make where a checkpoint would go.
+    os.mkdir(path("not_ours.h5.checkpoint"))
+    with open(path("not_ours.h5.checkpoint/notes.txt"), "w") as f:
+        f.write("my notes\n")
+
 
 def load_cases():
     with open(os.path.join(CATALOGUE, "cases.yaml")) as f:

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -29,7 +30,7 @@ std::vector<std::byte> bytes_of(std::string_view text) {
 Segment good_manifest() {
   Segment manifest;
   manifest.put_bytes("format", bytes_of("levelforge-checkpoint"));
-  manifest.put_ints("format_version", {1});
+  manifest.put_ints("format_version", {2});
   manifest.put_ints("session", {2});
   manifest.put_ints("tasks", {10});
   manifest.put_bytes("experiment", bytes_of("demo"));
@@ -110,7 +111,7 @@ TEST_F(CheckpointManifests, AnotherFormatVersionIsNamed) {
   manifest.put_ints("format_version", {7});
   write(manifest);
   const auto message = refusal();
-  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 1"),
+  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 2"),
             std::string::npos)
       << message;
 }
@@ -121,6 +122,75 @@ TEST_F(CheckpointManifests, AnUnreadableManifestSaysTheCheckpointIsUnusable) {
   const auto message = refusal();
   EXPECT_NE(message.find("the checkpoint's manifest cannot be read"), std::string::npos) << message;
   EXPECT_NE(message.find("bytes, sealed at"), std::string::npos) << message;
+}
+
+// find_checkpoint: what a run finds at OUTPUT.checkpoint, and whether it is levelforge's.
+TEST_F(CheckpointManifests, FindCheckpointTellsLevelforgesFromOthers) {
+  using Kind = CheckpointFound::Kind;
+  const auto found = [&] { return find_checkpoint(directory_.string()); };
+  EXPECT_EQ(find_checkpoint((directory_ / "absent").string()).kind, Kind::absent);
+  // start() makes the folder, then writes manifest.h5.tmp and renames it.
+  EXPECT_EQ(found().kind, Kind::unstarted);
+  { std::ofstream unfinished(directory_ / "manifest.h5.tmp"); }
+  EXPECT_EQ(found().kind, Kind::unstarted);
+  write(good_manifest());
+  EXPECT_EQ(found().kind, Kind::levelforge);
+  fs::resize_file(directory_ / "manifest.h5", 1000);
+  EXPECT_EQ(found().kind, Kind::unusable);
+  EXPECT_NE(found().problem.find("the checkpoint is unusable"), std::string::npos);
+  // A manifest.h5 without a levelforge seal is another program's: not ours to delete.
+  {
+    std::ofstream other(directory_ / "manifest.h5", std::ios::trunc);
+    other << "\x89HDF\r\n\x1a\n another program's file";
+  }
+  EXPECT_EQ(found().kind, Kind::foreign);
+  EXPECT_NE(found().problem.find("its manifest.h5 was not written by levelforge"),
+            std::string::npos)
+      << found().problem;
+  fs::remove(directory_ / "manifest.h5");
+  { std::ofstream notes(directory_ / "notes.txt"); }
+  EXPECT_EQ(found().kind, Kind::foreign);
+  EXPECT_NE(found().problem.find("holds no manifest.h5); levelforge does not touch it"),
+            std::string::npos)
+      << found().problem;
+  const auto file = directory_ / "notes.txt";
+  EXPECT_EQ(find_checkpoint(file.string()).kind, Kind::foreign);
+  EXPECT_NE(find_checkpoint(file.string()).problem.find("it is not a folder"), std::string::npos);
+}
+
+TEST_F(CheckpointManifests, ASavedRunIsReadBackWithItsShard) {
+  auto manifest = good_manifest();
+  manifest.put_bytes("identity", bytes_of("seed\n4\nshard\n1/3\n"));
+  write(manifest);
+  const auto saved = read_saved_run(directory_.string());
+  EXPECT_EQ(saved.config, "experiment: demo\n");
+  EXPECT_EQ(saved.shard.index, 1U);
+  EXPECT_EQ(saved.shard.count, 3U);
+  EXPECT_EQ(saved.identity.at("seed"), "4");
+  manifest.put_bytes("identity", bytes_of("shard\n5/3\n"));
+  write(manifest);
+  try {
+    (void)read_saved_run(directory_.string());
+    ADD_FAILURE() << "a shard 5/3 was accepted";
+  } catch (const CheckpointError& error) {
+    EXPECT_NE(std::string(error.what()).find("its shard '5/3' is not one"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(CheckpointManifests, ProgressIsDescribedPerDriver) {
+  CheckpointSummary summary;
+  summary.driver = "sweep";
+  summary.sessions = 1;
+  summary.tasks_total = 216;
+  summary.tasks_done = 39;
+  EXPECT_EQ(describe_progress(summary), "39 of 216 tasks done in 1 session");
+  summary.driver = "exhaustive";
+  summary.sessions = 2;
+  EXPECT_EQ(describe_progress(summary), "0 of (not yet known) chunks done in 2 sessions");
+  summary.chunks_total = 40;
+  summary.chunks_done = 12;
+  EXPECT_EQ(describe_progress(summary), "12 of 40 chunks done in 2 sessions");
 }
 
 }  // namespace

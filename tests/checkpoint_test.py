@@ -140,9 +140,11 @@ class Checkpoints(TempDirTest):
             self.assert_ok(inspected)
             self.assertIn("interrupted", inspected.stdout)
 
-            # Results do not depend on the rank count: resume on 1, 2 or 3 ranks.
-            resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume",
-                                                 *spec["overrides"], ranks=1 + run % 3),
+            # Results do not depend on the rank count: resume on 1, 2 or 3 ranks, with
+            # `resume OUTPUT` (nothing retyped) or `run CONFIG --resume` and the options.
+            command = ["resume", out, "-q"] if run % 2 == 0 else \
+                ["run", spec["config"], "-o", out, "-q", "--resume", *spec["overrides"]]
+            resumed = subprocess.run(mpi_command(*command, ranks=1 + run % 3),
                                      capture_output=True, text=True, timeout=300)
             self.assert_ok(resumed)
             self.assert_same_results(reference, out)
@@ -166,25 +168,37 @@ class Checkpoints(TempDirTest):
     def test_exhaustive_killed_and_resumed(self):
         self.check_kills("exhaustive")
 
-    def test_warning_signal_checkpoints_and_exits_75(self):
-        spec = DRIVERS["ga"]
-        out = self.path("signalled.h5")
+    def check_signal(self, driver, signum, ranks):
+        """`signum` to mpiexec (which forwards it to every rank) once the run has progressed:
+        the run checkpoints, names the signal and the exact command that continues it, and
+        `levelforge resume OUTPUT` (on other ranks) ends identical to the reference."""
+        spec = DRIVERS[driver]
+        out = self.path(f"signalled-{driver}.h5")
         process = self.start(spec, out)
         for line in process.stderr:
             if PROGRESS.search(line):
-                process.send_signal(signal.SIGUSR1)  # mpiexec forwards it to every rank
+                process.send_signal(signum)
                 break
         _, stderr = process.communicate(timeout=60)
-        self.assertEqual(process.returncode, 75, stderr)
-        self.assertIn("stopped by signal 10", stderr)
-        self.assertIn("--resume", stderr)
+        # mpiexec exits 75 after SIGUSR1 and 1 after SIGTERM; the ranks both times 75.
+        self.assertEqual(process.returncode, 75 if signum == signal.SIGUSR1 else 1, stderr)
+        self.assertIn(f"stopped by signal {int(signum)}", stderr)
+        self.assertIn(f"continue with `levelforge resume {out}`", stderr)
         self.assertFalse(os.path.exists(out))
         self.assertFalse(os.path.exists(out + ".partial"), "the unfinished result file is removed")
-        resumed = subprocess.run(mpi_command("run", spec["config"], "-o", out, "-q", "--resume",
-                                             *spec["overrides"], ranks=RANKS),
-                                 capture_output=True, text=True, timeout=300)
+        inspected = levelforge("inspect", out)
+        self.assertIn(f"continue with `levelforge resume {out}`", inspected.stdout)
+        resumed = levelforge("resume", out, ranks=ranks, timeout=300)
         self.assert_ok(resumed)
-        self.assert_same_results(self.reference("ga"), out)
+        self.assertRegex(resumed.stderr, r"resumed: \d+ of \d+ (tasks|chunks) restored")
+        self.assert_same_results(self.reference(driver), out)
+
+    def test_warning_signal_checkpoints_and_exits_75(self):
+        self.check_signal("ga", signal.SIGUSR1, ranks=3)
+
+    def test_sigterm_checkpoints_and_resume_needs_only_the_output(self):
+        self.check_signal("sweep", signal.SIGTERM, ranks=1)
+        self.check_signal("exhaustive", signal.SIGUSR1, ranks=2)
 
 
 class Refusals(TempDirTest):
@@ -279,6 +293,213 @@ class Refusals(TempDirTest):
         self.assertIsNotNone(match, result.stdout)
         self.assertGreater(int(match.group(1)), 3000)
         self.assertIn("sessions             1", result.stdout)
+
+
+def tree_state(directory):
+    """Every file under `directory` with its bytes: what a refused command must not change."""
+    state = {}
+    for root, _, files in os.walk(directory):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                state[os.path.relpath(path, directory)] = f.read()
+    return state
+
+
+class VerifyBeforeActing(TempDirTest):
+    """Nothing is skipped, replaced or deleted on the strength of a file that was not verified
+    (docs/checkpoint.md, "What a run finds"): each case failed on the code before it, deleting
+    the checkpoint of an interrupted run. Commands run on 1, 2 and 3 ranks in turn."""
+
+    SPEC = DRIVERS["sweep"]
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        cls.saved = tempfile.mkdtemp(prefix="levelforge-interrupted-")
+        # One interrupted run (seed 4) and one of another seed, copied into each test.
+        for name, extra in (("run.h5", []), ("other.h5", ["--set", "seed=5"])):
+            out = os.path.join(cls.saved, name)
+            process = subprocess.Popen(
+                mpi_command("run", cls.SPEC["config"], "-o", out, "--progress-interval", "0.02",
+                            *cls.SPEC["overrides"], *extra, ranks=RANKS),
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for line in process.stderr:
+                match = PROGRESS.search(line)
+                if match and int(match.group(3)) > 3000:
+                    process.send_signal(signal.SIGUSR1)
+                    break
+            process.communicate(timeout=60)
+            assert process.returncode == 75, "the interrupted run stops for its checkpoint"
+        cls.complete = os.path.join(cls.saved, "complete-seed-9.h5")
+        subprocess.run(mpi_command("run", cls.SPEC["config"], "-o", cls.complete, "-q", "--set", "seed=9",
+                                   *cls.SPEC["overrides"], ranks=RANKS), check=True, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.saved, ignore_errors=True)
+
+    def interrupted(self, name="run.h5"):
+        """A copy of an interrupted run's checkpoint; returns the output path beside it."""
+        import shutil
+        out = self.path("run.h5")
+        shutil.copytree(os.path.join(self.saved, name + ".checkpoint"), out + ".checkpoint")
+        return out
+
+    def resume_both_ways(self, out, ranks):
+        """`run CONFIG --resume` and `resume OUTPUT` on `ranks` ranks."""
+        return [levelforge("run", self.SPEC["config"], "-o", out, "--resume", *self.SPEC["overrides"],
+                           ranks=ranks),
+                levelforge("resume", out, ranks=ranks)]
+
+    def assert_refused_unchanged(self, out, found, ranks):
+        before = tree_state(self.dir)
+        for result in self.resume_both_ways(out, ranks):
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(f"cannot resume into {out}", result.stderr)
+            self.assertIn(found, result.stderr)
+            self.assertRegex(result.stderr, r"\(it holds \d+ of 28800 tasks done in 1 session\), is kept")
+            self.assertIn("nothing was changed", result.stderr)
+            self.assertEqual(tree_state(self.dir), before, "a refused resume changes nothing")
+
+    def test_an_output_that_is_not_this_runs_result_keeps_the_checkpoint(self):
+        import shutil
+        cases = {
+            "an empty file": (b"", "no HDF5 signature"),
+            "a text file": (b"results are in the other folder\n", "no HDF5 signature"),
+        }
+        for ranks, (what, (content, found)) in zip((1, 2, 3), cases.items()):
+            with self.subTest(what):
+                out = self.interrupted()
+                with open(out, "wb") as f:
+                    f.write(content)
+                self.assert_refused_unchanged(out, found, ranks)
+                shutil.rmtree(self.dir)
+                os.mkdir(self.dir)
+        # A complete result of another seed; the same, cut short; a file written by h5py.
+        out = self.interrupted()
+        shutil.copy(self.complete, out)
+        self.assert_refused_unchanged(out, "the complete result of a different run:\n  seed: 9 in it, 4 in this run", 3)
+        os.truncate(out, os.path.getsize(out) // 2)
+        self.assert_refused_unchanged(out, "cut short", 1)
+        with h5py.File(out, "w") as f:
+            f["tasks"] = [1, 2, 3]
+        self.assert_refused_unchanged(out, "written by another program", 2)
+
+    def test_forced_resume_replaces_a_foreign_output_and_continues_the_checkpoint(self):
+        out = self.interrupted()
+        with open(out, "w") as f:
+            f.write("not a result\n")
+        self.assert_ok(levelforge("run", self.SPEC["config"], "-o", out, "-q", "--resume", "--force",
+                                  *self.SPEC["overrides"], ranks=RANKS))
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f.attrs["sessions"], 2)
+        self.assertFalse(os.path.exists(out + ".checkpoint"))
+
+    def test_a_leftover_checkpoint_goes_only_beside_this_runs_complete_result(self):
+        import shutil
+        out = self.interrupted()
+        reference = self.path("reference.h5")
+        self.assert_ok(levelforge("run", self.SPEC["config"], "-o", reference, "-q", *self.SPEC["overrides"],
+                                  ranks=RANKS))
+        shutil.copy(reference, out)
+        result = levelforge("run", self.SPEC["config"], "-o", out, "--resume", *self.SPEC["overrides"], ranks=3)
+        self.assert_ok(result)
+        self.assertIn("is complete; nothing to resume", result.stdout)
+        self.assertFalse(os.path.exists(out + ".checkpoint"), "this run's leftover checkpoint is removed")
+        # Beside it, another run's checkpoint is kept, and said so.
+        shutil.copytree(os.path.join(self.saved, "other.h5.checkpoint"), out + ".checkpoint")
+        before = tree_state(out + ".checkpoint")
+        result = levelforge("run", self.SPEC["config"], "-o", out, "--resume", *self.SPEC["overrides"], ranks=1)
+        self.assert_ok(result)
+        self.assertIn("is not this run's and is kept", result.stderr)
+        self.assertEqual(tree_state(out + ".checkpoint"), before)
+        self.assert_same_results(reference, out)
+
+    def test_a_folder_levelforge_did_not_make_is_never_touched(self):
+        out = self.path("run.h5")
+        os.mkdir(out + ".checkpoint")
+        self.write("my notes\n", "run.h5.checkpoint/notes.txt")
+        for ranks, arguments in zip((1, 2, 3, 1), (["--force"], ["--resume"], ["--resume", "--force"], [])):
+            result = levelforge("run", self.SPEC["config"], "-o", out, *arguments, *self.SPEC["overrides"],
+                                ranks=ranks)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn("is not a levelforge checkpoint (it holds no manifest.h5); levelforge does not touch it",
+                          result.stderr)
+        result = levelforge("resume", out, ranks=2)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("not a levelforge checkpoint", result.stderr)
+        for target in (out, out + ".checkpoint"):
+            inspected = levelforge("inspect", target)
+            self.assertEqual(inspected.returncode, 2)
+            self.assertIn("not a levelforge checkpoint", inspected.stderr)
+            self.assertNotIn("delete", inspected.stderr)
+        self.assertEqual(os.listdir(out + ".checkpoint"), ["notes.txt"])
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_checkpoint_stopped_before_its_manifest_starts_over(self):
+        out = self.path("run.h5")
+        os.mkdir(out + ".checkpoint")
+        with open(out + ".checkpoint/manifest.h5.tmp", "wb") as f:
+            f.write(b"\0" * 600)  # a manifest being written when the run was killed
+        result = levelforge("resume", out, ranks=1)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("holds nothing saved", result.stderr)
+        result = levelforge("run", self.SPEC["config"], "-o", out, "-q", "--resume", *self.SPEC["overrides"],
+                            ranks=2)
+        self.assert_ok(result)
+        self.assertIn("starting from the beginning", result.stderr)
+        os.remove(out)
+        os.mkdir(out + ".checkpoint")
+        self.assert_ok(levelforge("run", self.SPEC["config"], "-o", out, "-q", *self.SPEC["overrides"], ranks=3))
+
+    def test_a_segment_of_another_run_is_refused(self):
+        import shutil
+        out = self.interrupted()
+        other = os.path.join(self.saved, "other.h5.checkpoint")
+        stray = sorted(name for name in os.listdir(other) if name.startswith("s0"))[0]
+        shutil.copy(os.path.join(other, stray), os.path.join(out + ".checkpoint", "s0000-r000099-000000.h5"))
+        before = tree_state(self.dir)
+        for ranks, result in zip((1, 3), (levelforge("resume", out, ranks=1),
+                                           levelforge("run", self.SPEC["config"], "-o", out, "--resume",
+                                                      *self.SPEC["overrides"], ranks=3))):
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn("s0000-r000099-000000.h5: a checkpoint segment of another run", result.stderr)
+            self.assertEqual(tree_state(self.dir), before, f"{ranks} ranks: nothing changed")
+
+    def test_resume_without_output_is_a_usage_error(self):
+        out = self.interrupted()
+        result = levelforge("run", self.SPEC["config"], "-o", out, "--resume", "--no-output", ranks=2)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--no-output writes none", result.stderr)
+
+    def test_kills_in_the_first_second_never_block_a_resume(self):
+        """SIGKILL to the whole job at seeded instants of its first 1.5 s (MPI start-up, the
+        first manifest write, the first segments): `run --resume` then always completes,
+        identical to the uninterrupted run."""
+        small = ["--set", "sweep.replicates=20", "--set", "checkpoint.every=50"]
+        reference = self.path("reference.h5")
+        self.assert_ok(levelforge("run", self.SPEC["config"], "-o", reference, "-q", *small, ranks=RANKS))
+        rng = random.Random("first-second")
+        for attempt in range(8):
+            out = self.path(f"killed-{attempt}.h5")
+            process = subprocess.Popen(mpi_command("run", self.SPEC["config"], "-o", out, "-q", *small,
+                                                   ranks=RANKS),
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                       start_new_session=True)
+            try:
+                process.wait(timeout=rng.uniform(0.0, 1.5))
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=60)
+            for pid in rank_pids(out):
+                os.kill(pid, signal.SIGKILL)
+            resumed = levelforge("run", self.SPEC["config"], "-o", out, "-q", "--resume", *small,
+                                 ranks=1 + attempt % 3)
+            self.assert_ok(resumed)
+            self.assert_same_results(reference, out)
+            self.assertFalse(os.path.exists(out + ".checkpoint"))
 
 
 class Shards(TempDirTest):

@@ -9,13 +9,16 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 import unittest
 
 import h5py
 import numpy as np
-import xxhash
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from analysis import seal  # noqa: E402  (the repository's package, after the path above)
 
 LEVELFORGE = os.environ["LEVELFORGE_BIN"]
 MPIEXEC = os.environ.get("MPIEXEC", "mpiexec")
@@ -45,20 +48,16 @@ def result_datasets(path):
     return datasets
 
 
-SEAL_BLOCK = 512
-SEAL_TEXT = b"levelforge seal xxh3-64\n"
 
 
 def reseal(path):
     """Seals `path` again, as levelforge's writer does (docs/hdf5-layout.md, "The seal"):
     for a test that changed a levelforge file on purpose and wants levelforge to read it."""
     with open(path, "r+b") as f:
-        f.seek(SEAL_BLOCK)
-        data = f.read()
-        block = SEAL_TEXT + len(data).to_bytes(8, "little") + \
-            xxhash.xxh3_64_intdigest(data).to_bytes(8, "little")
+        f.seek(seal.BLOCK)
+        block = seal.block_for(f.read())
         f.seek(0)
-        f.write(block.ljust(SEAL_BLOCK, b"\0"))
+        f.write(block)
 
 
 def process_ids(where, matches):

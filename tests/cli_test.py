@@ -11,7 +11,8 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import SEAL_BLOCK, TempDirTest, levelforge, reseal, result_datasets
+from cli_support import TempDirTest, levelforge, reseal, result_datasets
+from analysis import seal  # noqa: E402
 
 GA_CONFIG = """
 experiment: ga-small
@@ -327,7 +328,7 @@ class Run(ConfigTest):
         before = os.stat(out).st_mtime_ns
         refused = levelforge("run", config, "-o", out, "-q", ranks=2)
         self.assertEqual(refused.returncode, 2)
-        self.assertIn("already exists; pass --force", refused.stderr)
+        self.assertIn("already exists (the complete result of this run); pass --force", refused.stderr)
         self.assertEqual(refused.stderr.count("already exists"), 1, "reported once, by rank 0")
         self.assertEqual(os.stat(out).st_mtime_ns, before)
         self.assert_ok(levelforge("run", config, "-o", out, "-q", "--force", ranks=2))
@@ -469,12 +470,12 @@ class BadInput(ConfigTest):
         self.assertIn(f"{plain}: no levelforge seal: written by another program", other.stderr)
         # Sealed as levelforge would, but still not a result file.
         sealed = self.path("sealed.h5")
-        with h5py.File(sealed, "w", userblock_size=SEAL_BLOCK) as f:
+        with h5py.File(sealed, "w", userblock_size=seal.BLOCK) as f:
             f["x"] = [1, 2, 3]
         reseal(sealed)
         other = levelforge("inspect", sealed)
         self.assertNotEqual(other.returncode, 0)
-        self.assertIn("not a levelforge result", other.stderr)
+        self.assertIn("written by levelforge but not a result file", other.stderr)
 
 
 class Failure(ConfigTest):

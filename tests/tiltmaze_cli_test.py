@@ -16,7 +16,8 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import SEAL_BLOCK, SolveTest, levelforge, reseal
+from cli_support import SolveTest, levelforge, reseal
+from analysis import seal  # noqa: E402
 
 
 
@@ -333,8 +334,9 @@ class MazeFromResults(MazeTest):
         best[1, 2] = (7, TRAP_SOLVABLE_COMPACT.encode(), 1.0)
         self.file = self.path("results.h5")
         # With room for the seal, then sealed: levelforge reads only sealed files.
-        with h5py.File(self.file, "w", userblock_size=SEAL_BLOCK) as f:
+        with h5py.File(self.file, "w", userblock_size=seal.BLOCK) as f:
             f.attrs["format"] = "levelforge-results"
+            f.attrs["format_version"] = 1
             f.create_dataset("sweep/records", data=rows)
             f.create_dataset("ga/best", data=best)
             f.create_dataset("ga/genome_length", data=np.arange(3))

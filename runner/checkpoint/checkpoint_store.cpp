@@ -1,18 +1,17 @@
 #include "runner/checkpoint/checkpoint_store.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
+#include <span>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "runner/engine/kernel_registry.hpp"
-#include "runner/output/provenance.hpp"
+#include "runner/h5/seal.hpp"
 
 namespace levelforge {
 
@@ -21,46 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view manifest_name = "manifest.h5";
-constexpr std::int64_t checkpoint_format_version = 1;
-
-// Keys of the effective config that may change between sessions of one run.
-bool identity_key(const std::string& key) {
-  return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.");
-}
-
-// One line per value. A list of maps or lists (a table's rows) is keyed by index, so that a
-// difference names the row and field that changed: params.species[1].motives.fear. Values are
-// written as YAML, so a text with a line break still takes one line.
-void flatten(const YAML::Node& node, const std::string& prefix,
-             std::map<std::string, std::string>& out) {
-  if (node.IsMap()) {
-    for (const auto& entry : node) {
-      const auto key = entry.first.Scalar();
-      flatten(entry.second, prefix.empty() ? key : fmt::format("{}.{}", prefix, key), out);
-    }
-    return;
-  }
-  const auto holds_structure = [](const YAML::Node& list) {
-    return std::any_of(list.begin(), list.end(), [](const YAML::Node& element) {
-      return element.IsMap() || element.IsSequence();
-    });
-  };
-  if (node.IsSequence() && holds_structure(node)) {
-    std::size_t index = 0;
-    for (const auto& element : node) flatten(element, fmt::format("{}[{}]", prefix, index++), out);
-    return;
-  }
-  YAML::Emitter flow;
-  flow << YAML::Flow << node;
-  out[prefix] = flow.c_str();
-}
-
-std::map<std::string, std::string> identity_of(const config::Experiment& experiment,
-                                               const ShardSpec& shard) {
-  auto identity = run_identity(experiment);
-  identity["shard"] = shard.sharded() ? shard.text() : "none";
-  return identity;
-}
+// 2: every segment carries the run's identity.
+constexpr std::int64_t checkpoint_format_version = 2;
+constexpr std::string_view identity_key = "identity";
 
 std::vector<std::byte> to_bytes(const std::string& text) {
   const auto* first = reinterpret_cast<const std::byte*>(text.data());
@@ -71,74 +33,7 @@ std::string to_text(std::span<const std::byte> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-// "key\nvalue\n" pairs: values are YAML scalars or flow sequences, one line each.
-std::string encode_identity(const std::map<std::string, std::string>& identity) {
-  std::string text;
-  for (const auto& [key, value] : identity) text += fmt::format("{}\n{}\n", key, value);
-  return text;
-}
-
-std::map<std::string, std::string> decode_identity(const std::string& text) {
-  std::map<std::string, std::string> identity;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const auto key_end = text.find('\n', begin);
-    const auto value_end = key_end == std::string::npos ? key_end : text.find('\n', key_end + 1);
-    if (value_end == std::string::npos) break;
-    identity[text.substr(begin, key_end - begin)] =
-        text.substr(key_end + 1, value_end - key_end - 1);
-    begin = value_end + 1;
-  }
-  return identity;
-}
-
-std::vector<std::string> differences(const std::map<std::string, std::string>& saved,
-                                     const std::map<std::string, std::string>& now) {
-  return identity_differences(saved, now, "in the checkpoint", "now");
-}
-
-}  // namespace
-
-std::map<std::string, std::string> run_identity(const config::Experiment& experiment) {
-  std::map<std::string, std::string> config;
-  flatten(YAML::Load(config::effective_yaml(experiment, config_schema())), "", config);
-  std::map<std::string, std::string> identity;
-  for (auto& [key, value] : config) {
-    if (identity_key(key)) identity.emplace(key, std::move(value));
-  }
-  identity["levelforge version"] = std::string(build_version());
-  identity["git commit"] = std::string(build_commit());
-  return identity;
-}
-
-std::vector<std::string> identity_differences(const std::map<std::string, std::string>& first,
-                                              const std::map<std::string, std::string>& second,
-                                              const std::string& first_label,
-                                              const std::string& second_label) {
-  const auto& saved = first;
-  const auto& now = second;
-  std::set<std::string> keys;
-  for (const auto& [key, value] : saved) keys.insert(key);
-  for (const auto& [key, value] : now) keys.insert(key);
-  std::vector<std::string> lines;
-  for (const auto& key : keys) {
-    const auto old_value = saved.find(key);
-    const auto new_value = now.find(key);
-    const auto show = [](const auto& found, const auto& map) {
-      return found == map.end() ? std::string("(absent)") : found->second;
-    };
-    if (old_value != saved.end() && new_value != now.end() &&
-        old_value->second == new_value->second)
-      continue;
-    lines.push_back(fmt::format("  {}: {} {}, {} {}", key, show(old_value, saved), first_label,
-                                show(new_value, now), second_label));
-  }
-  return lines;
-}
-
-namespace {
-
-Segment manifest_for(const config::Experiment& experiment, const ShardSpec& shard,
+Segment manifest_for(const config::Experiment& experiment, const std::string& identity,
                      std::int64_t session) {
   Segment manifest;
   manifest.put_bytes("format", to_bytes("levelforge-checkpoint"));
@@ -148,12 +43,31 @@ Segment manifest_for(const config::Experiment& experiment, const ShardSpec& shar
   manifest.put_bytes("experiment", to_bytes(experiment.name));
   manifest.put_bytes("driver", to_bytes(experiment.driver));
   manifest.put_bytes("config", to_bytes(experiment.config_text));
-  manifest.put_bytes("identity", to_bytes(encode_identity(identity_of(experiment, shard))));
+  manifest.put_bytes(std::string(identity_key), to_bytes(identity));
   return manifest;
 }
 
+std::string manifest_path(const std::string& directory) {
+  return (fs::path(directory) / manifest_name).string();
+}
+
+std::string not_a_checkpoint(const std::string& directory, const std::string& what) {
+  return fmt::format(
+      "{} is not a levelforge checkpoint ({}); levelforge does not touch it: move it away, or "
+      "write the output elsewhere (-o)",
+      directory, what);
+}
+
 Segment read_manifest(const std::string& directory) {
-  const auto path = (fs::path(directory) / manifest_name).string();
+  const auto path = manifest_path(directory);
+  std::error_code ignored;
+  if (!fs::exists(path, ignored)) {
+    throw CheckpointError(not_a_checkpoint(directory, "it holds no manifest.h5"));
+  }
+  if (!h5::has_seal(path)) {
+    throw CheckpointError(
+        not_a_checkpoint(directory, "its manifest.h5 was not written by levelforge"));
+  }
   Segment manifest;
   try {
     manifest = Segment::read(path);
@@ -176,22 +90,27 @@ Segment read_manifest(const std::string& directory) {
   if (version.front() != checkpoint_format_version) {
     throw CheckpointError(path + ": checkpoint format version " + std::to_string(version.front()) +
                           ", this levelforge reads version " +
-                          std::to_string(checkpoint_format_version));
+                          std::to_string(checkpoint_format_version) +
+                          "; resume it with the levelforge that made it");
   }
   return manifest;
 }
 
 struct DirectoryListing {
-  std::vector<std::string> segments;  // file names, sorted
-  std::vector<std::string> unfinished;
+  std::vector<std::string> segments;    // file names, sorted
+  std::vector<std::string> unfinished;  // segments being written when the run stopped
+  bool unfinished_manifest = false;     // manifest.h5.tmp: a manifest being written
 };
 
 DirectoryListing list_directory(const std::string& directory) {
   DirectoryListing listing;
+  const auto unfinished_manifest = std::string(manifest_name) + ".tmp";
   for (const auto& entry : fs::directory_iterator(directory)) {
     const auto name = entry.path().filename().string();
     if (name == manifest_name) continue;
-    if (name.ends_with(".tmp")) {
+    if (name == unfinished_manifest) {
+      listing.unfinished_manifest = true;
+    } else if (name.ends_with(".tmp")) {
       listing.unfinished.push_back(name);
     } else if (name.ends_with(".h5")) {
       listing.segments.push_back(name);
@@ -218,63 +137,135 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+// The ids under `key` in every rank's `segments`, without repeats, on every rank.
+std::set<std::int64_t> gather_unique(const std::vector<Segment>& segments, std::string_view key,
+                                     const mpi::Comm& comm) {
+  std::vector<std::int64_t> local;
+  for (const auto& segment : segments) {
+    const auto ids = segment.ints(key);
+    local.insert(local.end(), ids.begin(), ids.end());
+  }
+  const auto all = comm.all_gather_bytes(std::as_bytes(std::span(local)));
+  std::vector<std::int64_t> ids(all.size() / sizeof(std::int64_t));
+  if (!ids.empty()) std::memcpy(ids.data(), all.data(), ids.size() * sizeof(std::int64_t));
+  return {ids.begin(), ids.end()};
+}
+
+// "resumed: 39 of 216 tasks restored", from what every rank read.
+std::string restored_note(const config::Experiment& experiment,
+                          const std::vector<Segment>& segments, const mpi::Comm& comm) {
+  if (experiment.driver != "exhaustive") {
+    const auto tasks = gather_unique(segments, segment_key::tasks, comm).size();
+    return fmt::format("resumed: {} of {} task{} restored", tasks, experiment.task_count(),
+                       experiment.task_count() == 1 ? "" : "s");
+  }
+  const auto chunks = gather_unique(segments, segment_key::chunks, comm).size();
+  std::int64_t total = 0;
+  for (const auto& segment : segments) {
+    if (const auto saved = segment.ints(segment_key::chunk_total); !saved.empty())
+      total = std::max(total, saved.front());
+  }
+  total = comm.all_reduce_max(total);
+  return fmt::format("resumed: {} of {} chunks restored", chunks, total);
+}
+
 }  // namespace
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
 
-CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session)
-    : directory_(std::move(directory)), comm_(std::move(comm)), session_(session) {}
+CheckpointFound find_checkpoint(const std::string& directory) {
+  using Kind = CheckpointFound::Kind;
+  std::error_code error;
+  const auto status = fs::status(directory, error);
+  if (!fs::exists(status)) return {Kind::absent, {}};
+  if (!fs::is_directory(status)) {
+    return {Kind::foreign, not_a_checkpoint(directory, "it is not a folder")};
+  }
+  if (!fs::exists(manifest_path(directory), error)) {
+    // start() makes the folder, then writes the manifest as manifest.h5.tmp and renames it:
+    // a run stopped in between leaves nothing else, and nothing saved.
+    const auto unfinished = std::string(manifest_name) + ".tmp";
+    bool only_unfinished = true;
+    for (const auto& entry : fs::directory_iterator(directory, error)) {
+      if (entry.path().filename() != unfinished) only_unfinished = false;
+    }
+    if (error) return {Kind::foreign, not_a_checkpoint(directory, "it cannot be listed")};
+    if (only_unfinished) return {Kind::unstarted, {}};
+    return {Kind::foreign, not_a_checkpoint(directory, "it holds no manifest.h5")};
+  }
+  try {
+    (void)read_manifest(directory);
+  } catch (const CheckpointError& refused) {
+    return {h5::has_seal(manifest_path(directory)) ? Kind::unusable : Kind::foreign,
+            refused.what()};
+  }
+  return {Kind::levelforge, {}};
+}
+
+SavedRun read_saved_run(const std::string& directory) {
+  const auto manifest = read_manifest(directory);
+  SavedRun run;
+  run.config = to_text(manifest.bytes("config"));
+  run.identity = decode_identity(to_text(manifest.bytes(identity_key)));
+  const auto shard = run.identity["shard"];
+  try {
+    run.shard = shard == "none" ? ShardSpec{} : ShardSpec::parse(shard);
+  } catch (const std::invalid_argument& error) {
+    throw CheckpointError(manifest_path(directory) + ": its shard '" + shard +
+                          "' is not one: " + error.what());
+  }
+  return run;
+}
+
+CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session,
+                                 std::string identity)
+    : directory_(std::move(directory)),
+      comm_(std::move(comm)),
+      session_(session),
+      identity_(std::move(identity)) {}
 
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
                                        const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
+  const auto identity = encode_identity(run_identity(experiment, shard));
   const auto problem = mpi::root_verdict(comm, [&] {
+    // The caller has made sure that whatever is there is levelforge's to replace.
     fs::remove_all(directory);
     fs::create_directories(directory);
-    manifest_for(experiment, shard, 0).write((fs::path(directory) / manifest_name).string());
+    manifest_for(experiment, identity, 0).write(manifest_path(directory));
   });
   if (!problem.empty()) {
     throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
   }
-  return {directory, comm, 0};
+  return {directory, comm, 0, identity};
 }
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
                                         const ShardSpec& shard, const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
+  auto identity = encode_identity(run_identity(experiment, shard));
   std::string files;
-  std::string notes;
   std::int64_t session = 0;
+  DirectoryListing listing;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto manifest = read_manifest(directory);
-    const auto lines = differences(decode_identity(to_text(manifest.bytes("identity"))),
-                                   identity_of(experiment, shard));
+    const auto lines = identity_differences(decode_identity(to_text(manifest.bytes(identity_key))),
+                                            decode_identity(identity), "in the checkpoint", "now");
     if (!lines.empty()) {
       throw CheckpointError("cannot resume " + experiment.output +
                             ": its checkpoint was made by a different run:\n" + join_lines(lines) +
-                            "run with the checkpoint's settings, or without --resume and with "
-                            "--force to start over");
+                            "resume it with `levelforge resume " + experiment.output +
+                            "`, which runs what the checkpoint holds, or start over with --force");
     }
-    const auto listing = list_directory(directory);
-    for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
-    if (!listing.unfinished.empty()) {
-      notes = fmt::format(
-          "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
-          "they held is done again",
-          listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
-          fmt::join(listing.unfinished, ", "));
-    }
+    listing = list_directory(directory);
     session = manifest.ints("session").front() + 1;
-    manifest_for(experiment, shard, session).write((fs::path(directory) / manifest_name).string());
     files = join_lines(listing.segments);
   });
   if (!problem.empty()) throw CheckpointError(problem);
   comm.broadcast(files, 0);
-  comm.broadcast(notes, 0);
   comm.broadcast_value(session, 0);
 
-  CheckpointStore store(directory, comm, session);
-  if (!notes.empty()) store.notes_.push_back(notes);
+  CheckpointStore store(directory, comm, session, identity);
   const auto names = split_lines(files);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < names.size();
@@ -289,14 +280,42 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
           path, error.what(), directory);
       break;
     }
+    if (to_text(store.restored_.back().bytes(identity_key)) != identity) {
+      local_problem = fmt::format(
+          "{}: a checkpoint segment of another run (its identity is not the manifest's); it "
+          "is not merged into this one. Move it out of {} to resume without it",
+          path, directory);
+      break;
+    }
   }
   if (const auto problems = mpi::all_problems(comm, local_problem); !problems.empty()) {
     throw CheckpointError(problems);
   }
+  store.notes_.push_back(restored_note(experiment, store.restored_, comm));
+
+  // Everything is verified: only now does the checkpoint change.
+  std::string notes;
+  const auto committed = mpi::root_verdict(comm, [&] {
+    for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
+    if (!listing.unfinished.empty()) {
+      notes = fmt::format(
+          "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
+          "they held is done again",
+          listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
+          fmt::join(listing.unfinished, ", "));
+    }
+    manifest_for(experiment, identity, session).write(manifest_path(directory));
+  });
+  if (!committed.empty()) {
+    throw CheckpointError("updating the checkpoint " + directory + ": " + committed);
+  }
+  comm.broadcast(notes, 0);
+  if (!notes.empty()) store.notes_.push_back(notes);
   return store;
 }
 
-void CheckpointStore::save(const Segment& segment) {
+void CheckpointStore::save(Segment segment) {
+  segment.put_bytes(std::string(identity_key), to_bytes(identity_));
   const auto name = fmt::format("s{:04}-r{:06}-{:06}.h5", session_, comm_.rank(), next_sequence_++);
   segment.write((fs::path(directory_) / name).string());
 }
@@ -315,7 +334,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   summary.directory = directory;
   summary.experiment = to_text(manifest.bytes("experiment"));
   summary.driver = to_text(manifest.bytes("driver"));
-  summary.shard = decode_identity(to_text(manifest.bytes("identity")))["shard"];
+  summary.shard = decode_identity(to_text(manifest.bytes(identity_key)))["shard"];
   summary.sessions = manifest.ints("session").front() + 1;
   summary.tasks_total = static_cast<std::uint64_t>(manifest.ints("tasks").front());
   const auto listing = list_directory(directory);
@@ -350,6 +369,19 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
       summary.in_progress.emplace_back(static_cast<std::uint64_t>(task), generations);
   }
   return summary;
+}
+
+std::string describe_progress(const CheckpointSummary& summary) {
+  const auto sessions =
+      fmt::format("{} session{}", summary.sessions, summary.sessions == 1 ? "" : "s");
+  if (summary.driver == "exhaustive") {
+    return fmt::format("{} of {} chunks done in {}", summary.chunks_done,
+                       summary.chunks_total > 0 ? std::to_string(summary.chunks_total)
+                                                : std::string("(not yet known)"),
+                       sessions);
+  }
+  return fmt::format("{} of {} tasks done in {}", summary.tasks_done, summary.tasks_total,
+                     sessions);
 }
 
 }  // namespace levelforge

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
@@ -39,14 +40,29 @@ inline constexpr const char* snapshot_generations = "snapshot.generations";
 
 std::string checkpoint_directory(const std::string& output);
 
-// What makes two runs (sessions of one run, shards of one run) the same: the effective
-// config without output and checkpoint settings, the levelforge version and git commit.
-std::map<std::string, std::string> run_identity(const config::Experiment& experiment);
-// "  key: A <first_label>, B <second_label>" for every key whose values differ.
-std::vector<std::string> identity_differences(const std::map<std::string, std::string>& first,
-                                              const std::map<std::string, std::string>& second,
-                                              const std::string& first_label,
-                                              const std::string& second_label);
+// What stands at a checkpoint path before a run, as rank 0 finds it. Only the kinds
+// levelforge made (unstarted, levelforge, unusable) are ever deleted, and only on request.
+struct CheckpointFound {
+  enum class Kind {
+    absent,      // nothing there
+    unstarted,   // a directory with nothing saved: the run stopped before its first manifest
+    levelforge,  // a checkpoint with a readable manifest
+    unusable,    // levelforge's manifest, but damaged or of another format version
+    foreign,     // not made by levelforge: a file, or a folder without a manifest
+  };
+  Kind kind = Kind::absent;
+  std::string problem;  // unusable, foreign: what is wrong, naming the path
+};
+CheckpointFound find_checkpoint(const std::string& directory);
+
+// What `levelforge resume OUTPUT` needs to run again what a checkpoint holds.
+struct SavedRun {
+  std::string config;  // the config text after overrides
+  ShardSpec shard;
+  RunIdentity identity;
+};
+// One process; throws CheckpointError when `directory` is not a readable checkpoint.
+SavedRun read_saved_run(const std::string& directory);
 
 // What a checkpoint directory says about its run, for `inspect` and messages.
 struct CheckpointSummary {
@@ -66,6 +82,8 @@ struct CheckpointSummary {
 
 // One process; throws CheckpointError when `directory` is not a readable checkpoint.
 CheckpointSummary summarize_checkpoint(const std::string& directory);
+// "12 of 40 tasks done in 2 sessions" (chunks for exhaustive runs).
+std::string describe_progress(const CheckpointSummary& summary);
 
 class CheckpointStore {
  public:
@@ -74,7 +92,8 @@ class CheckpointStore {
                                const mpi::Comm& comm);
   // Collective. Continues the checkpoint of `experiment`'s output: checks that it was made
   // by the same config, seed, version and shard (CheckpointError listing the differences
-  // otherwise), starts a new session and reads this rank's share of the segments.
+  // otherwise) and that every segment is whole and of that run, reads this rank's share of
+  // them, and only then starts a new session: a refused resume changes nothing.
   static CheckpointStore resume(const config::Experiment& experiment, const ShardSpec& shard,
                                 const mpi::Comm& comm);
 
@@ -82,20 +101,24 @@ class CheckpointStore {
   [[nodiscard]] const std::string& directory() const { return directory_; }
   // What resume() read on this rank; each segment is read by exactly one rank.
   [[nodiscard]] std::vector<Segment> take_restored() { return std::move(restored_); }
-  // Messages for the user about the resume (discarded .tmp files), rank 0's to print.
+  // Messages for the user about the resume (what was restored, discarded .tmp files),
+  // rank 0's to print.
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
 
-  // This rank alone: the next segment file of this rank and session.
-  void save(const Segment& segment);
+  // This rank alone: the next segment file of this rank and session, stamped with the run's
+  // identity.
+  void save(Segment segment);
   // Collective: the run is complete; the directory goes.
   void remove();
 
  private:
-  CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session);
+  CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session,
+                  std::string identity);
 
   std::string directory_;
   mpi::Comm comm_;
   std::int64_t session_;
+  std::string identity_;  // encode_identity's text, in every segment
   std::int64_t next_sequence_ = 0;
   std::vector<Segment> restored_;
   std::vector<std::string> notes_;

@@ -12,6 +12,7 @@
 
 #include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/checkpoint/stop_signal.hpp"
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/kernel_registry.hpp"
@@ -20,7 +21,26 @@ namespace levelforge::cli {
 
 namespace {
 
-// Rank 0 reads the config and shares its text, so every rank parses the same bytes.
+// Every rank parses the config text rank 0 read, so all parse the same bytes; then the
+// contradictions between keys are found.
+config::Experiment share_experiment(config::Experiment experiment, const std::string& source,
+                                    const mpi::Comm& comm) {
+  std::string text = experiment.config_text;
+  comm.broadcast(text, 0);
+  if (comm.rank() != 0) {
+    experiment = config::parse_experiment(text, source, {}, config_schema());
+    experiment.config_text = std::move(text);
+  }
+  try {
+    check_runnable(experiment);
+  } catch (const config::ConfigError& error) {
+    // Contradictions between keys (elitism >= population, a range outside the index
+    // space) have no single line to point at: the file is the place.
+    throw config::ConfigError(source + ": " + error.what());
+  }
+  return experiment;
+}
+
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
 // of it, and the other ranks parse that, so they need no file and cannot read another.
 config::Experiment load_experiment(const std::string& path,
@@ -44,20 +64,7 @@ config::Experiment load_experiment(const std::string& path,
     experiment = config::parse_experiment(content.str(), path, overrides, config_schema());
   });
   if (!problem.empty()) throw config::ConfigError(problem);
-  std::string text = experiment.config_text;
-  comm.broadcast(text, 0);
-  if (comm.rank() != 0) {
-    experiment = config::parse_experiment(text, path, {}, config_schema());
-    experiment.config_text = std::move(text);
-  }
-  try {
-    check_runnable(experiment);
-  } catch (const config::ConfigError& error) {
-    // Contradictions between keys (elitism >= population, a range outside the index
-    // space) have no single line to point at: the file is the place.
-    throw config::ConfigError(path + ": " + error.what());
-  }
-  return experiment;
+  return share_experiment(std::move(experiment), path, comm);
 }
 
 // A YAML single-quoted scalar: any path reads back as itself.
@@ -76,21 +83,89 @@ std::string point_line(const config::Experiment& experiment, std::size_t point) 
   return line;
 }
 
-// What is at the output path before a run: rank 0 looks, every rank learns.
-struct OutputState {
-  bool complete = false;    // the result file exists (files appear only when complete)
-  bool checkpoint = false;  // an interrupted run's checkpoint is beside it
-};
+// What a run does with what it finds at its output path.
+enum class Start : std::int64_t { fresh, resume, nothing_to_do };
 
-OutputState output_state(const std::string& output, const mpi::Comm& comm) {
-  std::int64_t flags = 0;
-  if (comm.rank() == 0) {
-    std::error_code ignored;
-    if (std::filesystem::exists(output, ignored)) flags |= 1;
-    if (std::filesystem::exists(checkpoint_directory(output), ignored)) flags |= 2;
+// " (it holds 12 of 40 tasks done in 2 sessions)", or nothing when it cannot be read.
+std::string checkpoint_contents(const std::string& directory) {
+  try {
+    return " (it holds " + describe_progress(summarize_checkpoint(directory)) + ")";
+  } catch (const CheckpointError&) {
+    return {};
   }
-  comm.broadcast_value(flags, 0);
-  return {(flags & 1) != 0, (flags & 2) != 0};
+}
+
+// Rank 0: what the run does, decided from the output and checkpoint found, each verified
+// before anything is skipped, replaced or deleted. Throws UsageError for a refused start,
+// which has then changed nothing. `notes` are for the user.
+Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, bool resume,
+                 bool force, std::vector<std::string>& notes) {
+  namespace fs = std::filesystem;
+  using Kind = CheckpointFound::Kind;
+  const auto& output = experiment.output;
+  const auto directory = checkpoint_directory(output);
+  const auto checkpoint = find_checkpoint(directory);
+  if (checkpoint.kind == Kind::foreign) throw UsageError(checkpoint.problem);
+  std::error_code ignored;
+  const bool output_exists = fs::exists(fs::symlink_status(output, ignored));
+  const auto identity = run_identity(experiment, shard);
+  std::string what_output_is;
+  const bool output_done = output_exists && is_complete_result_of(output, identity, what_output_is);
+
+  if (!resume) {
+    if ((checkpoint.kind == Kind::levelforge || checkpoint.kind == Kind::unusable) && !force) {
+      throw UsageError(directory + " holds the checkpoint of an interrupted run" +
+                       checkpoint_contents(directory) +
+                       "; pass --resume to continue it, or --force to start over (the "
+                       "checkpoint is deleted)");
+    }
+    if (output_exists && !force) {
+      throw UsageError(
+          "output file '" + output + "' already exists (" +
+          (output_done ? std::string("the complete result of this run") : what_output_is) +
+          "); pass --force to replace it");
+    }
+    return Start::fresh;
+  }
+  if (output_done) {
+    // The run had finished; a checkpoint left beside it (a kill between the result's rename
+    // and the checkpoint's removal) goes only when it is this run's.
+    const bool leftover =
+        checkpoint.kind == Kind::unstarted ||
+        (checkpoint.kind == Kind::levelforge &&
+         identity_differences(read_saved_run(directory).identity, identity, "", "").empty());
+    if (leftover) {
+      fs::remove_all(directory);
+    } else if (checkpoint.kind != Kind::absent) {
+      notes.push_back("the checkpoint " + directory + " beside it is not this run's and is kept: " +
+                      (checkpoint.problem.empty()
+                           ? std::string("inspect it with `levelforge inspect ") + directory + "`"
+                           : checkpoint.problem));
+    }
+    return Start::nothing_to_do;
+  }
+  if (output_exists && !force) {
+    std::string kept = checkpoint.kind == Kind::absent || checkpoint.kind == Kind::unstarted
+                           ? "there is no checkpoint beside it to resume"
+                           : "the checkpoint beside it, " + directory +
+                                 checkpoint_contents(directory) + ", is kept";
+    throw UsageError("cannot resume into " + output + ": " + what_output_is + "\n" + kept +
+                     "; nothing was changed. Move " + output +
+                     " away and resume again, or pass --force to replace it with this run's "
+                     "result");
+  }
+  switch (checkpoint.kind) {
+    case Kind::levelforge: return Start::resume;
+    case Kind::unusable: throw UsageError(checkpoint.problem);
+    case Kind::unstarted:
+      notes.push_back(directory +
+                      " holds nothing saved (the run stopped before its first checkpoint): "
+                      "starting from the beginning");
+      return Start::fresh;
+    default:
+      notes.push_back("no checkpoint at " + directory + ": starting from the beginning");
+      return Start::fresh;
+  }
 }
 
 // Rank 0's check that the result can be written where it goes: the folder exists or can
@@ -136,69 +211,62 @@ void check_output_free(const std::string& output, bool force, const mpi::Comm& c
   if (!problem.empty()) throw UsageError(problem);
 }
 
-int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
-  // -o is `--set output=...`, so the stored config text names the file it went to.
-  auto overrides = arguments.overrides;
-  if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
-  auto experiment = load_experiment(arguments.config_path, overrides, comm);
-  RunOptions options;
-  if (!arguments.shard.empty()) {
-    try {
-      options.shard = ShardSpec::parse(arguments.shard);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(error.what());
-    }
-    experiment.output = options.shard.output_for(experiment.output);
+namespace {
+
+// `run` and `resume` alike, once the experiment and its shard are known.
+int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch& how,
+           const mpi::Comm& comm) {
+  if (how.resume && how.no_output) {
+    throw UsageError(
+        "--resume continues the checkpoint beside the output, and --no-output writes none: "
+        "drop one of them");
   }
-  check_memory(experiment, arguments.config_path, comm);
-  const bool quiet_rank = comm.rank() != 0 || arguments.quiet;
-  if (!arguments.no_output) {
+  const bool quiet_rank = comm.rank() != 0 || how.quiet;
+  RunOptions options;
+  options.shard = shard;
+  if (!how.no_output) {
     const auto place_problem = mpi::root_verdict(comm, [&] {
       const auto problem = output_place_problem(experiment.output);
       if (!problem.empty()) throw UsageError(problem);
     });
     if (!place_problem.empty()) throw UsageError(place_problem);
-    const auto state = output_state(experiment.output, comm);
-    const auto checkpoint = checkpoint_directory(experiment.output);
-    if (arguments.resume && state.complete) {
+    std::int64_t start = 0;
+    std::vector<std::string> notes;
+    const auto refused = mpi::root_verdict(comm, [&] {
+      start =
+          static_cast<std::int64_t>(plan_start(experiment, shard, how.resume, how.force, notes));
+    });
+    if (!refused.empty()) throw UsageError(refused);
+    comm.broadcast_value(start, 0);
+    if (comm.rank() == 0) {
+      for (const auto& note : notes) fmt::print(stderr, "levelforge: {}\n", note);
+    }
+    if (static_cast<Start>(start) == Start::nothing_to_do) {
       if (comm.rank() == 0) {
-        std::error_code ignored;
-        std::filesystem::remove_all(checkpoint, ignored);
         fmt::print("levelforge: {} is complete; nothing to resume\n", experiment.output);
       }
       return exit_ok;
     }
-    if (!arguments.resume && state.checkpoint && !arguments.force) {
-      throw UsageError(checkpoint +
-                       " holds the checkpoint of an interrupted run; pass --resume "
-                       "to continue it, or --force to start over (the checkpoint is deleted)");
-    }
-    if (!arguments.resume) check_output_free(experiment.output, arguments.force, comm);
-    options.resume = arguments.resume && state.checkpoint;
-    if (arguments.resume && !state.checkpoint && !quiet_rank) {
-      fmt::print(stderr, "levelforge: no checkpoint at {}: starting from the beginning\n",
-                 checkpoint);
-    }
+    options.resume = static_cast<Start>(start) == Start::resume;
   }
   if (!quiet_rank) {
     fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}{}\n",
                experiment.name, experiment.kernel, experiment.driver, experiment.task_count(),
                comm.size(), comm.size() == 1 ? "" : "s",
-               options.shard.sharded() ? ", shard " + options.shard.text() : "");
+               shard.sharded() ? ", shard " + shard.text() : "");
   }
-  options.write_output = !arguments.no_output;
-  options.progress_interval_seconds = arguments.progress_interval;
-  options.show_progress = !arguments.quiet;
+  options.write_output = !how.no_output;
+  options.progress_interval_seconds = how.progress_interval;
+  options.show_progress = !how.quiet;
   const auto summary = run_experiment(experiment, options, comm);
   if (comm.rank() != 0) return summary.stopped ? exit_checkpointed : exit_ok;
-  for (const auto& note : summary.notes) fmt::print(stderr, "levelforge: {}\n", note);
   if (summary.stopped) {
     fmt::print(stderr,
-               "levelforge: stopped by signal {}: checkpoint saved in {} (`levelforge inspect` "
-               "shows how much is done); continue with `levelforge run {} --resume` and the "
-               "same options\n",
+               "levelforge: stopped by signal {}: checkpoint saved in {}; continue with "
+               "`levelforge resume {}` (under mpirun or srun, on any number of ranks); "
+               "`levelforge inspect {}` shows how much is done\n",
                StopSignal::signal_number(), checkpoint_directory(experiment.output),
-               arguments.config_path);
+               experiment.output, experiment.output);
     return exit_checkpointed;
   }
   fmt::print("levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
@@ -206,6 +274,78 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
              comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   return exit_ok;
+}
+
+}  // namespace
+
+int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
+  // -o is `--set output=...`, so the stored config text names the file it went to.
+  auto overrides = arguments.overrides;
+  if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
+  auto experiment = load_experiment(arguments.config_path, overrides, comm);
+  ShardSpec shard;
+  if (!arguments.shard.empty()) {
+    try {
+      shard = ShardSpec::parse(arguments.shard);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
+    experiment.output = shard.output_for(experiment.output);
+  }
+  check_memory(experiment, arguments.config_path, comm);
+  return launch(experiment, shard, arguments.launch, comm);
+}
+
+int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
+  const auto& output = arguments.output;
+  const auto directory = checkpoint_directory(output);
+  const auto source = directory + "/manifest.h5: config";
+  config::Experiment experiment;
+  SavedRun saved;
+  std::int64_t complete = 0;
+  const auto problem = mpi::root_verdict(comm, [&] {
+    using Kind = CheckpointFound::Kind;
+    const auto found = find_checkpoint(directory);
+    if (found.kind == Kind::foreign || found.kind == Kind::unusable)
+      throw UsageError(found.problem);
+    if (found.kind == Kind::unstarted) {
+      throw UsageError(directory +
+                       " holds nothing saved: the run stopped before its first checkpoint. "
+                       "Start it again with `levelforge run CONFIG -o " +
+                       output + " --force`");
+    }
+    if (found.kind == Kind::absent) {
+      std::error_code ignored;
+      if (!std::filesystem::exists(output, ignored)) {
+        throw UsageError("nothing to resume: neither " + output + " nor its checkpoint " +
+                         directory + " exists");
+      }
+      const auto header = read_result_header(open_result(output));
+      if (!header.complete) {
+        throw UsageError(output + " did not complete (complete = 0) and has no checkpoint " +
+                         directory + " to resume; run it again");
+      }
+      complete = 1;
+      return;
+    }
+    saved = read_saved_run(directory);
+    experiment = config::parse_experiment(saved.config, source, {}, config_schema());
+  });
+  if (!problem.empty()) throw UsageError(problem);
+  comm.broadcast_value(complete, 0);
+  if (complete != 0) {
+    if (comm.rank() == 0) fmt::print("levelforge: {} is complete; nothing to resume\n", output);
+    return exit_ok;
+  }
+  std::string shard_text = saved.shard.text();
+  comm.broadcast(shard_text, 0);
+  const auto shard = shard_text.empty() ? ShardSpec{} : ShardSpec::parse(shard_text);
+  experiment = share_experiment(std::move(experiment), source, comm);
+  experiment.output = output;
+  check_memory(experiment, source, comm);
+  Launch how = arguments.launch;
+  how.resume = true;
+  return launch(experiment, shard, how, comm);
 }
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,

@@ -27,19 +27,36 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct RunArguments {
-  std::string config_path;
-  std::string output;  // empty: the config's
-  std::vector<std::string> overrides;
+// How `run` and `resume` start: the options that change what is written, not the results.
+struct Launch {
   bool force = false;
   bool no_output = false;
   double progress_interval = 10;
   bool quiet = false;
   bool resume = false;
-  std::string shard;  // "I/N"; empty: the whole run
 };
 
+struct RunArguments {
+  std::string config_path;
+  std::string output;  // empty: the config's
+  std::vector<std::string> overrides;
+  std::string shard;  // "I/N"; empty: the whole run
+  Launch launch;
+};
+
+// Before anything runs, rank 0 verifies what is at the output path (verified_result.hpp,
+// find_checkpoint) and refuses (UsageError) a start that would replace, skip or delete
+// something that is not this run's: docs/checkpoint.md's table of states.
 int run_command(const RunArguments& arguments, const mpi::Comm& comm);
+
+// `resume OUTPUT`: the run whose checkpoint is OUTPUT.checkpoint/, continued with the config
+// text and shard its manifest holds; nothing to retype.
+struct ResumeArguments {
+  std::string output;
+  Launch launch;  // force, no_output and resume are not options of `resume`
+};
+
+int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm);
 
 // Collective, for `run` and `merge`: refuses (UsageError) to replace an existing result
 // unless forced; rank 0 looks for all.

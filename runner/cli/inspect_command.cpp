@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/output/provenance.hpp"
@@ -228,7 +229,11 @@ void inspect_checkpoint(const std::string& directory) {
     fmt::print("{:<20} {} (being written when the run stopped; discarded on resume)\n",
                "unfinished files", summary.unfinished_files);
   }
-  fmt::print("continue with `levelforge run CONFIG --resume` and the run's options\n");
+  auto output = directory;
+  while (output.size() > 1 && output.ends_with('/')) output.pop_back();
+  if (output.ends_with(".checkpoint"))
+    output.resize(output.size() - std::string(".checkpoint").size());
+  fmt::print("continue with `levelforge resume {}`\n", output);
 }
 
 void inspect(const std::string& path, const InspectDetail& detail) {
@@ -241,33 +246,20 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   }
   auto file = [&] {
     try {
-      return h5::File::open_sealed(path);
-    } catch (const h5::IoError& error) {
+      return open_result(path);
+    } catch (const VerifyError& error) {
       // A run that fails under MPI_Abort never flushes its `.partial` file: HDF5 then sees
       // no file at all, which would wrongly suggest it is of another program.
       if (!path.ends_with(".partial")) throw;
       throw UsageError(fmt::format(
           "{}: the unfinished result file of a run that failed or was stopped, and it cannot be "
-          "read ({}); run the experiment again (with --resume when the run's checkpoint is "
-          "beside it)",
+          "read ({}); run the experiment again (with `levelforge resume` when the run's "
+          "checkpoint is beside it)",
           path, error.what()));
     }
   }();
   const auto root = file.root();
-  if (!root.has_attribute("format") || root.read_string_attribute("format") != result_format) {
-    throw h5::IoError(path + " is an HDF5 file but not a levelforge result (no format attribute '" +
-                      std::string(result_format) + "')");
-  }
-  // Another version's layout would be misread, or printed as if it were this one's.
   const auto format_version = root.read_int_attribute("format_version");
-  if (format_version != result_format_version) {
-    throw UsageError(fmt::format(
-        "{}: format version {} (format_version attribute), but this levelforge ({}) reads "
-        "format version {}; inspect it with the levelforge that wrote it ({})",
-        path, format_version, build_version(), result_format_version,
-        root.has_attribute("levelforge_version") ? root.read_string_attribute("levelforge_version")
-                                                 : std::string("unknown")));
-  }
   fmt::print("{}: levelforge results, format version {}\n", path, format_version);
   if (root.read_int_attribute("complete") != 1) {
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
@@ -310,6 +302,8 @@ int inspect_command(const std::string& path, const InspectDetail& detail, const 
   try {
     inspect(path, detail);
   } catch (const CheckpointError& error) {
+    throw UsageError(error.what());
+  } catch (const VerifyError& error) {
     throw UsageError(error.what());
   } catch (const h5::IoError& error) {
     // The file is the user's input: a bad one is a usage error, not a failed run.

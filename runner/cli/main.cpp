@@ -13,6 +13,7 @@
 
 #include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/checkpoint/stop_signal.hpp"
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/output/provenance.hpp"
@@ -48,19 +49,36 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   run_app->add_option("-o,--output", run.output, "HDF5 result file (default: the config's output)");
   run_app->add_option("--set", run.overrides, "override a config value: key.path=value")
       ->allow_extra_args(false);
-  run_app->add_flag("--force", run.force, "replace an existing result file");
-  run_app->add_flag("--no-output", run.no_output, "run without writing a result file (benchmarks)");
+  run_app->add_flag("--force", run.launch.force, "replace an existing result file");
+  run_app->add_flag("--no-output", run.launch.no_output,
+                    "run without writing a result file (benchmarks)");
   run_app
-      ->add_option("--progress-interval", run.progress_interval,
+      ->add_option("--progress-interval", run.launch.progress_interval,
                    "seconds between progress lines when stderr is not a terminal")
       ->check(positive_seconds);
-  run_app->add_flag("-q,--quiet", run.quiet, "no progress reports");
-  run_app->add_flag("--resume", run.resume,
+  run_app->add_flag("-q,--quiet", run.launch.quiet, "no progress reports");
+  run_app->add_flag("--resume", run.launch.resume,
                     "continue an interrupted run from its checkpoint (OUTPUT.checkpoint/); "
                     "starts from the beginning when there is none");
   run_app->add_option("--shard", run.shard,
                       "run only shard I of N (0 <= I < N) into OUTPUT.shard-I-of-N.h5; "
                       "`levelforge merge` combines the shards");
+
+  cli::ResumeArguments resume;
+  auto* resume_app = app.add_subcommand(
+      "resume",
+      "continue an interrupted run from its checkpoint: config, overrides and shard "
+      "as the checkpoint holds them");
+  resume_app
+      ->add_option("output", resume.output,
+                   "the run's result file (its checkpoint is "
+                   "OUTPUT.checkpoint/)")
+      ->required();
+  resume_app
+      ->add_option("--progress-interval", resume.launch.progress_interval,
+                   "seconds between progress lines when stderr is not a terminal")
+      ->check(positive_seconds);
+  resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
 
   cli::MergeArguments merge;
   auto* merge_app = app.add_subcommand(
@@ -161,6 +179,7 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   }
 
   if (run_app->parsed()) return cli::run_command(run, world);
+  if (resume_app->parsed()) return cli::resume_command(resume, world);
   if (merge_app->parsed()) return cli::merge_command(merge, world);
   if (validate_app->parsed())
     return cli::validate_command(validate_path, validate_overrides, world);
@@ -180,10 +199,11 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `run` turns SIGTERM and SIGUSR1 into a checkpoint from the first moment, MPI start-up
-  // included (a warning may come at any time); other commands keep the default: they end.
+  // `run` and `resume` turn SIGTERM and SIGUSR1 into a checkpoint from the first moment, MPI
+  // start-up included (a warning may come at any time); other commands keep the default: they end.
   std::optional<levelforge::StopSignal> stop_signal;
-  if (argc > 1 && std::string_view(argv[1]) == "run") stop_signal.emplace();
+  if (argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "resume"))
+    stop_signal.emplace();
   levelforge::mpi::Environment environment(argc, argv);
   const auto world = levelforge::mpi::Comm::world();
   try {
@@ -193,6 +213,10 @@ int main(int argc, char** argv) {
     return levelforge::cli::exit_usage;
   } catch (const levelforge::CheckpointError& error) {
     // Raised alike on every rank, like config errors.
+    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    return levelforge::cli::exit_usage;
+  } catch (const levelforge::VerifyError& error) {
+    // A file given or found that is not what the command needs: refused alike on every rank.
     if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const levelforge::config::ConfigError& error) {

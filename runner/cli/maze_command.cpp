@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "kernels/tiltmaze/maze_text.hpp"
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/cli/tiltmaze_report.hpp"
 #include "runner/config/suggest.hpp"
@@ -44,7 +45,7 @@ void find_tables(const h5::Group& group, const std::string& prefix, const std::s
 std::string read_maze_field(const MazeArguments& arguments) {
   const auto where = [&] { return fmt::format("{}: {}", arguments.file, arguments.dataset); };
   try {
-    auto file = h5::File::open_sealed(arguments.file);
+    auto file = open_result(arguments.file);
     const auto root = file.root();
     bool is_group = false;
     if (root.has(arguments.dataset)) {
@@ -90,6 +91,8 @@ std::string read_maze_field(const MazeArguments& arguments) {
                                    arguments.field));
     }
     return *text;
+  } catch (const VerifyError& error) {
+    throw UsageError(error.what());
   } catch (const h5::IoError& error) {
     // The file is the user's input: a bad one is a usage error, not a failed run.
     throw UsageError(error.what());

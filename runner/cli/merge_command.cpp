@@ -7,7 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/run_identity.hpp"
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/run.hpp"
@@ -17,53 +18,25 @@ namespace levelforge::cli {
 
 namespace {
 
-struct ShardHeader {
-  std::string config;
-  ShardSpec shard;
-  std::map<std::string, std::string> identity;
-};
-
 config::Experiment experiment_of(const std::string& config_text, const std::string& source) {
   return config::parse_experiment(config_text, source, {}, config_schema());
 }
 
-ShardHeader read_header(const std::string& path) {
-  const auto file = h5::File::open_sealed(path);
-  const auto root = file.root();
-  if (!root.has_attribute("format") ||
-      root.read_string_attribute("format") != std::string(result_format)) {
-    throw UsageError(path + ": not a levelforge result file");
-  }
-  if (!root.has_attribute("format_version") ||
-      root.read_int_attribute("format_version") != result_format_version) {
-    throw UsageError(
-        fmt::format("{}: format version {}, but this levelforge merges format version {}", path,
-                    root.has_attribute("format_version")
-                        ? std::to_string(root.read_int_attribute("format_version"))
-                        : std::string("(none)"),
-                    result_format_version));
-  }
-  if (!root.has_attribute("complete") || root.read_int_attribute("complete") != 1) {
-    throw UsageError(path + ": the shard did not finish (complete = 0)");
-  }
-  if (!root.has_attribute("shard_count")) {
+// A shard's header with the identity all shards of its run share: its own shard left out.
+ResultHeader read_header(const std::string& path) {
+  auto header = read_result_header(open_result(path));
+  if (!header.complete) throw UsageError(path + ": the shard did not finish (complete = 0)");
+  if (!header.shard) {
     throw UsageError(path + ": not a shard (no shard_count attribute): it holds a whole run");
   }
-  ShardHeader header;
-  header.config = root.read_string_attribute("config");
-  header.shard = {static_cast<std::uint64_t>(root.read_int_attribute("shard_index")),
-                  static_cast<std::uint64_t>(root.read_int_attribute("shard_count"))};
-  header.identity = run_identity(experiment_of(header.config, path + ": config"));
-  // The identity names the version of this binary; the file's own version counts.
-  header.identity["levelforge version"] = root.read_string_attribute("levelforge_version");
-  header.identity["git commit"] = root.read_string_attribute("git_commit");
+  header.identity.erase("shard");
   return header;
 }
 
 // Rank 0's checks of the shard set: one run, every shard exactly once. Returns the run's
 // config text.
 std::string check_shards(const std::vector<std::string>& paths) {
-  std::vector<ShardHeader> headers;
+  std::vector<ResultHeader> headers;
   headers.reserve(paths.size());
   for (const auto& path : paths) headers.push_back(read_header(path));
   const auto& first = headers.front();
@@ -72,9 +45,9 @@ std::string check_shards(const std::vector<std::string>& paths) {
     const auto lines = identity_differences(first.identity, headers[i].identity,
                                             "in " + paths.front(), "in " + paths[i]);
     for (const auto& line : lines) problems += line + "\n";
-    if (headers[i].shard.count != first.shard.count) {
-      problems += fmt::format("  shard count: {} in {}, {} in {}\n", first.shard.count,
-                              paths.front(), headers[i].shard.count, paths[i]);
+    if (headers[i].shard->count != first.shard->count) {
+      problems += fmt::format("  shard count: {} in {}, {} in {}\n", first.shard->count,
+                              paths.front(), headers[i].shard->count, paths[i]);
     }
   }
   if (!problems.empty()) {
@@ -82,7 +55,8 @@ std::string check_shards(const std::vector<std::string>& paths) {
                      "merge the shards of one config, seed and levelforge version");
   }
   // The library's own version must also be the shards': the merged file is written here.
-  const auto here = run_identity(experiment_of(first.config, paths.front() + ": config"));
+  auto here = run_identity(experiment_of(first.config, paths.front() + ": config"), ShardSpec{});
+  here.erase("shard");
   for (const auto& line : identity_differences(first.identity, here, "in the shards", "here"))
     problems += line + "\n";
   if (!problems.empty()) {
@@ -91,15 +65,15 @@ std::string check_shards(const std::vector<std::string>& paths) {
   }
   std::map<std::uint64_t, std::string> seen;
   for (std::size_t i = 0; i < headers.size(); ++i) {
-    const auto [where, fresh] = seen.emplace(headers[i].shard.index, paths[i]);
+    const auto [where, fresh] = seen.emplace(headers[i].shard->index, paths[i]);
     if (!fresh) {
-      throw UsageError(fmt::format("shard {}/{} given twice: {} and {}", headers[i].shard.index,
-                                   first.shard.count, where->second, paths[i]));
+      throw UsageError(fmt::format("shard {}/{} given twice: {} and {}", headers[i].shard->index,
+                                   first.shard->count, where->second, paths[i]));
     }
   }
   std::vector<std::string> missing;
-  for (std::uint64_t index = 0; index < first.shard.count; ++index)
-    if (!seen.contains(index)) missing.push_back(fmt::format("{}/{}", index, first.shard.count));
+  for (std::uint64_t index = 0; index < first.shard->count; ++index)
+    if (!seen.contains(index)) missing.push_back(fmt::format("{}/{}", index, first.shard->count));
   if (!missing.empty()) {
     throw UsageError(fmt::format("missing shard{} {} of the run", missing.size() == 1 ? "" : "s",
                                  fmt::join(missing, ", ")));
@@ -111,6 +85,11 @@ std::string check_shards(const std::vector<std::string>& paths) {
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   check_output_free(arguments.output, arguments.force, comm);
+  for (const auto& shard : arguments.shards) {
+    std::error_code ignored;
+    if (shard == arguments.output || std::filesystem::equivalent(shard, arguments.output, ignored))
+      throw UsageError("the merged file " + arguments.output + " would replace its shard " + shard);
+  }
   std::string config_text;
   const auto problem =
       mpi::root_verdict(comm, [&] { config_text = check_shards(arguments.shards); });
@@ -128,10 +107,8 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   for (auto i = static_cast<std::size_t>(comm.rank()); i < arguments.shards.size();
        i += static_cast<std::size_t>(comm.size())) {
     try {
-      const auto file = h5::File::open_sealed(arguments.shards[i]);
-      const auto shard =
-          ShardSpec{static_cast<std::uint64_t>(file.root().read_int_attribute("shard_index")),
-                    static_cast<std::uint64_t>(file.root().read_int_attribute("shard_count"))};
+      const auto file = open_result(arguments.shards[i]);
+      const auto shard = read_result_header(file).shard.value_or(ShardSpec{});
       options.merged.push_back(shard_segment(file, experiment, *kernel, shard));
     } catch (const std::exception& error) {
       local_problem = arguments.shards[i] + ": " + error.what();

@@ -91,8 +91,8 @@ void DriverContext::finish_progress(WorkQueue& queue) {
   progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
 }
 
-void DriverContext::save(const Segment& segment) const {
-  if (checkpoint != nullptr && !segment.empty()) checkpoint->save(segment);
+void DriverContext::save(Segment segment) const {
+  if (checkpoint != nullptr && !segment.empty()) checkpoint->save(std::move(segment));
 }
 
 std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_t> local) const {

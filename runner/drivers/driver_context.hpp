@@ -99,7 +99,7 @@ struct DriverContext {
   [[nodiscard]] CheckpointPace checkpoint_pace() const {
     return {experiment, checkpoint != nullptr};
   }
-  void save(const Segment& segment) const;
+  void save(Segment segment) const;
 
   // Collective: the union of every rank's `local` ids, sorted.
   [[nodiscard]] std::vector<std::uint64_t> gather_ids(std::span<const std::int64_t> local) const;

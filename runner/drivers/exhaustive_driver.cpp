@@ -342,7 +342,7 @@ class ExhaustiveRun {
       micros.push_back(static_cast<std::int64_t>(seconds * 1e6));
     }
     segment.put_ints(key::task_micros, std::move(micros));
-    context_.save(segment);
+    context_.save(std::move(segment));
     saved_chunks_ = chunks_.size();
     saved_solution_chunks_ = solution_chunks_.size();
     saved_solution_bytes_ = solution_rows_.size();

@@ -330,7 +330,7 @@ void run_ga_driver(DriverContext& context) {
     context.tasks.save_since(saved, segment);
     results.save_since(saved, segment);
     saved = results.tasks.size();
-    context.save(segment);
+    context.save(std::move(segment));
   };
   MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
                            context.checkpoint_pace(), save_segment);

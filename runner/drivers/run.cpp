@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include <fmt/format.h>
+
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
@@ -222,7 +224,10 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
       checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
                                   : CheckpointStore::start(experiment, options.shard, comm);
       summary.session = checkpoint->session();
-      summary.notes = checkpoint->notes();
+      // Said when it happens: a resume's start line is followed by what it restored.
+      if (comm.rank() == 0) {
+        for (const auto& note : checkpoint->notes()) fmt::print(stderr, "levelforge: {}\n", note);
+      }
     }
     file.emplace(experiment.output, comm);
     write_provenance(*file, experiment, comm, hosts, start_time);

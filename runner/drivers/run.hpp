@@ -31,7 +31,6 @@ struct RunSummary {
   std::uint64_t work_units = 0;  // kernel calls over all ranks
   bool stopped = false;          // checkpointed on a signal with work left; no result file
   std::int64_t session = 0;
-  std::vector<std::string> notes;  // about the resume, for rank 0 to print
 };
 
 // Builds every point's kernel and driver settings, so that contradictions the schema

@@ -48,7 +48,7 @@ void run_sweep_driver(DriverContext& context) {
     Segment segment;
     context.tasks.save_since(saved, segment);
     segment.append_bytes(records_key, std::span(rows).subspan(saved * layout.row_size()));
-    context.save(segment);
+    context.save(std::move(segment));
     saved = tasks.size();
     pace.saved();
   };

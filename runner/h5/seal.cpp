@@ -135,4 +135,11 @@ void verify_seal(const std::string& path) {
   }
 }
 
+bool has_seal(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  SealBlock block{};
+  return file && read_block(file, block) &&
+         std::string_view(block.data(), seal_magic.size()) == seal_magic;
+}
+
 }  // namespace levelforge::h5

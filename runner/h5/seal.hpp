@@ -20,4 +20,9 @@ void seal(const std::string& path);
 // its bytes.
 void verify_seal(const std::string& path);
 
+// Whether the file at `path` begins with a levelforge seal block, matching or not: a file
+// that does was written by levelforge (and may since have been damaged); one that does not
+// is another program's, and levelforge leaves it alone.
+bool has_seal(const std::string& path);
+
 }  // namespace levelforge::h5
