@@ -73,6 +73,23 @@ def saved_units(path):
     return int(tasks["units"][first].sum() + tasks["units_before"][~first].sum())
 
 
+def interrupt_sweep(out, *extra):
+    """The sweep experiment into `out`, stopped by SIGUSR1 once 3000 tasks are done; returns
+    the exit code (75: checkpointed)."""
+    spec = DRIVERS["sweep"]
+    process = subprocess.Popen(
+        mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02",
+                    *spec["overrides"], *extra, ranks=RANKS),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        match = PROGRESS.search(line)
+        if match and int(match.group(3)) > 3000:
+            process.send_signal(signal.SIGUSR1)
+            break
+    process.communicate(timeout=60)
+    return process.returncode
+
+
 class Checkpoints(TempDirTest):
     references = {}
 
@@ -206,20 +223,9 @@ class Refusals(TempDirTest):
 
     def interrupted(self, name="run.h5"):
         """A sweep run stopped by SIGUSR1 after some checkpoints: its output path."""
-        spec = DRIVERS["sweep"]
         out = self.path(name)
-        process = subprocess.Popen(
-            mpi_command("run", spec["config"], "-o", out, "--progress-interval", "0.02",
-                        *spec["overrides"], ranks=RANKS),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for line in process.stderr:
-            match = PROGRESS.search(line)
-            if match and int(match.group(3)) > 3000:
-                process.send_signal(signal.SIGUSR1)
-                break
-        process.communicate(timeout=60)
-        self.assertEqual(process.returncode, 75)
-        return spec, out
+        self.assertEqual(interrupt_sweep(out), 75)
+        return DRIVERS["sweep"], out
 
     def segments(self, out):
         directory = out + ".checkpoint"
@@ -319,18 +325,8 @@ class VerifyBeforeActing(TempDirTest):
         cls.saved = tempfile.mkdtemp(prefix="levelforge-interrupted-")
         # One interrupted run (seed 4) and one of another seed, copied into each test.
         for name, extra in (("run.h5", []), ("other.h5", ["--set", "seed=5"])):
-            out = os.path.join(cls.saved, name)
-            process = subprocess.Popen(
-                mpi_command("run", cls.SPEC["config"], "-o", out, "--progress-interval", "0.02",
-                            *cls.SPEC["overrides"], *extra, ranks=RANKS),
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            for line in process.stderr:
-                match = PROGRESS.search(line)
-                if match and int(match.group(3)) > 3000:
-                    process.send_signal(signal.SIGUSR1)
-                    break
-            process.communicate(timeout=60)
-            assert process.returncode == 75, "the interrupted run stops for its checkpoint"
+            code = interrupt_sweep(os.path.join(cls.saved, name), *extra)
+            assert code == 75, "the interrupted run stops for its checkpoint"
         cls.complete = os.path.join(cls.saved, "complete-seed-9.h5")
         subprocess.run(mpi_command("run", cls.SPEC["config"], "-o", cls.complete, "-q", "--set", "seed=9",
                                    *cls.SPEC["overrides"], ranks=RANKS), check=True, capture_output=True)
