@@ -1,7 +1,6 @@
 #include "runner/checkpoint/checkpoint_store.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -20,6 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view manifest_name = "manifest.h5";
+// What Segment::write leaves of a manifest it was writing when the process died.
+constexpr std::string_view unfinished_manifest_name = "manifest.h5.tmp";
 // 2: every segment carries the run's identity.
 constexpr std::int64_t checkpoint_format_version = 2;
 constexpr std::string_view identity_key = "identity";
@@ -99,18 +100,15 @@ Segment read_manifest(const std::string& directory) {
 struct DirectoryListing {
   std::vector<std::string> segments;    // file names, sorted
   std::vector<std::string> unfinished;  // segments being written when the run stopped
-  bool unfinished_manifest = false;     // manifest.h5.tmp: a manifest being written
 };
 
 DirectoryListing list_directory(const std::string& directory) {
   DirectoryListing listing;
-  const auto unfinished_manifest = std::string(manifest_name) + ".tmp";
   for (const auto& entry : fs::directory_iterator(directory)) {
     const auto name = entry.path().filename().string();
-    if (name == manifest_name) continue;
-    if (name == unfinished_manifest) {
-      listing.unfinished_manifest = true;
-    } else if (name.ends_with(".tmp")) {
+    // A manifest being written holds no work: the resume writes the manifest anew.
+    if (name == manifest_name || name == unfinished_manifest_name) continue;
+    if (name.ends_with(".tmp")) {
       listing.unfinished.push_back(name);
     } else if (name.ends_with(".h5")) {
       listing.segments.push_back(name);
@@ -137,38 +135,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// The ids under `key` in every rank's `segments`, without repeats, on every rank.
-std::set<std::int64_t> gather_unique(const std::vector<Segment>& segments, std::string_view key,
-                                     const mpi::Comm& comm) {
-  std::vector<std::int64_t> local;
-  for (const auto& segment : segments) {
-    const auto ids = segment.ints(key);
-    local.insert(local.end(), ids.begin(), ids.end());
-  }
-  const auto all = comm.all_gather_bytes(std::as_bytes(std::span(local)));
-  std::vector<std::int64_t> ids(all.size() / sizeof(std::int64_t));
-  if (!ids.empty()) std::memcpy(ids.data(), all.data(), ids.size() * sizeof(std::int64_t));
-  return {ids.begin(), ids.end()};
-}
-
-// "resumed: 39 of 216 tasks restored", from what every rank read.
-std::string restored_note(const config::Experiment& experiment,
-                          const std::vector<Segment>& segments, const mpi::Comm& comm) {
-  if (experiment.driver != "exhaustive") {
-    const auto tasks = gather_unique(segments, segment_key::tasks, comm).size();
-    return fmt::format("resumed: {} of {} task{} restored", tasks, experiment.task_count(),
-                       experiment.task_count() == 1 ? "" : "s");
-  }
-  const auto chunks = gather_unique(segments, segment_key::chunks, comm).size();
-  std::int64_t total = 0;
-  for (const auto& segment : segments) {
-    if (const auto saved = segment.ints(segment_key::chunk_total); !saved.empty())
-      total = std::max(total, saved.front());
-  }
-  total = comm.all_reduce_max(total);
-  return fmt::format("resumed: {} of {} chunks restored", chunks, total);
-}
-
 }  // namespace
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
@@ -184,10 +150,9 @@ CheckpointFound find_checkpoint(const std::string& directory) {
   if (!fs::exists(manifest_path(directory), error)) {
     // start() makes the folder, then writes the manifest as manifest.h5.tmp and renames it:
     // a run stopped in between leaves nothing else, and nothing saved.
-    const auto unfinished = std::string(manifest_name) + ".tmp";
     bool only_unfinished = true;
     for (const auto& entry : fs::directory_iterator(directory, error)) {
-      if (entry.path().filename() != unfinished) only_unfinished = false;
+      if (entry.path().filename() != unfinished_manifest_name) only_unfinished = false;
     }
     if (error) return {Kind::foreign, not_a_checkpoint(directory, "it cannot be listed")};
     if (only_unfinished) return {Kind::unstarted, {}};
@@ -243,14 +208,15 @@ CheckpointStore CheckpointStore::start(const config::Experiment& experiment, con
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
                                         const ShardSpec& shard, const mpi::Comm& comm) {
   const auto directory = checkpoint_directory(experiment.output);
-  auto identity = encode_identity(run_identity(experiment, shard));
+  const auto identity = run_identity(experiment, shard);
+  const auto identity_text = encode_identity(identity);
   std::string files;
   std::int64_t session = 0;
   DirectoryListing listing;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto manifest = read_manifest(directory);
     const auto lines = identity_differences(decode_identity(to_text(manifest.bytes(identity_key))),
-                                            decode_identity(identity), "in the checkpoint", "now");
+                                            identity, "in the checkpoint", "now");
     if (!lines.empty()) {
       throw CheckpointError("cannot resume " + experiment.output +
                             ": its checkpoint was made by a different run:\n" + join_lines(lines) +
@@ -265,7 +231,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
   comm.broadcast(files, 0);
   comm.broadcast_value(session, 0);
 
-  CheckpointStore store(directory, comm, session, identity);
+  CheckpointStore store(directory, comm, session, identity_text);
   const auto names = split_lines(files);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < names.size();
@@ -280,7 +246,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
           path, error.what(), directory);
       break;
     }
-    if (to_text(store.restored_.back().bytes(identity_key)) != identity) {
+    if (to_text(store.restored_.back().bytes(identity_key)) != identity_text) {
       local_problem = fmt::format(
           "{}: a checkpoint segment of another run (its identity is not the manifest's); it "
           "is not merged into this one. Move it out of {} to resume without it",
@@ -291,8 +257,6 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
   if (const auto problems = mpi::all_problems(comm, local_problem); !problems.empty()) {
     throw CheckpointError(problems);
   }
-  store.notes_.push_back(restored_note(experiment, store.restored_, comm));
-
   // Everything is verified: only now does the checkpoint change.
   std::string notes;
   const auto committed = mpi::root_verdict(comm, [&] {
@@ -304,7 +268,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
           listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
           fmt::join(listing.unfinished, ", "));
     }
-    manifest_for(experiment, identity, session).write(manifest_path(directory));
+    manifest_for(experiment, identity_text, session).write(manifest_path(directory));
   });
   if (!committed.empty()) {
     throw CheckpointError("updating the checkpoint " + directory + ": " + committed);

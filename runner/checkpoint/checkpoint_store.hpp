@@ -101,8 +101,7 @@ class CheckpointStore {
   [[nodiscard]] const std::string& directory() const { return directory_; }
   // What resume() read on this rank; each segment is read by exactly one rank.
   [[nodiscard]] std::vector<Segment> take_restored() { return std::move(restored_); }
-  // Messages for the user about the resume (what was restored, discarded .tmp files),
-  // rank 0's to print.
+  // Messages for the user about the resume (discarded .tmp files), rank 0's to print.
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
 
   // This rank alone: the next segment file of this rank and session, stamped with the run's

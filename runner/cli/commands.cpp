@@ -132,8 +132,7 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, b
     // and the checkpoint's removal) goes only when it is this run's.
     const bool leftover =
         checkpoint.kind == Kind::unstarted ||
-        (checkpoint.kind == Kind::levelforge &&
-         identity_differences(read_saved_run(directory).identity, identity, "", "").empty());
+        (checkpoint.kind == Kind::levelforge && read_saved_run(directory).identity == identity);
     if (leftover) {
       fs::remove_all(directory);
     } else if (checkpoint.kind != Kind::absent) {
@@ -337,15 +336,13 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
     if (comm.rank() == 0) fmt::print("levelforge: {} is complete; nothing to resume\n", output);
     return exit_ok;
   }
-  std::string shard_text = saved.shard.text();
-  comm.broadcast(shard_text, 0);
-  const auto shard = shard_text.empty() ? ShardSpec{} : ShardSpec::parse(shard_text);
+  comm.broadcast_value(saved.shard, 0);
   experiment = share_experiment(std::move(experiment), source, comm);
   experiment.output = output;
   check_memory(experiment, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(experiment, shard, how, comm);
+  return launch(experiment, saved.shard, how, comm);
 }
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,

@@ -123,6 +123,12 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
         left.size(), unit_name, fmt::join(left.begin(), left.begin() + shown, ", "),
         std::ssize(left) > shown ? ", ..." : ""));
   }
+  // Said here, where every driver learns what its checkpoint restored: of this shard's units.
+  if (checkpoint != nullptr && session > 0 && comm.rank() == 0) {
+    const auto owned = done.size() + left.size();
+    fmt::print(stderr, "levelforge: resumed: {} of {} {}{} restored\n", done.size(), owned,
+               unit_name, owned == 1 ? "" : "s");
+  }
   return left;
 }
 

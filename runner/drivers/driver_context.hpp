@@ -104,7 +104,8 @@ struct DriverContext {
   // Collective: the union of every rank's `local` ids, sorted.
   [[nodiscard]] std::vector<std::uint64_t> gather_ids(std::span<const std::int64_t> local) const;
   // The units 0..total-1 of this shard that are not in `done` (sorted), in order. Throws
-  // CheckpointError when the run must be complete and is not.
+  // CheckpointError when the run must be complete and is not. A resumed run's rank 0 says
+  // how many of the shard's units were restored.
   [[nodiscard]] std::vector<std::uint64_t> remaining(std::uint64_t total,
                                                      const std::vector<std::uint64_t>& done,
                                                      const char* unit_name) const;
