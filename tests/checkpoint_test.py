@@ -15,8 +15,11 @@ LEVELFORGE_KILL_RUNS sets the kill runs per driver (default 7).
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
+import time
 import unittest
 
 import h5py
@@ -64,6 +67,21 @@ def rank_pids(output):
                        lambda argv: argv[0] == LEVELFORGE.encode() and output.encode() in argv)
 
 
+def kill_orphans(out):
+    """SIGKILL to the ranks writing `out` until none is left. Open MPI starts its ranks in
+    sessions of their own, so killing mpiexec's process group leaves them running, and a rank
+    forked just before mpiexec died appears under its own name only once it has exec'd: look
+    until 0.5 s pass without one."""
+    quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < 0.5:
+        pids = rank_pids(out)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        if pids:
+            quiet_since = time.monotonic()
+        time.sleep(0.02)
+
+
 def saved_units(path):
     """Work the first session had checkpointed, read from the final task table: tasks it
     finished, and what later sessions restored of the tasks they finished."""
@@ -107,12 +125,10 @@ class Checkpoints(TempDirTest):
 
     @classmethod
     def setUpClass(cls):
-        import tempfile
         cls.reference_dir = tempfile.mkdtemp(prefix="levelforge-reference-")
 
     @classmethod
     def tearDownClass(cls):
-        import shutil
         shutil.rmtree(cls.reference_dir, ignore_errors=True)
 
     def start(self, spec, out, *extra):
@@ -326,7 +342,6 @@ class VerifyBeforeActing(TempDirTest):
 
     @classmethod
     def setUpClass(cls):
-        import tempfile
         cls.saved = tempfile.mkdtemp(prefix="levelforge-interrupted-")
         # One interrupted run (seed 4) and one of another seed, copied into each test.
         for name, extra in (("run.h5", []), ("other.h5", ["--set", "seed=5"])):
@@ -338,12 +353,10 @@ class VerifyBeforeActing(TempDirTest):
 
     @classmethod
     def tearDownClass(cls):
-        import shutil
         shutil.rmtree(cls.saved, ignore_errors=True)
 
     def interrupted(self, name="run.h5"):
         """A copy of an interrupted run's checkpoint; returns the output path beside it."""
-        import shutil
         out = self.path("run.h5")
         shutil.copytree(os.path.join(self.saved, name + ".checkpoint"), out + ".checkpoint")
         return out
@@ -365,7 +378,6 @@ class VerifyBeforeActing(TempDirTest):
             self.assertEqual(tree_state(self.dir), before, "a refused resume changes nothing")
 
     def test_an_output_that_is_not_this_runs_result_keeps_the_checkpoint(self):
-        import shutil
         cases = {
             "an empty file": (b"", "no HDF5 signature"),
             "a text file": (b"results are in the other folder\n", "no HDF5 signature"),
@@ -399,7 +411,6 @@ class VerifyBeforeActing(TempDirTest):
         self.assertFalse(os.path.exists(out + ".checkpoint"))
 
     def test_a_leftover_checkpoint_goes_only_beside_this_runs_complete_result(self):
-        import shutil
         out = self.interrupted()
         reference = self.path("reference.h5")
         self.assert_ok(levelforge("run", self.SPEC["config"], "-o", reference, "-q", *self.SPEC["overrides"],
@@ -456,7 +467,6 @@ class VerifyBeforeActing(TempDirTest):
         self.assert_ok(levelforge("run", self.SPEC["config"], "-o", out, "-q", *self.SPEC["overrides"], ranks=3))
 
     def test_a_segment_of_another_run_is_refused(self):
-        import shutil
         out = self.interrupted()
         other = os.path.join(self.saved, "other.h5.checkpoint")
         stray = sorted(name for name in os.listdir(other) if name.startswith("s0"))[0]
@@ -494,8 +504,7 @@ class VerifyBeforeActing(TempDirTest):
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=60)
-            for pid in rank_pids(out):
-                os.kill(pid, signal.SIGKILL)
+            kill_orphans(out)
             resumed = levelforge("run", self.SPEC["config"], "-o", out, "-q", "--resume", *small,
                                  ranks=1 + attempt % 3)
             self.assert_ok(resumed)
