@@ -51,9 +51,15 @@ class Result:
     best        ga: the kept individuals of each task, best first, with `genome` (a list)
                 and, for validating kernels, the validation columns
     levels      ga: the rendered levels as an array (tasks, kept, H, W), or None
-    records     sweep: each task's record with its point's swept values
-    reductions  exhaustive: long format: task, reduction, kind, bin, low, high, value
-    top         exhaustive: {name: the top-k table, long: task, rank, score, index, fields}
+    records     sweep: each task's record with its point's swept values; a failed task
+                (on_error: record) has no record and no row
+    failures    tasks and exhaustive chunks whose kernel threw (on_error: record): task,
+                point, replicate, begin, end (exhaustive: the chunk's index range), message,
+                with the point's swept values; empty for a run without failures
+    reductions  exhaustive: long format: task, reduction, kind, bin, low, high, value,
+                uncovered (indices of the task's range its failed chunks left out)
+    top         exhaustive: {name: the top-k table, long: task, rank, score, index, fields,
+                uncovered}
     solutions   exhaustive: every solution record
     provenance  one row: config text, version, commit, ranks, hosts, times, ...
 
@@ -168,8 +174,30 @@ class Result:
             self._require("sweep", "records")
             frame = _frame(self._file["sweep/records"][()])
             frame.insert(0, "task", np.arange(len(frame)))
+            # A failed task's row holds -1/NaN, not a result: left out, listed in `failures`.
+            failed = self.tasks.task[self.tasks.status == 2]
+            frame = frame[~frame.task.isin(failed)].reset_index(drop=True)
             return self.with_params(frame)
         return self._cached("records", build)
+
+    @property
+    def failures(self):
+        def build():
+            columns = ["task", "point", "replicate", "begin", "end", "session", "rank",
+                       "wall_time", "message"]
+            if "failures" not in self._file:
+                frame = pd.DataFrame(columns=columns)
+            else:
+                frame = _frame(self._file["failures"][()])
+            return frame.merge(self.points, on="point", how="left")
+        return self._cached("failures", build)
+
+    def _uncovered(self):
+        """Per task: indices of its range that failed chunks left out of the reductions."""
+        ranges = self._file["exhaustive/ranges"][()]
+        if "uncovered" in ranges.dtype.names:
+            return ranges["uncovered"]
+        return np.zeros(len(ranges), dtype=np.int64)  # written before failures were recorded
 
     @property
     def reductions(self):
@@ -198,8 +226,12 @@ class Result:
                     "kind": "histogram", "bin": np.tile(np.arange(bins + 2), tasks),
                     "low": np.tile(lows, tasks), "high": np.tile(highs, tasks),
                     "value": values.reshape(-1)}))
-            columns = ["task", "reduction", "kind", "bin", "low", "high", "value"]
-            return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+            columns = ["task", "reduction", "kind", "bin", "low", "high", "value", "uncovered"]
+            if not parts:
+                return pd.DataFrame(columns=columns)
+            frame = pd.concat(parts, ignore_index=True)
+            frame["uncovered"] = self._uncovered()[frame["task"].to_numpy()]
+            return frame
         return self._cached("reductions", build)
 
     @property
@@ -213,6 +245,7 @@ class Result:
                 frame = _frame(rows.reshape(-1))
                 frame.insert(0, "rank", np.tile(np.arange(k), tasks))
                 frame.insert(0, "task", np.repeat(np.arange(tasks), k))
+                frame["uncovered"] = self._uncovered()[frame["task"].to_numpy()]
                 tables[name] = frame[frame["index"] >= 0].reset_index(drop=True)
             return tables
         return self._cached("top", build)

@@ -489,9 +489,19 @@ def write_index(report, result_path):
     run = report.run
     provenance = run.provenance.iloc[0]
     shown = [k for k in provenance.index if k != "config"]
-    summary = run.tasks.groupby("point").agg(tasks=("task", "count"), done=("status", "sum"),
-                                             wall_time=("wall_time", "sum")).reset_index()
+    tasks = run.tasks.assign(done=run.tasks.status == 1, failed=run.tasks.status == 2)
+    summary = tasks.groupby("point").agg(tasks=("task", "count"), done=("done", "sum"),
+                                         failed=("failed", "sum"),
+                                         wall_time=("wall_time", "sum")).reset_index()
     sweep = run.points.merge(summary, on="point")
+    failures = run.failures
+    failure_note = ""
+    if len(failures):
+        failure_note = (
+            f'<p><strong>{len(failures)} of the run\'s tasks or chunks failed</strong> (on_error: '
+            f'record): the figures leave them out; exhaustive reductions of a failed task miss '
+            f'the index ranges listed below.</p><h2>Failures</h2>'
+            f'{table_html(failures.drop(columns=["session", "rank", "wall_time"]))}')
     figures = "".join(
         f'<h2>{html.escape(title)}</h2><p>{html.escape(caption)}</p><img src="{name}" alt="{html.escape(title)}">'
         for name, title, caption in report.figures)
@@ -504,6 +514,7 @@ img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style><
 <p>{html.escape(result_path)}: {html.escape(run.kernel)} kernel, {html.escape(run.driver)} driver</p>
 <h2>Provenance</h2>{table_html(run.provenance[shown].T.reset_index().set_axis(["attribute", "value"], axis=1), 100)}
 <h2>Sweep</h2>{table_html(sweep)}
+{failure_note}
 {figures}
 <h2>Config</h2><pre>{html.escape(str(provenance.get('config', '')))}</pre>
 </body></html>

@@ -8,8 +8,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 "$LEVELFORGE_ROOT/scripts/setup.sh"
-levelforge_build
-(cd "$LEVELFORGE_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+# Explicitly on: the demo (scripts/demo.sh) configures the same build folder without tests.
+levelforge_build -DLEVELFORGE_BUILD_TESTS=ON -DLEVELFORGE_BUILD_BENCHMARKS=ON
+(cd "$LEVELFORGE_BUILD" && ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@")
 # clang-format and clang-tidy on the whole tree, from this build's compile commands.
 "$LEVELFORGE_ROOT/scripts/check.sh"
 
@@ -21,5 +22,5 @@ if [[ "${LEVELFORGE_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # Leaks are reported, except Open MPI's own (tests/sanitizers/README.md).
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
   export LSAN_OPTIONS="suppressions=$LEVELFORGE_ROOT/tests/sanitizers/lsan_suppressions.txt:print_suppressions=0"
-  (cd "$sanitized" && ctest --output-on-failure -j "$(nproc)" "$@")
+  (cd "$sanitized" && ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@")
 fi

@@ -5,8 +5,10 @@
 #   levelforge_slurm_setup                cd to the submit directory, choose the binary and the
 #                                         launcher, allow Open MPI to run as root
 #   levelforge_slurm_run RUN ARGS...      `levelforge run RUN ARGS... --resume` on every task of
-#                                         the allocation, signals and requeue as below; returns
-#                                         the job's exit code
+#                                         the allocation (after a requeue, with a checkpoint
+#                                         beside the output: `levelforge resume OUTPUT`, which
+#                                         needs nothing retyped), signals and requeue as below;
+#                                         returns the job's exit code
 #   levelforge_slurm_output RUN ARGS...   the result file the run writes: the last -o/--output
 #                                         or --set output=, else the config's output
 #   levelforge_slurm_shard_file OUT I N   the file `--shard I/N` writes instead of OUT
@@ -21,8 +23,8 @@
 # srun both pass it on to every rank (mpirun would answer SIGTERM by killing the ranks). On
 # the signal levelforge checkpoints and every rank exits with 75 ("checkpointed, resume me").
 # Exit 75 makes the script run `scontrol requeue JOB`: the job goes back to the queue under
-# the same job id and, when it runs again, continues from the checkpoint, since --resume is
-# always passed. JOB is ARRAYJOBID_TASKID for an array task: the last task's SLURM_JOB_ID
+# the same job id and, when it runs again, continues from the checkpoint with `levelforge
+# resume OUTPUT` (a first run gets --resume too: resubmitting a stopped job continues it). JOB is ARRAYJOBID_TASKID for an array task: the last task's SLURM_JOB_ID
 # equals the array's job id, and requeueing that requeues every task of the array, finished
 # ones included. Any other exit code is the job's.
 #
@@ -123,25 +125,55 @@ _levelforge_slurm_signal() {
   kill -USR1 "$_levelforge_slurm_child" 2>/dev/null || true
 }
 
-# Runs `levelforge run "$@" --resume` under the launcher on every task of the allocation,
-# forwards the checkpoint signals, requeues on exit 75; returns the job's exit code.
+# The levelforge arguments of a job: `run "$@" --resume`, or, for a requeued job whose
+# checkpoint is beside its output, `resume OUTPUT` with the options of `"$@"` that `resume`
+# takes (-q, --progress-interval): the checkpoint holds the config, overrides and shard.
+levelforge_slurm_command() {
+  local out shard="" arg next="" options=()
+  for arg in "$@"; do
+    case $next in
+      shard) shard=$arg ;;
+      interval) options+=(--progress-interval "$arg") ;;
+    esac
+    [[ -n $next ]] && { next=""; continue; }
+    case $arg in
+      --shard) next=shard ;;
+      --shard=*) shard=${arg#--shard=} ;;
+      --progress-interval) next=interval ;;
+      --progress-interval=*) options+=("$arg") ;;
+      -q | --quiet) options+=(-q) ;;
+    esac
+  done
+  out=$(levelforge_slurm_output "$@")
+  [[ -n $shard && -n $out ]] && out=$(levelforge_slurm_shard_file "$out" "${shard%/*}" "${shard#*/}")
+  if ((${SLURM_RESTART_COUNT:-0} > 0)) && [[ -n $out && -d $out.checkpoint ]]; then
+    printf '%s\n' resume "$out" "${options[@]}"
+  else
+    printf '%s\n' run "$@" --resume
+  fi
+}
+
+# Runs levelforge_slurm_command's command under the launcher on every task of the
+# allocation, forwards the checkpoint signals, requeues on exit 75; returns the job's exit
+# code.
 levelforge_slurm_run() {
   local ranks=${SLURM_NTASKS:-} rc last
-  local launch=()
+  local launch=() command=()
   case $LEVELFORGE_SLURM_LAUNCHER in
     srun) launch=(srun --mpi=pmix) ;;
     mpirun) launch=(mpirun ${ranks:+-n "$ranks"}) ;; # without -n (no sbatch -n): every slot
   esac
   ranks=${ranks:-"(no sbatch -n: as many as the allocation has slots)"}
   levelforge_slurm_say "job ${SLURM_JOB_ID:-?}${SLURM_RESTART_COUNT:+ (restart $SLURM_RESTART_COUNT)} on $(hostname -s), $ranks ranks, $(date -u +%FT%TZ)"
-  levelforge_slurm_say "${launch[*]} $LEVELFORGE_SLURM_BIN run $* --resume"
+  mapfile -t command < <(levelforge_slurm_command "$@")
+  levelforge_slurm_say "${launch[*]} $LEVELFORGE_SLURM_BIN ${command[*]}"
 
   _levelforge_slurm_signalled=0
   _levelforge_slurm_terminated=0
   trap '_levelforge_slurm_signal USR1' USR1
   trap '_levelforge_slurm_signal TERM' TERM
   _levelforge_slurm_started=$SECONDS
-  "${launch[@]}" "$LEVELFORGE_SLURM_BIN" run "$@" --resume &
+  "${launch[@]}" "$LEVELFORGE_SLURM_BIN" "${command[@]}" &
   _levelforge_slurm_child=$!
 
   # `wait` returns early (status > 128) when a trapped signal arrives: wait again until the

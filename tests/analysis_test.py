@@ -103,6 +103,43 @@ class LoadRuns(TempDirTest):
             self.assertEqual(top[top.task == 0]["score"].tolist()[:3], table[0]["score"][:3].tolist())
             self.assertEqual(len(run.solutions), f["exhaustive/solutions"].shape[0])
 
+    def test_failures_are_listed_and_left_out_of_the_results(self):
+        sweep = self.write("""
+            experiment: faulty-sweep
+            kernel: faulty
+            driver: sweep
+            on_error: record
+            params: {fail_value: 2}
+            sweep: {grid: {params.value: [1, 2, 3]}, replicates: 2}
+        """, "sweep.yaml")
+        out = self.path("sweep.h5")
+        self.assertEqual(levelforge("run", sweep, "-o", out, "-q", ranks=2).returncode, 3)
+        with analysis.load(out) as run:
+            self.assertEqual(run.records["task"].tolist(), [0, 1, 4, 5])
+            self.assertNotIn(-1, run.records["value"].tolist())
+            self.assertEqual(run.failures["task"].tolist(), [2, 3])
+            self.assertEqual(run.failures["params.value"].tolist(), [2, 2])
+            self.assertEqual(set(run.failures["message"]), {"faulty: failing on purpose at value 2"})
+        exhaustive = self.write("""
+            experiment: faulty-exhaustive
+            kernel: faulty
+            driver: exhaustive
+            on_error: record
+            params: {count: 1000, fail_index: 250}
+            exhaustive: {chunk: 100}
+        """, "exhaustive.yaml")
+        out = self.path("exhaustive.h5")
+        self.assertEqual(levelforge("run", exhaustive, "-o", out, "-q", ranks=2).returncode, 3)
+        with analysis.load(out) as run:
+            visited = run.reductions[run.reductions.reduction == "visited"].iloc[0]
+            self.assertEqual((visited["value"], visited["uncovered"]), (900, 100))
+            self.assertEqual(run.failures[["begin", "end"]].values.tolist(), [[200, 300]])
+        # A run without failures has an empty frame with the columns.
+        clean = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("clean.h5"))
+        with analysis.load(clean) as run:
+            self.assertEqual(len(run.failures), 0)
+            self.assertIn("message", run.failures.columns)
+
     def assert_records_match(self, run, f):
         """records: one row per task, the file's columns first, then task, point, replicate
         and the swept values (text params as str)."""

@@ -118,11 +118,16 @@ def make_files(folder):
     for shard in ("0/2", "1/2"):
         run("run", os.path.join(fixtures, "good_sweep.yaml"), "-o", path("shard.h5"), "--shard", shard)
     # A run that fails at its fourth task (exit 1) after checkpointing every finished one: it
-    # leaves faulty.h5.partial (complete = 0) and faulty.h5.checkpoint/.
+    # leaves faulty.h5.checkpoint/ and deletes its .partial.
     run("run", os.path.join(fixtures, "faulty_sweep.yaml"), "-o", path("faulty.h5"), expect=1)
     checkpoint = path("faulty.h5.checkpoint")
     if not os.path.isfile(os.path.join(checkpoint, "manifest.h5")):
         raise AssertionError(f"making the inputs: the failed run left no checkpoint in {checkpoint}")
+    if os.path.exists(path("faulty.h5.partial")):
+        raise AssertionError("making the inputs: the failed run left its .partial file")
+    # What a run killed before HDF5 flushed anything leaves: zeros.
+    with open(path("faulty.h5.partial"), "wb") as f:
+        f.write(bytes(4096))
 
     # Damaged results and files of other programs and versions.
     shutil.copy(path("good.h5"), path("truncated.h5"))

@@ -18,6 +18,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -510,6 +511,75 @@ class VerifyBeforeActing(TempDirTest):
             self.assert_ok(resumed)
             self.assert_same_results(reference, out)
             self.assertFalse(os.path.exists(out + ".checkpoint"))
+
+
+class DiskFull(TempDirTest):
+    """Runs into a small tmpfs that fills up at different moments: while the first manifest,
+    a checkpoint segment or the result file is written. Each ends with a clear error and exit
+    1 or 2, no crash, nothing that looks complete; and once the disk has room again,
+    `run --resume` (or `resume OUT`) ends with the result of an uninterrupted run."""
+
+    # tmpfs sizes in KiB, a page (4) its unit. The run below needs about 3600 on one rank:
+    # the manifest (8), a segment of ~480 per 200 tasks, 7 of them, and a result file of
+    # ~125. So 4 fails on the first manifest, 600 to 2400 on the 2nd to 5th segment, 3500
+    # and 3550 in the result file's writes; on two ranks, thereabouts (a run that fits ends
+    # normally). Every one of the three moments must come up.
+    SIZES_KIB = (4, 8, 600, 1200, 2400, 3400, 3450, 3500, 3550)
+    OVERRIDES = ("--set", "sweep.replicates=10", "--set", "checkpoint.every=200")
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("mounting a tmpfs needs root")
+        self.disk = self.path("disk")
+        os.mkdir(self.disk)
+
+    def mount(self, size_kib):
+        subprocess.run(["umount", self.disk], capture_output=True, check=False)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs", self.disk],
+                       check=True)
+
+    def tearDown(self):
+        subprocess.run(["umount", self.disk], capture_output=True, check=False)
+        super().tearDown()
+
+    def test_a_full_disk_at_any_moment_leaves_a_run_that_resumes(self):
+        spec = config("tiltmaze_sweep.yaml")
+        reference = self.path("reference.h5")
+        self.assert_ok(levelforge("run", spec, "-o", reference, "-q", *self.OVERRIDES, ranks=RANKS))
+        outcomes = []
+        for ranks in (None, RANKS):
+            for size in self.SIZES_KIB:
+                self.mount(size)
+                out = os.path.join(self.disk, "out.h5")
+                result = levelforge("run", spec, "-o", out, "-q", *self.OVERRIDES, ranks=ranks)
+                where = f"{size} KiB on {ranks or 1} rank(s)"
+                if result.returncode == 0:
+                    self.assert_same_results(reference, out)
+                    outcomes.append(f"{where}: fits")
+                    continue
+                self.assertIn(result.returncode, (1, 2), f"{where}: {result.stderr}")
+                self.assertNotIn("Segmentation", result.stderr, where)
+                self.assertRegex(result.stderr, r"levelforge: (rank \d+: )?error: ", where)
+                self.assertFalse(os.path.exists(out), where)
+                self.assertFalse(os.path.exists(out + ".partial"), f"{where}: .partial left")
+                saved = os.listdir(out + ".checkpoint") if os.path.isdir(out + ".checkpoint") else []
+                failed_at = re.search(r"error: (creating the checkpoint|writing \S+?\.tmp|writing "
+                                      r"dataset '[^']+'|creating dataset '[^']+')", result.stderr)
+                outcomes.append(f"{where}: exit {result.returncode} at "
+                                f"{failed_at.group(1) if failed_at else '?'}, "
+                                f"{sum(n.startswith('s') and n.endswith('.h5') for n in saved)} "
+                                f"segments kept")
+                subprocess.run(["mount", "-o", "remount,size=64m", self.disk], check=True)
+                resumed = levelforge("resume", out, "-q", ranks=RANKS) \
+                    if os.path.isfile(os.path.join(out + ".checkpoint", "manifest.h5")) \
+                    else levelforge("run", spec, "-o", out, "-q", "--resume", *self.OVERRIDES,
+                                    ranks=RANKS)
+                self.assert_ok(resumed)
+                self.assert_same_results(reference, out)
+        print("\ndisk full: " + "; ".join(outcomes), file=sys.stderr)
+        for moment in ("creating the checkpoint", ".tmp", "dataset"):
+            self.assertTrue(any(moment in line for line in outcomes), f"never failed at {moment}")
 
 
 class Shards(TempDirTest):

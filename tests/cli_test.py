@@ -378,7 +378,7 @@ class Commands(ConfigTest):
         listing = levelforge("kernels")
         self.assert_ok(listing)
         for name, drivers in (("onemax", "ga, sweep"), ("collatz", "sweep, exhaustive"),
-                              ("faulty", "sweep, exhaustive")):
+                              ("faulty", "ga, sweep, exhaustive")):
             self.assertRegex(listing.stdout, rf"{name}\s+{drivers}")
         detail = levelforge("kernels", "collatz")
         self.assert_ok(detail)

@@ -120,6 +120,8 @@ TEST(SharedCounters, EveryItemIsHandedOutExactlyOnce) {
     EXPECT_EQ(counters.read(1), 10 * items);
     // Every rank asked once past the end.
     EXPECT_EQ(counters.read(0), items + world.size());
+    counters.free();
+    counters.free();  // a second free does nothing
   }
   world.all_reduce_sum(taken_by_me);
   EXPECT_TRUE(

@@ -242,6 +242,11 @@ class Requeue(SlurmTest):
                          restarts, log)
         self.assertEqual(log.count(f"levelforge.sbatch: job {job}"), restarts + 1, log)
         self.assertIn(f"levelforge.sbatch: job {job} (restart {restarts}) on ", log)
+        # The first run is `run CONFIG ... --resume`; every restart `resume OUTPUT`, with
+        # nothing retyped, and says what it restored.
+        self.assertEqual(log.count(f"{SLURM_ENV['LEVELFORGE_BIN']} run {MATCH3_SWEEP} -o {output} "), 1, log)
+        self.assertEqual(log.count(f"{SLURM_ENV['LEVELFORGE_BIN']} resume {output}\n"), restarts, log)
+        self.assertRegex(log, r"levelforge: resumed: \d+ of \d+ tasks restored")
         self.assertIn(f"levelforge: results: {output}", log)
         self.assertTrue(log.rstrip().splitlines()[-1].startswith(
             "levelforge.sbatch: levelforge exited with 0"), log)

@@ -190,19 +190,19 @@ CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int
       identity_(std::move(identity)) {}
 
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
-                                       const mpi::Comm& comm) {
+                                       const mpi::Comm& comm, std::int64_t session) {
   const auto directory = checkpoint_directory(experiment.output);
   const auto identity = encode_identity(run_identity(experiment, shard));
   const auto problem = mpi::root_verdict(comm, [&] {
     // The caller has made sure that whatever is there is levelforge's to replace.
     fs::remove_all(directory);
     fs::create_directories(directory);
-    manifest_for(experiment, identity, 0).write(manifest_path(directory));
+    manifest_for(experiment, identity, session).write(manifest_path(directory));
   });
   if (!problem.empty()) {
     throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
   }
-  return {directory, comm, 0, identity};
+  return {directory, comm, session, identity};
 }
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
@@ -306,6 +306,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   summary.unfinished_files = listing.unfinished.size();
   std::set<std::int64_t> tasks;
   std::set<std::int64_t> chunks;
+  std::set<std::int64_t> failed;
   std::map<std::int64_t, std::int64_t> snapshots;
   for (const auto& name : listing.segments) {
     const auto path = (fs::path(directory) / name).string();
@@ -317,6 +318,10 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
     }
     for (auto task : segment.ints(segment_key::tasks)) tasks.insert(task);
     for (auto chunk : segment.ints(segment_key::chunks)) chunks.insert(chunk);
+    for (auto unit : segment.ints(segment_key::failed_units)) {
+      (summary.driver == "exhaustive" ? chunks : tasks).insert(unit);
+      failed.insert(unit);
+    }
     if (const auto total = segment.ints(segment_key::chunk_total); !total.empty())
       summary.chunks_total = static_cast<std::uint64_t>(total.front());
     const auto snapshot_tasks = segment.ints(segment_key::snapshot_tasks);
@@ -328,6 +333,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   }
   summary.tasks_done = tasks.size();
   summary.chunks_done = chunks.size();
+  summary.failed = failed.size();
   for (const auto& [task, generations] : snapshots) {
     if (!tasks.contains(task))
       summary.in_progress.emplace_back(static_cast<std::uint64_t>(task), generations);
@@ -338,13 +344,15 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
 std::string describe_progress(const CheckpointSummary& summary) {
   const auto sessions =
       fmt::format("{} session{}", summary.sessions, summary.sessions == 1 ? "" : "s");
+  const auto failed =
+      summary.failed == 0 ? std::string() : fmt::format(" ({} failed)", summary.failed);
   if (summary.driver == "exhaustive") {
-    return fmt::format("{} of {} chunks done in {}", summary.chunks_done,
+    return fmt::format("{} of {} chunks done{} in {}", summary.chunks_done,
                        summary.chunks_total > 0 ? std::to_string(summary.chunks_total)
                                                 : std::string("(not yet known)"),
-                       sessions);
+                       failed, sessions);
   }
-  return fmt::format("{} of {} tasks done in {}", summary.tasks_done, summary.tasks_total,
+  return fmt::format("{} of {} tasks done{} in {}", summary.tasks_done, summary.tasks_total, failed,
                      sessions);
 }
 

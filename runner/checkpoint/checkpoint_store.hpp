@@ -36,6 +36,10 @@ inline constexpr const char* chunks = "chunks";        // finished chunks (exhau
 inline constexpr const char* chunk_total = "chunk_total";
 inline constexpr const char* snapshot_tasks = "snapshot.tasks";  // ga tasks saved mid-run
 inline constexpr const char* snapshot_generations = "snapshot.generations";
+// Failed units (on_error: record): tasks (ga, sweep) or chunks (exhaustive), done but failed.
+inline constexpr const char* failed_units = "failed_units";
+inline constexpr const char* failures = "failures";  // their rows, see FailureLog
+inline constexpr const char* failure_messages = "failure_messages";
 }  // namespace segment_key
 
 std::string checkpoint_directory(const std::string& output);
@@ -75,6 +79,7 @@ struct CheckpointSummary {
   std::uint64_t tasks_done = 0;    // ga, sweep
   std::uint64_t chunks_total = 0;  // exhaustive; 0 until a segment says
   std::uint64_t chunks_done = 0;
+  std::uint64_t failed = 0;  // of the done tasks or chunks, those that failed
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
   std::size_t segments = 0;
   std::size_t unfinished_files = 0;  // .tmp: being written when the run died
@@ -87,9 +92,10 @@ std::string describe_progress(const CheckpointSummary& summary);
 
 class CheckpointStore {
  public:
-  // Collective. Creates the directory and its manifest for session 0.
+  // Collective. Creates the directory and its manifest for `session` (0 for a new run; a
+  // retry of a complete result's failures continues its sessions).
   static CheckpointStore start(const config::Experiment& experiment, const ShardSpec& shard,
-                               const mpi::Comm& comm);
+                               const mpi::Comm& comm, std::int64_t session = 0);
   // Collective. Continues the checkpoint of `experiment`'s output: checks that it was made
   // by the same config, seed, version and shard (CheckpointError listing the differences
   // otherwise) and that every segment is whole and of that run, reads this rank's share of

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 
 #include "runner/h5/h5.hpp"
@@ -66,6 +67,29 @@ void sync_file(const std::string& path) {
   const int error = errno;
   ::close(fd);
   if (synced != 0) throw h5::IoError("syncing " + path + ": " + std::strerror(error));
+}
+
+// `bytes` as the file `path`; on an error (a full disk) nothing is left there.
+void write_bytes(const std::string& path, std::span<const std::byte> bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw h5::IoError("creating " + path + ": " + std::strerror(errno));
+  std::size_t written = 0;
+  int error = 0;
+  while (written < bytes.size()) {
+    const auto count = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) {
+      error = count < 0 ? errno : EIO;
+      break;
+    }
+    written += static_cast<std::size_t>(count);
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    throw h5::IoError("writing " + path + ": " + std::strerror(error));
+  }
 }
 
 }  // namespace
@@ -132,23 +156,23 @@ Segment Segment::deserialize(std::span<const std::byte> bytes) {
 
 void Segment::write(const std::string& path) const {
   const auto temporary = path + ".tmp";
+  auto file = h5::File::create_in_memory(temporary);
   {
-    auto file = h5::File::create_serial(temporary);
-    {
-      auto root = file.root();
-      auto ints = root.create_group(std::string(ints_group));
-      for (const auto& [name, values] : ints_) {
-        auto dataset = ints.create_dataset(name, h5::Datatype::int64(), {values.size()});
-        if (!values.empty()) dataset.write_all(h5::Datatype::int64(), values.data());
-      }
-      auto blobs = root.create_group(std::string(bytes_group));
-      for (const auto& [name, values] : bytes_) {
-        auto dataset = blobs.create_dataset(name, h5::Datatype::uint8(), {values.size()});
-        if (!values.empty()) dataset.write_all(h5::Datatype::uint8(), values.data());
-      }
+    auto root = file.root();
+    auto ints = root.create_group(std::string(ints_group));
+    for (const auto& [name, values] : ints_) {
+      auto dataset = ints.create_dataset(name, h5::Datatype::int64(), {values.size()});
+      if (!values.empty()) dataset.write_all(h5::Datatype::int64(), values.data());
     }
-    file.close();
+    auto blobs = root.create_group(std::string(bytes_group));
+    for (const auto& [name, values] : bytes_) {
+      auto dataset = blobs.create_dataset(name, h5::Datatype::uint8(), {values.size()});
+      if (!values.empty()) dataset.write_all(h5::Datatype::uint8(), values.data());
+    }
   }
+  // A killed writer leaves the .tmp, which a resume discards; a failed one removes it.
+  write_bytes(temporary, file.image());
+  file.close();
   h5::seal(temporary);
   sync_file(temporary);
   std::error_code error;

@@ -84,7 +84,14 @@ std::string point_line(const config::Experiment& experiment, std::size_t point) 
 }
 
 // What a run does with what it finds at its output path.
-enum class Start : std::int64_t { fresh, resume, nothing_to_do };
+// retry_output: the output is this run's complete result and its failures run again.
+enum class Start : std::int64_t { fresh, resume, nothing_to_do, retry_output };
+
+// Rows of the /failures table of a verified result file.
+std::uint64_t recorded_failures(const std::string& path) {
+  const auto root = open_result(path).root();
+  return root.has("failures") ? root.open_dataset("failures").element_count() : 0;
+}
 
 // " (it holds 12 of 40 tasks done in 2 sessions)", or nothing when it cannot be read.
 std::string checkpoint_contents(const std::string& directory) {
@@ -98,8 +105,10 @@ std::string checkpoint_contents(const std::string& directory) {
 // Rank 0: what the run does, decided from the output and checkpoint found, each verified
 // before anything is skipped, replaced or deleted. Throws UsageError for a refused start,
 // which has then changed nothing. `notes` are for the user.
-Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, bool resume,
-                 bool force, std::vector<std::string>& notes) {
+Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, const Launch& how,
+                 std::vector<std::string>& notes) {
+  const bool resume = how.resume;
+  const bool force = how.force;
   namespace fs = std::filesystem;
   using Kind = CheckpointFound::Kind;
   const auto& output = experiment.output;
@@ -129,10 +138,28 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, b
   }
   if (output_done) {
     // The run had finished; a checkpoint left beside it (a kill between the result's rename
-    // and the checkpoint's removal) goes only when it is this run's.
+    // and the checkpoint's removal, or a retry of its failures stopped) goes only when it is
+    // this run's, and a retry continues it instead.
     const bool leftover =
         checkpoint.kind == Kind::unstarted ||
         (checkpoint.kind == Kind::levelforge && read_saved_run(directory).identity == identity);
+    if (how.retry_failed) {
+      if (leftover && checkpoint.kind == Kind::levelforge) return Start::resume;
+      if (checkpoint.kind == Kind::levelforge || checkpoint.kind == Kind::unusable) {
+        throw UsageError("cannot retry the failures of " + output + ": the checkpoint " +
+                         directory + " beside it is not this run's" +
+                         checkpoint_contents(directory) + "; move it away and retry");
+      }
+      const auto failures = recorded_failures(output);
+      if (failures > 0) {
+        notes.push_back(fmt::format("{} is complete with {} failure{}: running {} again", output,
+                                    failures, failures == 1 ? "" : "s",
+                                    failures == 1 ? "it" : "them"));
+        return Start::retry_output;
+      }
+      notes.push_back(output + " holds no failures to retry");
+      return Start::nothing_to_do;
+    }
     if (leftover) {
       fs::remove_all(directory);
     } else if (checkpoint.kind != Kind::absent) {
@@ -232,8 +259,7 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
     std::int64_t start = 0;
     std::vector<std::string> notes;
     const auto refused = mpi::root_verdict(comm, [&] {
-      start =
-          static_cast<std::int64_t>(plan_start(experiment, shard, how.resume, how.force, notes));
+      start = static_cast<std::int64_t>(plan_start(experiment, shard, how, notes));
     });
     if (!refused.empty()) throw UsageError(refused);
     comm.broadcast_value(start, 0);
@@ -247,6 +273,7 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
       return exit_ok;
     }
     options.resume = static_cast<Start>(start) == Start::resume;
+    options.from_output = static_cast<Start>(start) == Start::retry_output;
   }
   if (!quiet_rank) {
     fmt::print(stderr, "levelforge: {} ({} kernel, {} driver): {} tasks on {} rank{}{}\n",
@@ -254,11 +281,15 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
                comm.size(), comm.size() == 1 ? "" : "s",
                shard.sharded() ? ", shard " + shard.text() : "");
   }
+  options.retry_failed = how.retry_failed;
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.show_progress = !how.quiet;
   const auto summary = run_experiment(experiment, options, comm);
-  if (comm.rank() != 0) return summary.stopped ? exit_checkpointed : exit_ok;
+  if (comm.rank() != 0) {
+    if (summary.stopped) return exit_checkpointed;
+    return summary.failures > 0 ? exit_task_failures : exit_ok;
+  }
   if (summary.stopped) {
     fmt::print(stderr,
                "levelforge: stopped by signal {}: checkpoint saved in {}; continue with "
@@ -272,6 +303,17 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
              summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
              comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
+  if (summary.failures > 0) {
+    const auto* unit = experiment.driver == "exhaustive" ? "chunk" : "task";
+    fmt::print(stderr,
+               "levelforge: {} {}{} failed (on_error: record); their results are missing. "
+               "The failures are in /failures{}\n",
+               summary.failures, unit, summary.failures == 1 ? "" : "s",
+               options.write_output
+                   ? fmt::format("; `levelforge inspect {}` lists them by point", experiment.output)
+                   : std::string());
+    return exit_task_failures;
+  }
   return exit_ok;
 }
 
@@ -298,7 +340,7 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
 int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   const auto& output = arguments.output;
   const auto directory = checkpoint_directory(output);
-  const auto source = directory + "/manifest.h5: config";
+  auto source = directory + "/manifest.h5: config";
   config::Experiment experiment;
   SavedRun saved;
   std::int64_t complete = 0;
@@ -324,10 +366,17 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
         throw UsageError(output + " did not complete (complete = 0) and has no checkpoint " +
                          directory + " to resume; run it again");
       }
-      complete = 1;
-      return;
+      if (!arguments.launch.retry_failed) {
+        complete = 1;
+        return;
+      }
+      // The failures of a finished run run again: it is the file's run.
+      source = output + ": config";
+      saved.config = header.config;
+      saved.shard = header.shard.value_or(ShardSpec{});
+    } else {
+      saved = read_saved_run(directory);
     }
-    saved = read_saved_run(directory);
     experiment = config::parse_experiment(saved.config, source, {}, config_schema());
   });
   if (!problem.empty()) throw UsageError(problem);
@@ -337,6 +386,7 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
     return exit_ok;
   }
   comm.broadcast_value(saved.shard, 0);
+  comm.broadcast(source, 0);
   experiment = share_experiment(std::move(experiment), source, comm);
   experiment.output = output;
   check_memory(experiment, source, comm);

@@ -16,6 +16,8 @@ namespace levelforge::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;  // a rank failed while running
 inline constexpr int exit_usage = 2;    // bad command line, config or input file
+// Completed and wrote its result, but some tasks failed (on_error: record; see /failures).
+inline constexpr int exit_task_failures = 3;
 // Stopped by SIGTERM or SIGUSR1 after saving a checkpoint: run again with --resume
 // (sysexits' EX_TEMPFAIL; the sbatch scripts requeue the job on it).
 inline constexpr int exit_checkpointed = 75;
@@ -34,6 +36,7 @@ struct Launch {
   double progress_interval = 10;
   bool quiet = false;
   bool resume = false;
+  bool retry_failed = false;  // with resume: run the recorded failures again
 };
 
 struct RunArguments {

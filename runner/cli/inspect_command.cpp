@@ -89,6 +89,7 @@ void print_task_summary(const TableData& tasks, std::size_t rows) {
   const auto status = tasks.field("status");
   const auto wall = tasks.field("wall_time");
   std::size_t done = 0;
+  std::size_t failed = 0;
   std::vector<double> times;
   for (std::size_t i = 0; i < tasks.row_count(); ++i) {
     const auto row = tasks.row(i);
@@ -96,8 +97,15 @@ void print_task_summary(const TableData& tasks, std::size_t rows) {
       ++done;
       times.push_back(std::get<double>(row[wall]));
     }
+    if (std::get<std::int64_t>(row[status]) == 2) ++failed;
   }
-  fmt::print("tasks: {} done, {} pending\n", done, tasks.row_count() - done);
+  const auto pending = tasks.row_count() - done - failed;
+  if (failed == 0) {
+    fmt::print("tasks: {} done, {} pending\n", done, pending);
+  } else {
+    fmt::print("tasks: {} done, {} failed (see failures below), {} pending\n", done, failed,
+               pending);
+  }
   const auto session = tasks.field("session");
   std::size_t resumed = 0;
   for (std::size_t i = 0; i < tasks.row_count(); ++i) {
@@ -112,6 +120,59 @@ void print_task_summary(const TableData& tasks, std::size_t rows) {
                times[times.size() / 2], times.back());
   }
   print_table(tasks, rows);
+}
+
+// "params.width=8, ga.population=20" from the point's row of /points.
+std::string point_values(const TableData& points, std::int64_t point) {
+  std::string text;
+  if (point < 0 || static_cast<std::size_t>(point) >= points.row_count()) return text;
+  const auto row = points.row(static_cast<std::size_t>(point));
+  for (std::size_t f = 1; f < row.size(); ++f) {
+    const auto value = std::visit([](const auto& cell) { return fmt::format("{}", cell); }, row[f]);
+    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", points.layout.fields()[f].name, value);
+  }
+  return text;
+}
+
+// Failures by point, then by message: which corner of the grid failed, and why.
+void print_failures(const h5::Group& root, std::size_t rows) {
+  const auto failures = read_table(root.open_dataset("failures"));
+  if (failures.row_count() == 0) return;
+  const auto points = read_table(root.open_dataset("points"));
+  const auto point = failures.field("point");
+  const auto replicate = failures.field("replicate");
+  const auto begin = failures.field("begin");
+  const auto end = failures.field("end");
+  const auto message = failures.field("message");
+  std::map<std::int64_t, std::map<std::string, std::vector<std::string>>> by_point;
+  for (std::size_t i = 0; i < failures.row_count(); ++i) {
+    const auto row = failures.row(i);
+    auto where = fmt::format("replicate {}", std::get<std::int64_t>(row[replicate]));
+    if (std::get<std::int64_t>(row[begin]) >= 0) {
+      where += fmt::format(" indices [{}, {})", std::get<std::int64_t>(row[begin]),
+                           std::get<std::int64_t>(row[end]));
+    }
+    by_point[std::get<std::int64_t>(row[point])][std::get<std::string>(row[message])].push_back(
+        where);
+  }
+  fmt::print("failures: {} at {} point{} (on_error: record; rows of /failures):\n",
+             failures.row_count(), by_point.size(), by_point.size() == 1 ? "" : "s");
+  std::size_t shown = 0;
+  for (const auto& [id, messages] : by_point) {
+    if (shown++ == rows) {
+      fmt::print("  ... {} more points (--all lists every one)\n", by_point.size() - rows);
+      break;
+    }
+    const auto values = point_values(points, id);
+    fmt::print("  point {}{}:\n", id, values.empty() ? "" : " (" + values + ")");
+    for (const auto& [text, places] : messages) {
+      const auto listed = std::min<std::size_t>(places.size(), 4);
+      fmt::print(
+          "    {} x {}{}: {}\n", places.size(),
+          fmt::join(places.begin(), places.begin() + static_cast<std::ptrdiff_t>(listed), ", "),
+          places.size() > listed ? ", ..." : "", text);
+    }
+  }
 }
 
 double median(std::vector<double> values) {
@@ -222,6 +283,12 @@ void inspect_checkpoint(const std::string& directory) {
     fmt::print("{:<20} {} of {} tasks ({:.1f}%)\n", "done", summary.tasks_done, summary.tasks_total,
                percent(summary.tasks_done, summary.tasks_total));
   }
+  if (summary.failed > 0) {
+    fmt::print(
+        "{:<20} {} of the done {} (on_error: record; `resume --retry-failed` runs "
+        "them again)\n",
+        "failed", summary.failed, summary.driver == "exhaustive" ? "chunks" : "tasks");
+  }
   for (const auto& [task, generations] : summary.in_progress)
     fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);
   fmt::print("{:<20} {}\n", "segments", summary.segments);
@@ -290,6 +357,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
     print_table(read_table(root.open_dataset("points")), detail.rows);
   }
   if (root.has("tasks")) print_task_summary(read_table(root.open_dataset("tasks")), detail.rows);
+  if (root.has("failures")) print_failures(root, std::max<std::size_t>(detail.rows, 20));
   print_results(root, detail.rows);
   fmt::print("datasets:\n");
   list_datasets(root, "");

@@ -60,6 +60,11 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   run_app->add_flag("--resume", run.launch.resume,
                     "continue an interrupted run from its checkpoint (OUTPUT.checkpoint/); "
                     "starts from the beginning when there is none");
+  run_app
+      ->add_flag("--retry-failed", run.launch.retry_failed,
+                 "with --resume: run the tasks and chunks recorded as failed again "
+                 "(on_error: record)")
+      ->needs(run_app->get_option("--resume"));
   run_app->add_option("--shard", run.shard,
                       "run only shard I of N (0 <= I < N) into OUTPUT.shard-I-of-N.h5; "
                       "`levelforge merge` combines the shards");
@@ -79,6 +84,8 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
                    "seconds between progress lines when stderr is not a terminal")
       ->check(positive_seconds);
   resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
+  resume_app->add_flag("--retry-failed", resume.launch.retry_failed,
+                       "run the tasks and chunks recorded as failed again (on_error: record)");
 
   cli::MergeArguments merge;
   auto* merge_app = app.add_subcommand(
@@ -226,8 +233,8 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     std::fprintf(stderr, "levelforge: rank %d: error: %s\n", world.rank(), error.what());
     std::fflush(stderr);
-    // Other ranks may be inside a collective waiting for this one: end them all.
-    if (world.size() > 1) world.abort(levelforge::cli::exit_failure);
-    return levelforge::cli::exit_failure;
+    // Other ranks may be inside a collective waiting for this one: end them all. Alone too:
+    // after a failed write HDF5 crashes in MPI_Finalize, closing what it could not flush.
+    world.abort(levelforge::cli::exit_failure);
   }
 }

@@ -20,8 +20,9 @@ constexpr std::uint64_t max_points = 1'000'000;
 constexpr std::int64_t max_int64 = std::numeric_limits<std::int64_t>::max();
 
 const std::vector<std::string>& fixed_top_level_keys() {
-  static const std::vector<std::string> keys = {"experiment", "kernel", "driver", "params",
-                                                "sweep",      "seed",   "output", "checkpoint"};
+  static const std::vector<std::string> keys = {"experiment", "kernel",     "driver",
+                                                "params",     "sweep",      "seed",
+                                                "output",     "checkpoint", "on_error"};
   return keys;
 }
 
@@ -36,6 +37,13 @@ const std::vector<ParamSpec>& checkpoint_specs() {
       int_param("seconds", 60, 1, max_int64,
                 "with every: 0, seconds of work per rank between checkpoints")};
   return specs;
+}
+
+// Part of a run's identity: it decides what a failing task leaves in the result.
+ParamSpec on_error_spec() {
+  return choice_param("on_error", {"abort", "record"},
+                      "what a task whose kernel throws does: abort the run (naming the task), "
+                      "or record it in /failures and go on");
 }
 
 ParamSpec replicates_spec() {
@@ -57,6 +65,7 @@ struct Model {
   std::string driver;
   std::uint64_t seed = 0;
   std::string output;
+  std::string on_error = "abort";
   ParamSet checkpoint;
   ParamSet params;
   ParamSet settings;  // the driver section's
@@ -133,6 +142,7 @@ class ModelReader {
     model.seed = static_cast<std::uint64_t>(read_integer(top, {}, seed_spec()));
     model.output = read_output(top, model.name);
     model.checkpoint = read_section(top, "checkpoint", checkpoint_specs());
+    model.on_error = std::get<std::string>(read_top_value(top, {}, on_error_spec()));
     read_sweep(top, kernel, model);
     return model;
   }
@@ -287,14 +297,18 @@ class ModelReader {
     return values;
   }
 
-  // The integer `spec` names in the map at `parent`, or its default when absent.
-  [[nodiscard]] std::int64_t read_integer(const std::vector<Entry>& map_entries,
+  // The value `spec` names in the map at `parent`, or its default when absent.
+  [[nodiscard]] ParamValue read_top_value(const std::vector<Entry>& map_entries,
                                           const KeyPath& parent, const ParamSpec& spec) const {
     const Entry* entry = find_entry(map_entries, spec.name);
-    if (entry == nullptr) return std::get<std::int64_t>(spec.default_value);
+    if (entry == nullptr) return spec.default_value;
     const KeyPath path = child_path(parent, spec.name);
-    return std::get<std::int64_t>(
-        read_value(spec, entry->value, join(path, "."), value_location(path, *entry)));
+    return read_value(spec, entry->value, join(path, "."), value_location(path, *entry));
+  }
+
+  [[nodiscard]] std::int64_t read_integer(const std::vector<Entry>& map_entries,
+                                          const KeyPath& parent, const ParamSpec& spec) const {
+    return std::get<std::int64_t>(read_top_value(map_entries, parent, spec));
   }
 
   [[nodiscard]] std::string read_output(const std::vector<Entry>& top,
@@ -511,6 +525,7 @@ Experiment parse_experiment(std::string_view yaml_text, std::string_view source_
   experiment.output = model.output;
   experiment.checkpoint_every = model.checkpoint.integer("every");
   experiment.checkpoint_seconds = model.checkpoint.integer("seconds");
+  experiment.record_failures = model.on_error == "record";
   experiment.replicates = model.replicates;
   for (const auto& key : model.grid) experiment.swept_keys.push_back(key.path);
   for (const auto& key : model.zip) experiment.swept_keys.push_back(key.path);
@@ -529,6 +544,7 @@ std::string effective_yaml(const Experiment& experiment, const Schema& schema) {
   out << YAML::Key << "driver" << YAML::Value << model.driver;
   out << YAML::Key << "seed" << YAML::Value << model.seed;
   out << YAML::Key << "output" << YAML::Value << model.output;
+  out << YAML::Key << "on_error" << YAML::Value << model.on_error;
   emit_section(out, "checkpoint", checkpoint_specs(), model.checkpoint);
   emit_section(out, "params", schema.kernels.at(model.kernel).params, model.params);
   if (!model.settings.values().empty()) {

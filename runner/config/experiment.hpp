@@ -47,6 +47,8 @@ struct Experiment {
   std::string output;                    // path of the HDF5 file
   std::int64_t checkpoint_every = 0;     // units of work; 0: by time
   std::int64_t checkpoint_seconds = 60;  // with checkpoint_every 0
+  // on_error: record. A task whose kernel throws goes into /failures instead of ending the run.
+  bool record_failures = false;
   std::int64_t replicates = 1;
   std::vector<std::string> swept_keys;  // "params.width", "ga.population", ...
   std::vector<Point> points;            // at least one (no sweep: one point)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@ RecordLayout TaskLog::layout() {
                        int_field("point", "sweep point, a row of /points"),
                        int_field("replicate", "replicate of the point, from 0"),
                        int_field("seed", "the task's derived seed (63 bits)"),
-                       int_field("status", "0 pending, 1 done"),
+                       int_field("status", "0 pending, 1 done, 2 failed (see /failures)"),
                        int_field("units",
                                  "work units of the task: evaluations (ga), runs (sweep), indices "
                                  "(exhaustive)"),
@@ -39,7 +40,7 @@ void TaskLog::add(const config::Experiment& experiment, const TaskEntry& entry) 
       {static_cast<std::int64_t>(entry.task), static_cast<std::int64_t>(entry.task / replicates),
        static_cast<std::int64_t>(entry.task % replicates),
        static_cast<std::int64_t>(derived_task_seed(experiment.seed, entry.task) >> 1U),
-       std::int64_t{1}, static_cast<std::int64_t>(entry.units), entry.wall_seconds,
+       entry.status, static_cast<std::int64_t>(entry.units), entry.wall_seconds,
        std::int64_t{entry.rank}, entry.session, static_cast<std::int64_t>(entry.units_before)},
       std::span(rows_).last(task_layout.row_size()), "task table");
 }
@@ -84,15 +85,35 @@ void DriverContext::poll_progress(WorkQueue& queue, std::uint64_t units_total) {
       {queue.items_done(), queue.total(), queue.units_done(), units_total, queue.prior().units});
 }
 
-void DriverContext::finish_progress(WorkQueue& queue) {
-  if (comm.rank() != 0) return;
-  // Early stops (ga.stop_fitness) leave planned units undone: at the end, done is all.
-  const auto units = queue.units_done();
-  progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
+void DriverContext::save(Segment segment) {
+  if (checkpoint == nullptr) return;
+  failures.save_into(segment);
+  if (!segment.empty()) checkpoint->save(std::move(segment));
 }
 
-void DriverContext::save(Segment segment) const {
-  if (checkpoint != nullptr && !segment.empty()) checkpoint->save(std::move(segment));
+std::vector<std::uint64_t> DriverContext::restore_done(std::span<const std::int64_t> succeeded) {
+  auto done = gather_ids(succeeded);
+  const auto failed = failures.restore(restored, done, retry_failed, comm);
+  std::vector<std::uint64_t> all;
+  all.reserve(done.size() + failed.size());
+  std::merge(done.begin(), done.end(), failed.begin(), failed.end(), std::back_inserter(all));
+  return all;
+}
+
+std::string describe_point(const config::Experiment& experiment, std::size_t point) {
+  std::string text = "point " + std::to_string(point);
+  for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
+    text += (k == 0 ? " (" : ", ") + experiment.swept_keys[k] + "=" +
+            format_value(experiment.points[point].swept_values[k]);
+  }
+  return experiment.swept_keys.empty() ? text : text + ")";
+}
+
+std::string describe_task(const config::Experiment& experiment, std::uint64_t task) {
+  const auto replicates = static_cast<std::uint64_t>(experiment.replicates);
+  return fmt::format("task {} ({}, replicate {})", task,
+                     describe_point(experiment, static_cast<std::size_t>(task / replicates)),
+                     task % replicates);
 }
 
 std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_t> local) const {
@@ -132,13 +153,19 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
   return left;
 }
 
-bool DriverContext::stop_for_checkpoint(WorkQueue& queue, bool local_stop) {
+bool DriverContext::end_work(WorkQueue& queue, bool local_stop) {
   std::int64_t any_stop = 0;
   {
     const auto timer = idle.measure();
     any_stop = comm.all_reduce_max(std::int64_t{local_stop || StopSignal::requested()});
   }
   stopped = any_stop != 0 && queue.items_done() < queue.total();
+  if (!stopped && comm.rank() == 0) {
+    // Early stops (ga.stop_fitness) leave planned units undone: at the end, done is all.
+    const auto units = queue.units_done();
+    progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
+  }
+  queue.close();
   return stopped;
 }
 

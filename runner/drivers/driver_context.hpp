@@ -6,12 +6,16 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/drivers/failure_log.hpp"
 #include "runner/drivers/idle_clock.hpp"
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/work_queue.hpp"
@@ -29,6 +33,22 @@ struct TaskEntry {
   std::uint64_t units;         // work units of the whole task
   std::uint64_t units_before;  // of those, restored from a checkpoint or a shard
   std::int64_t session;        // the run session that finished the task
+  std::int64_t status = task_done;
+
+  static constexpr std::int64_t task_done = 1;
+  static constexpr std::int64_t task_failed = 2;  // on_error: record; see /failures
+};
+
+// "task 7 (point 3 (width=8, fill=0.3), replicate 1)"
+std::string describe_task(const config::Experiment& experiment, std::uint64_t task);
+// "point 3 (width=8, fill=0.3)"
+std::string describe_point(const config::Experiment& experiment, std::size_t point);
+
+// A kernel call of a task that threw: the run ends (on_error: abort, the default) with this,
+// which names the task; or the task is recorded in /failures (on_error: record).
+class TaskError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // The rows of /tasks this rank is responsible for.
@@ -89,20 +109,46 @@ struct DriverContext {
   // Merge: the restored work must be the whole run; nothing may be left to do.
   bool restored_is_complete = false;
   std::int64_t session = 0;
+  bool retry_failed = false;  // failures restored from earlier sessions run again
+  FailureLog failures{};
   std::uint64_t work_units = 0;  // kernel calls made by this rank, for the timing table
   bool stopped = false;          // set by the driver: stopped on a signal with work left
 
   // Rank 0 reports when due; every rank may call it.
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);
-  void finish_progress(WorkQueue& queue);
 
   [[nodiscard]] CheckpointPace checkpoint_pace() const {
     return {experiment, checkpoint != nullptr};
   }
-  void save(Segment segment) const;
+  // With this rank's unsaved failures added.
+  void save(Segment segment);
+
+  // Runs `call`, a kernel call of `task`. Returns the kernel's message when it throws and
+  // the run records failures; throws TaskError naming the task when it does not. Errors of
+  // the runner itself (MPI, checkpoints) pass through.
+  // `place` narrows the task down in that message (", indices 0 to 999").
+  template <class Call>
+  std::optional<std::string> attempt(std::uint64_t task, Call&& call,
+                                     const std::string& place = {}) {
+    try {
+      std::forward<Call>(call)();
+      return std::nullopt;
+    } catch (const mpi::MpiError&) {
+      throw;
+    } catch (const CheckpointError&) {
+      throw;
+    } catch (const std::exception& error) {
+      if (!experiment.record_failures)
+        throw TaskError(describe_task(experiment, task) + place + ": " + error.what());
+      return std::string(error.what());
+    }
+  }
 
   // Collective: the union of every rank's `local` ids, sorted.
   [[nodiscard]] std::vector<std::uint64_t> gather_ids(std::span<const std::int64_t> local) const;
+  // Collective, before `restored` is cleared: the units earlier sessions did on any rank,
+  // sorted: those in `succeeded` (this rank's) and those that failed (unless retried).
+  [[nodiscard]] std::vector<std::uint64_t> restore_done(std::span<const std::int64_t> succeeded);
   // The units 0..total-1 of this shard that are not in `done` (sorted), in order. Throws
   // CheckpointError when the run must be complete and is not. A resumed run's rank 0 says
   // how many of the shard's units were restored.
@@ -110,8 +156,9 @@ struct DriverContext {
                                                      const std::vector<std::uint64_t>& done,
                                                      const char* unit_name) const;
   // Collective, after the work loop: whether the run stops here for a checkpoint (a signal
-  // arrived on some rank and work is left), recorded in `stopped`.
-  bool stop_for_checkpoint(WorkQueue& queue, bool local_stop);
+  // arrived on some rank and work is left), recorded in `stopped`; if not, the final
+  // progress line. Frees the queue either way.
+  bool end_work(WorkQueue& queue, bool local_stop);
 };
 
 // ---- reading a shard's result file back as the work it did (for `merge`) ----

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
@@ -115,9 +118,9 @@ class ExhaustiveRun {
 
   void run() {
     for (const auto& segment : context_.restored) absorb(segment);
+    const auto done = context_.restore_done(restored_chunks_);
     context_.restored.clear();
     saved_seconds_ = task_seconds_;
-    const auto done = context_.gather_ids(restored_chunks_);
     PriorWork prior{done.size(), 0};
     for (const auto chunk : done) {
       const auto [begin, end] = chunk_bounds(chunk);
@@ -135,21 +138,31 @@ class ExhaustiveRun {
     WorkQueue queue(context_.comm, todo.size(), context_.idle, prior);
     for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
       const auto chunk = todo[position];
+      const auto task = task_of(chunk);
+      const auto [begin, end] = chunk_bounds(chunk);
       const auto started = std::chrono::steady_clock::now();
-      const auto visited = visit_chunk(chunk);
-      task_seconds_[task_of(chunk)] +=
+      const auto failure = context_.attempt(
+          task, [&] { visit_chunk(chunk); }, fmt::format(", indices {} to {}", begin, end - 1));
+      const auto seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      chunks_.push_back(static_cast<std::int64_t>(chunk));
-      context_.work_units += visited;
-      queue.finished(1, visited);
-      if (pace.due(chunks_.size() - saved_chunks_)) {
+      task_seconds_[task] += seconds;
+      if (failure) {
+        context_.failures.add({chunk, task, static_cast<std::int64_t>(begin),
+                               static_cast<std::int64_t>(end), context_.comm.rank(),
+                               context_.session, seconds, *failure});
+      } else {
+        chunks_.push_back(static_cast<std::int64_t>(chunk));
+      }
+      context_.work_units += end - begin;
+      queue.finished(1, end - begin);
+      if (pace.due(chunks_.size() - saved_chunks_ + context_.failures.unsaved())) {
         save();
         pace.saved();
       }
       if (StopSignal::requested()) queue.stop();
       context_.poll_progress(queue, units_total);
     }
-    if (context_.stop_for_checkpoint(queue, queue.stopped())) {
+    if (context_.end_work(queue, queue.stopped())) {
       save();
       return;
     }
@@ -158,7 +171,6 @@ class ExhaustiveRun {
     std::vector<std::int64_t> merged = merge_integers();
     auto solution_offsets = merge_solution_counts();
     auto tops = merge_tops();
-    context_.finish_progress(queue);
     if (context_.file == nullptr) return;
     write_ranges();
     write_integers(merged);
@@ -320,7 +332,7 @@ class ExhaustiveRun {
 
   // This rank's work since its last segment, as a new segment.
   void save() {
-    if (saved_chunks_ == chunks_.size()) return;
+    if (saved_chunks_ == chunks_.size() && context_.failures.unsaved() == 0) return;
     auto segment = bank();
     segment.put_ints(segment_key::chunks,
                      {chunks_.begin() + static_cast<std::ptrdiff_t>(saved_chunks_), chunks_.end()});
@@ -355,21 +367,34 @@ class ExhaustiveRun {
     {
       const auto timer = context_.idle.measure();
       context_.comm.all_reduce_sum(task_seconds_);
+      for (const auto& failure : context_.failures.gather(context_.comm))
+        uncovered_[failure.task] += static_cast<std::uint64_t>(failure.end - failure.begin);
     }
     for (auto task : owned_tasks(task_count_, context_.comm)) {
       const auto& range = ranges_[task];
       context_.tasks.add(experiment_,
                          {task, task_seconds_[task], context_.comm.rank(), range.end - range.begin,
-                          indices_before_[task], context_.session});
+                          indices_before_[task], context_.session,
+                          uncovered_[task] > 0 ? TaskEntry::task_failed : TaskEntry::task_done});
     }
   }
 
-  std::uint64_t visit_chunk(std::uint64_t chunk) {
+  // A chunk that throws adds nothing: its partial reductions are rolled back when the run
+  // records failures (an aborting run writes none).
+  void visit_chunk(std::uint64_t chunk) {
     const auto task = task_of(chunk);
     const auto [begin, end] = chunk_bounds(chunk);
     auto& reductions = reductions_of(task);
     const auto point = task / static_cast<std::uint64_t>(experiment_.replicates);
-    models_[point]->visit(begin, end, reductions);
+    std::optional<Reductions> before;
+    if (experiment_.record_failures) before = reductions;
+    try {
+      models_[point]->visit(begin, end, reductions);
+    } catch (...) {
+      if (before) reductions = std::move(*before);
+      reductions.solutions().clear();
+      throw;
+    }
 
     auto& found = reductions.solutions();
     if (!found.empty()) {
@@ -385,7 +410,6 @@ class ExhaustiveRun {
       solution_chunks_.emplace_back(chunk, found.size());
       found.clear();
     }
-    return end - begin;
   }
 
   std::vector<std::int64_t> merge_integers() {
@@ -451,16 +475,21 @@ class ExhaustiveRun {
   }
 
   void write_ranges() {
-    const RecordLayout layout({int_field("begin", "first index visited"),
-                               int_field("end", "one past the last index visited"),
-                               int_field("chunk", "indices per chunk")});
+    const RecordLayout layout(
+        {int_field("begin", "first index visited"),
+         int_field("end", "one past the last index visited"),
+         int_field("chunk", "indices per chunk"),
+         int_field("uncovered",
+                   "indices of [begin, end) the reductions miss: chunks that failed, listed in "
+                   "/failures (on_error: record)")});
     const auto owned = owned_tasks(task_count_, context_.comm);
     std::vector<std::byte> rows(owned.size() * layout.row_size());
     for (std::size_t i = 0; i < owned.size(); ++i) {
       const auto& range = ranges_[owned[i]];
-      layout.pack({static_cast<std::int64_t>(range.begin), static_cast<std::int64_t>(range.end),
-                   static_cast<std::int64_t>(range.chunk)},
-                  std::span(rows).subspan(i * layout.row_size(), layout.row_size()), "ranges");
+      layout.pack(
+          {static_cast<std::int64_t>(range.begin), static_cast<std::int64_t>(range.end),
+           static_cast<std::int64_t>(range.chunk), static_cast<std::int64_t>(uncovered_[owned[i]])},
+          std::span(rows).subspan(i * layout.row_size(), layout.row_size()), "ranges");
     }
     auto table = context_.file->create_table("exhaustive/ranges", layout, {task_count_});
     context_.file->write(table, owned, rows);
@@ -544,6 +573,8 @@ class ExhaustiveRun {
   std::vector<double> task_seconds_;
   std::vector<double> saved_seconds_ = std::vector<double>(task_count_, 0.0);
   std::vector<std::uint64_t> indices_before_;  // per task: restored, not visited here
+  std::vector<std::uint64_t> uncovered_ =
+      std::vector<std::uint64_t>(task_count_, 0);  // per task: indices of failed chunks
   // Reductions of the chunks visited since the last bank(), per task.
   std::map<std::uint64_t, Reductions> reductions_;
   // Everything banked: counts and bins per task, and the k best entries per table and task.
@@ -574,9 +605,17 @@ Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment&
   const SlotMap slots(specs);
   Segment segment;
 
+  read_failures(file, segment, [&](std::uint64_t task, std::int64_t begin) {
+    const auto& range = ranges.at(task);
+    return range.first_chunk + (static_cast<std::uint64_t>(begin) - range.begin) / range.chunk;
+  });
+  const auto failed = segment.ints(segment_key::failed_units);
   std::vector<std::int64_t> chunks;
-  for (std::uint64_t chunk = 0; chunk < chunk_total; ++chunk)
-    if (shard.owns(chunk)) chunks.push_back(static_cast<std::int64_t>(chunk));
+  for (std::uint64_t chunk = 0; chunk < chunk_total; ++chunk) {
+    const auto id = static_cast<std::int64_t>(chunk);
+    if (shard.owns(chunk) && std::find(failed.begin(), failed.end(), id) == failed.end())
+      chunks.push_back(id);
+  }
   segment.put_ints(segment_key::chunks, std::move(chunks));
   segment.put_ints(segment_key::chunk_total, {static_cast<std::int64_t>(chunk_total)});
 

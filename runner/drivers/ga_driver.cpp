@@ -34,6 +34,15 @@ class MpiEvaluationGroup final : public EvaluationGroup {
     comm_.all_gather_into(local, all);
   }
 
+  std::string first_failure(const std::string& local) override {
+    if (comm_.size() == 1) return local;
+    const auto timer = idle_.measure();
+    if (comm_.all_reduce_max(static_cast<std::int64_t>(!local.empty())) == 0) return {};
+    const auto messages = comm_.all_gather_strings(local);
+    return *std::find_if(messages.begin(), messages.end(),
+                         [](const std::string& message) { return !message.empty(); });
+  }
+
   void generation_done(std::uint64_t evaluations) override {
     const auto [begin, end] = share_of(evaluations, rank(), size());
     local_evaluations_ += end - begin;
@@ -300,8 +309,13 @@ void run_ga_driver(DriverContext& context) {
     restored_units +=
         static_cast<std::int64_t>(TaskLog::units_of(segment.bytes(segment_key::task_rows)));
   }
-  const auto done = context.gather_ids(restored_ids);
-  const auto snapshots = gather_snapshots(context.restored, done, context.comm);
+  const auto done = context.restore_done(restored_ids);
+  // A retried task starts over: its saved state came before what made it fail.
+  auto skipped = done;
+  const auto& retried = context.failures.retried();
+  skipped.insert(skipped.end(), retried.begin(), retried.end());
+  std::sort(skipped.begin(), skipped.end());
+  const auto snapshots = gather_snapshots(context.restored, skipped, context.comm);
   context.restored.clear();
   for (const auto& [task, segment] : snapshots) {
     if (context.comm.rank() == 0) restored_units += segment.ints(snapshot_key::evaluations).front();
@@ -325,7 +339,8 @@ void run_ga_driver(DriverContext& context) {
   std::uint64_t current_task = 0;
   // The group leader's segment: tasks finished since the last one, and the task in progress.
   auto save_segment = [&](const GaSnapshot* snapshot) {
-    if (snapshot == nullptr && saved == results.tasks.size()) return;
+    if (snapshot == nullptr && saved == results.tasks.size() && context.failures.unsaved() == 0)
+      return;
     Segment segment = snapshot != nullptr ? snapshot_segment(current_task, *snapshot) : Segment();
     context.tasks.save_since(saved, segment);
     results.save_since(saved, segment);
@@ -355,8 +370,24 @@ void run_ga_driver(DriverContext& context) {
     const auto saved_state = snapshots.find(task);
     std::optional<GaSnapshot> resume;
     if (saved_state != snapshots.end()) resume = snapshot_from(saved_state->second);
-    auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
-                                           resume ? &*resume : nullptr);
+    GaOutcome outcome;
+    // Every member fails alike (the group agrees on evaluations), except in the leader's own
+    // validation and rendering at the end, which the other members do not wait for.
+    const auto failure = context.attempt(task, [&] {
+      outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
+                                        resume ? &*resume : nullptr);
+    });
+    if (failure) {
+      if (leader) {
+        const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+        context.failures.add(
+            {task, task, -1, -1, context.comm.rank(), context.session, wall.count(), *failure});
+        queue.finished(1, 0);
+      }
+      group.save_if_due();
+      context.poll_progress(queue, units_total);
+      continue;
+    }
     if (outcome.stopped) {
       if (leader) queue.stop();
       stopped = true;
@@ -397,14 +428,25 @@ void run_ga_driver(DriverContext& context) {
     group.save_if_due();
     context.poll_progress(queue, units_total);
   }
-  if (context.stop_for_checkpoint(queue, stopped || queue.stopped())) {
+  if (context.end_work(queue, stopped || queue.stopped())) {
     if (leader) save_segment(nullptr);
     return;
   }
   context.work_units = group.local_evaluations();
-  context.finish_progress(queue);
   if (context.file == nullptr) return;
 
+  // A failed task's rows are missing, as those of a point that keeps fewer.
+  for (const auto& failure : context.failures.local()) {
+    results.tasks.push_back(failure.task);
+    append_padded(results.history, {}, history_layout, max_generations);
+    append_padded(results.best, {}, best_layout, max_kept);
+    results.genomes.insert(results.genomes.end(), max_kept * max_length, -1);
+    if (!ga.validation_fields.empty())
+      append_padded(results.validation, {}, RecordLayout(ga.validation_fields), max_kept);
+    if (!level_shape.empty()) {
+      for (std::size_t k = 0; k < max_kept; ++k) append_level(results.levels, {}, {}, level_shape);
+    }
+  }
   auto& file = *context.file;
   auto history = file.create_table("ga/history", history_layout, {task_count, max_generations});
   file.write(history, results.tasks, results.history);
@@ -451,6 +493,7 @@ Segment ga_shard_segment(const h5::File& file, const config::Experiment& experim
   const auto& ga = *kernel.ga;
   auto finished = read_finished_tasks(file);
   Segment segment;
+  read_failures(file, segment, [](std::uint64_t task, std::int64_t /*begin*/) { return task; });
   auto read = [&](const char* name, const char* path, const h5::Datatype& type) {
     segment.put_bytes(name, read_task_blocks(file, path, type, finished.ids));
   };

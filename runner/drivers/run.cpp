@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/checkpoint/verified_result.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
@@ -116,6 +117,42 @@ void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, doub
   file.write(table, own_row, row);
 }
 
+// A new checkpoint holding the work of the complete result at the output: its first
+// segment, rank 0's restored work, is what the file holds, so that a retry of its failures
+// interrupted in turn resumes from the checkpoint alone.
+void seed_checkpoint_from_output(const config::Experiment& experiment, const ShardSpec& shard,
+                                 const mpi::Comm& comm,
+                                 std::optional<CheckpointStore>& checkpoint) {
+  std::int64_t sessions = 0;
+  Segment work;
+  const auto problem = mpi::root_verdict(comm, [&] {
+    const auto file = open_result(experiment.output);
+    sessions = read_result_header(file).sessions;
+    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), shard);
+  });
+  if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
+  comm.broadcast_value(sessions, 0);
+  // The file's work as its last session's; the resume below is the next session.
+  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1));
+  if (comm.rank() == 0) checkpoint->save(work);
+  comm.barrier();
+  checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm));
+}
+
+// " (the file system of results/ is full: 0 bytes free ...)" when little is left there.
+std::string full_disk_note(const std::string& output) {
+  auto folder = std::filesystem::path(output).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code error;
+  const auto space = std::filesystem::space(folder, error);
+  constexpr std::uintmax_t nearly_full = std::uintmax_t{1} << 20U;
+  if (error || space.available >= nearly_full) return {};
+  return fmt::format(
+      " (the file system of {} is full: {} bytes free; free space, then `levelforge resume {}` "
+      "continues from the checkpoint)",
+      folder.string(), space.available, output);
+}
+
 void run_driver(DriverContext& context) {
   if (context.experiment.driver == "ga") return run_ga_driver(context);
   if (context.experiment.driver == "sweep") return run_sweep_driver(context);
@@ -132,15 +169,6 @@ ProgressReporter make_progress(const config::Experiment& experiment, const RunOp
     return {"tasks", "runs", options.progress_interval_seconds, enabled, stderr};
   }
   return {"chunks", "indices", options.progress_interval_seconds, enabled, stderr};
-}
-
-std::string describe_point(const config::Experiment& experiment, std::size_t point) {
-  std::string text = "point " + std::to_string(point);
-  for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
-    text += (k == 0 ? " (" : ", ") + experiment.swept_keys[k] + "=" +
-            format_value(experiment.points[point].swept_values[k]);
-  }
-  return experiment.swept_keys.empty() ? text : text + ")";
 }
 
 void check_point(const config::Experiment& experiment, const KernelEntry& kernel,
@@ -199,8 +227,11 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
   if (!problems.empty()) throw config::ConfigError(source + ": " + problems);
 }
 
-RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
-                          const mpi::Comm& comm) {
+namespace {
+
+// run_experiment, with the result file where its error path can close it.
+RunSummary run_into(const config::Experiment& experiment, RunOptions options, const mpi::Comm& comm,
+                    std::optional<ResultFile>& file) {
   check_runnable(experiment);
   const auto* kernel = find_kernel(experiment.kernel);
   const auto start_time = utc_now();
@@ -209,7 +240,6 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
   const std::vector<std::string> hosts(distinct_hosts.begin(), distinct_hosts.end());
   const bool merging = !options.merged_from.empty();
 
-  std::optional<ResultFile> file;
   std::optional<CheckpointStore> checkpoint;
   RunSummary summary;
   if (options.write_output) {
@@ -220,7 +250,10 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
     }
     comm.barrier();
     // Before the result file opens: a refused checkpoint then leaves no open parallel file.
-    if (!merging) {
+    if (options.from_output) {
+      seed_checkpoint_from_output(experiment, options.shard, comm, checkpoint);
+      summary.session = checkpoint->session();
+    } else if (!merging) {
       checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
                                   : CheckpointStore::start(experiment, options.shard, comm);
       summary.session = checkpoint->session();
@@ -244,6 +277,7 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
   context.restored_is_complete = merging;
   context.session = summary.session;
+  context.retry_failed = options.retry_failed;
   const auto started = std::chrono::steady_clock::now();
   run_driver(context);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
@@ -256,19 +290,48 @@ RunSummary run_experiment(const config::Experiment& experiment, RunOptions optio
   comm.all_reduce_sum(units);
   summary.work_units = static_cast<std::uint64_t>(units.front());
   summary.stopped = context.stopped;
+  if (context.stopped) {
+    if (file) file->abandon();
+    return summary;
+  }
+  const auto failures = context.failures.gather(comm);
+  summary.failures = failures.size();
+  // The exhaustive driver logs its tasks itself, a failed chunk failing the task.
+  if (experiment.driver != "exhaustive") {
+    for (const auto& failure : context.failures.local()) {
+      tasks.add(experiment, {failure.task, failure.wall_seconds, static_cast<int>(failure.rank),
+                             experiment.driver == "sweep" ? 1U : 0U, 0, failure.session,
+                             TaskEntry::task_failed});
+    }
+  }
 
   if (file) {
-    if (context.stopped) {
-      file->abandon();
-      return summary;
-    }
     tasks.write(*file, experiment.task_count());
+    write_failures(*file, experiment, failures, comm);
     write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
     file->root().write_attribute("end_time", utc_now());
     file->commit();
     if (checkpoint) checkpoint->remove();
   }
   return summary;
+}
+
+}  // namespace
+
+RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
+                          const mpi::Comm& comm) {
+  std::optional<ResultFile> file;
+  try {
+    return run_into(experiment, std::move(options), comm, file);
+  } catch (const h5::IoError& error) {
+    // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
+    const auto note = full_disk_note(experiment.output);
+    if (file) file->remove_after_error();
+    throw h5::IoError(error.what() + note);
+  } catch (...) {
+    if (file) file->remove_after_error();
+    throw;
+  }
 }
 
 }  // namespace levelforge

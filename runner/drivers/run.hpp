@@ -18,6 +18,11 @@ struct RunOptions {
   bool show_progress = true;
   // Continue from the checkpoint beside the output (which exists); otherwise start one.
   bool resume = false;
+  // With resume: the failures of earlier sessions (on_error: record) run again.
+  bool retry_failed = false;
+  // The output is this run's complete result: its work seeds a new checkpoint (and a new
+  // session), and its failures run again (with retry_failed).
+  bool from_output = false;
   ShardSpec shard;
   // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
   std::vector<Segment> merged;
@@ -31,6 +36,7 @@ struct RunSummary {
   std::uint64_t work_units = 0;  // kernel calls over all ranks
   bool stopped = false;          // checkpointed on a signal with work left; no result file
   std::int64_t session = 0;
+  std::uint64_t failures = 0;  // tasks and chunks recorded as failed (on_error: record)
 };
 
 // Builds every point's kernel and driver settings, so that contradictions the schema

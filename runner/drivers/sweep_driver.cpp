@@ -37,14 +37,14 @@ void run_sweep_driver(DriverContext& context) {
     restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
     context.tasks.add_packed(ids, segment.bytes(segment_key::task_rows));
   }
+  const auto done = context.restore_done(restored_ids);
   context.restored.clear();
-  const auto done = context.gather_ids(restored_ids);
   const auto todo = context.remaining(task_count, done, "task");
 
   auto pace = context.checkpoint_pace();
   std::size_t saved = tasks.size();
   auto save_new_tasks = [&] {
-    if (saved == tasks.size()) return;
+    if (saved == tasks.size() && context.failures.unsaved() == 0) return;
     Segment segment;
     context.tasks.save_since(saved, segment);
     segment.append_bytes(records_key, std::span(rows).subspan(saved * layout.row_size()));
@@ -59,25 +59,37 @@ void run_sweep_driver(DriverContext& context) {
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto started = std::chrono::steady_clock::now();
     Rng rng({experiment.seed, Stream::sweep_run, task, 0, 0});
-    const auto record = models[point]->run(rng);
+    std::vector<std::byte> row(layout.row_size());
+    const auto failure = context.attempt(
+        task, [&] { layout.pack(models[point]->run(rng), row, context.kernel.name); });
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-    tasks.push_back(task);
-    rows.resize(rows.size() + layout.row_size());
-    layout.pack(record, std::span(rows).last(layout.row_size()), context.kernel.name);
-    context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), 1, 0, context.session});
+    if (failure) {
+      context.failures.add(
+          {task, task, -1, -1, context.comm.rank(), context.session, wall.count(), *failure});
+    } else {
+      tasks.push_back(task);
+      rows.insert(rows.end(), row.begin(), row.end());
+      context.tasks.add(experiment,
+                        {task, wall.count(), context.comm.rank(), 1, 0, context.session});
+    }
     ++context.work_units;
     queue.finished(1, 1);
-    if (pace.due(tasks.size() - saved)) save_new_tasks();
+    if (pace.due(tasks.size() - saved + context.failures.unsaved())) save_new_tasks();
     if (StopSignal::requested()) queue.stop();
     context.poll_progress(queue, done.size() + todo.size());
   }
-  if (context.stop_for_checkpoint(queue, queue.stopped())) {
+  if (context.end_work(queue, queue.stopped())) {
     save_new_tasks();
     return;
   }
-  context.finish_progress(queue);
   if (context.file == nullptr) return;
 
+  // A failed task's record is missing: -1, NaN, empty.
+  for (const auto& failure : context.failures.local()) {
+    tasks.push_back(failure.task);
+    rows.resize(rows.size() + layout.row_size());
+    layout.fill_missing(std::span(rows).last(layout.row_size()));
+  }
   auto table = context.file->create_table("sweep/records", layout, {task_count});
   context.file->write(table, tasks, rows);
 }
@@ -85,6 +97,7 @@ void run_sweep_driver(DriverContext& context) {
 Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel) {
   auto finished = read_finished_tasks(file);
   Segment segment;
+  read_failures(file, segment, [](std::uint64_t task, std::int64_t /*begin*/) { return task; });
   segment.put_bytes(
       records_key,
       read_task_blocks(file, "sweep/records",

@@ -31,6 +31,9 @@ class WorkQueue {
     return position < count_ ? position : count_;
   }
 
+  // Collective, after the work loop and the last progress report.
+  void close() { counters_.free(); }
+
   // No position is handed out any more, to any rank.
   void stop() {
     counters_.fetch_add(next_item, static_cast<std::int64_t>(stop_offset));

@@ -45,6 +45,10 @@ class EvaluationGroup {
   [[nodiscard]] virtual std::size_t size() const = 0;
   // Concatenates every member's `local` rows in member order into `all`.
   virtual void all_gather(std::span<const std::byte> local, std::span<std::byte> all) = 0;
+  // Called by every member after each generation's evaluations with the message of the
+  // first of its own evaluations that threw (empty: none). Returns the first member's
+  // non-empty message, the same on every member: the group fails the task together.
+  virtual std::string first_failure(const std::string& local) { return local; }
   // Called once per generation by every member with the evaluations the group made.
   virtual void generation_done(std::uint64_t evaluations) = 0;
   // Called by every member after each generation that is not the task's last.
@@ -193,14 +197,24 @@ class GaRun {
     const auto [begin, end] = share_of(count, group_.rank(), group_.size());
     const auto row_size = evaluation_layout_.row_size();
     std::vector<std::byte> local((end - begin) * row_size);
-    for (std::size_t i = begin; i < end; ++i) {
+    // Shares are contiguous, so the first member's first failure is the first in the
+    // generation, whatever the group's size.
+    std::string failure;
+    for (std::size_t i = begin; i < end && failure.empty(); ++i) {
       const std::size_t individual = first + i;
-      Rng rng(stream(Stream::evaluation, generation, individual));
-      auto evaluation = kernel_.evaluate(genomes_[individual], rng);
-      evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
-      evaluation_layout_.pack(evaluation.record,
-                              std::span(local).subspan((i - begin) * row_size, row_size), K::name);
+      try {
+        Rng rng(stream(Stream::evaluation, generation, individual));
+        auto evaluation = kernel_.evaluate(genomes_[individual], rng);
+        evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
+        evaluation_layout_.pack(
+            evaluation.record, std::span(local).subspan((i - begin) * row_size, row_size), K::name);
+      } catch (const std::exception& error) {
+        failure = "generation " + std::to_string(generation) + ", individual " +
+                  std::to_string(individual) + ": " + error.what();
+      }
     }
+    failure = group_.first_failure(failure);
+    if (!failure.empty()) throw KernelError(failure);
     auto all = std::span(rows_).subspan(first * row_size, count * row_size);
     if (group_.size() == 1) {
       std::copy(local.begin(), local.end(), all.begin());

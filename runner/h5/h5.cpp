@@ -706,7 +706,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
   Handle fcpl = sealable_creation_list(path);
   return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()),
                          [&] { return "creating " + path; }),
-          path, true};
+          path};
 }
 
 namespace {
@@ -720,7 +720,7 @@ File File::open(const std::string& path, MPI_Comm comm, Access access) {
   Handle fapl = mpio_access_list(comm, path);
   return {checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
                          [&] { return "opening " + path; }),
-          path, true};
+          path};
 }
 
 File File::create_serial(const std::string& path) {
@@ -728,7 +728,33 @@ File File::create_serial(const std::string& path) {
   Handle fcpl = sealable_creation_list(path);
   return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), H5P_DEFAULT),
                          [&] { return "creating " + path; }),
-          path, false};
+          path};
+}
+
+File File::create_in_memory(const std::string& name) {
+  silence_hdf5_printing();
+  auto context = [&] { return "creating " + name + " in memory"; };
+  Handle fapl = checked_handle(H5Pcreate(H5P_FILE_ACCESS), context);
+  constexpr std::size_t growth = std::size_t{1} << 20U;
+  check(H5Pset_fapl_core(fapl.id(), growth, false), context);
+  Handle fcpl = sealable_creation_list(name);
+  return {checked_handle(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()), context),
+          name};
+}
+
+std::vector<std::byte> File::image() {
+  auto context = [&] { return "taking the image of " + path_; };
+  flush();
+  // HDF5's image starts at its superblock; the user block (all zeros until sealed) goes first.
+  const Handle fcpl = checked_handle(H5Fget_create_plist(id()), context);
+  hsize_t user_block = 0;
+  check(H5Pget_userblock(fcpl.id(), &user_block), context);
+  const auto size = H5Fget_file_image(id(), nullptr, 0);
+  if (size < 0) check(static_cast<herr_t>(-1), context);
+  std::vector<std::byte> bytes(user_block + static_cast<std::size_t>(size));
+  if (H5Fget_file_image(id(), bytes.data() + user_block, static_cast<std::size_t>(size)) != size)
+    check(static_cast<herr_t>(-1), context);
+  return bytes;
 }
 
 File File::open_serial(const std::string& path, Access access) {
@@ -737,8 +763,7 @@ File File::open_serial(const std::string& path, Access access) {
   if (!std::filesystem::exists(path, error)) throw IoError(path + " does not exist");
   auto context = [&] { return "opening " + path; };
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
-  return {checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path,
-          false};
+  return {checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path};
 }
 
 File File::open_sealed(const std::string& path) {
@@ -757,10 +782,6 @@ Group File::root() const {
 
 void File::flush() {
   check(H5Fflush(id(), H5F_SCOPE_GLOBAL), [&] { return "flushing " + path_; });
-}
-
-File::~File() {
-  if (parallel_ && std::uncaught_exceptions() > 0) (void)handle_.release();
 }
 
 void File::close() {

@@ -221,16 +221,17 @@ class Group : public Object {
 // file refuses to close while objects in it are open (HDF5's "semi" close degree), which
 // keeps the collective close at the same point on every rank.
 //
-// Closing a parallel file is collective. A File destroyed while an exception unwinds the
-// stack abandons its reference instead: the other ranks may never reach the close, and
-// the job is about to be aborted, so waiting for them would only turn an error into a hang.
+// Closing a parallel file is collective, and the destructor closes like close(). On an
+// error path, where the other ranks may never reach the close (and after a failed write,
+// where closing crashes HDF5), the owner calls abandon() first: the job is about to be
+// aborted, and waiting for the others would turn the error into a hang.
 class File {
  public:
   File(File&&) noexcept = default;
   File& operator=(File&&) noexcept = default;
   File(const File&) = delete;
   File& operator=(const File&) = delete;
-  ~File();
+  ~File() = default;
 
   // Collective over `comm`; truncates an existing file.
   static File create(const std::string& path, MPI_Comm comm);
@@ -240,6 +241,12 @@ class File {
   static File create_serial(const std::string& path);
   // One process, default driver.
   static File open_serial(const std::string& path, Access access);
+  // One process, in memory only (HDF5's core driver without a backing store), to be written
+  // out whole from image(): HDF5 itself never writes to disk, so a full disk is a plain
+  // write error of the caller's, not a failed flush inside HDF5. `name` is for messages.
+  static File create_in_memory(const std::string& name);
+  // The bytes of the file as it would be on disk: its user block, then H5Fget_file_image's.
+  [[nodiscard]] std::vector<std::byte> image();
   // One process, read only, and only once the file's seal matches (seal.hpp): how levelforge
   // reads the files it wrote earlier (results, shards, checkpoints).
   static File open_sealed(const std::string& path);
@@ -252,14 +259,14 @@ class File {
   // the destructor does the same silently. After a successful close the File is invalid;
   // after a failed one it still holds its reference.
   void close();
+  // Drops the reference without closing: see above. The File is invalid afterwards.
+  void abandon() noexcept { (void)handle_.release(); }
 
  private:
-  File(Handle handle, std::string path, bool parallel)
-      : handle_(std::move(handle)), path_(std::move(path)), parallel_(parallel) {}
+  File(Handle handle, std::string path) : handle_(std::move(handle)), path_(std::move(path)) {}
 
   Handle handle_;
   std::string path_;
-  bool parallel_ = false;
 };
 
 }  // namespace levelforge::h5

@@ -39,7 +39,8 @@ bool Comm::owned() const {
 }
 
 void Comm::release() noexcept {
-  // MPI_Comm_free is collective: abandoned while unwinding, like SharedCounters' window.
+  // MPI_Comm_free is collective: abandoned while unwinding, when the other ranks may never
+  // come (the job is about to be aborted).
   if (owned() && std::uncaught_exceptions() == 0) MPI_Comm_free(&comm_);
   comm_ = MPI_COMM_NULL;
 }
@@ -225,12 +226,11 @@ SharedCounters::SharedCounters(const Comm& comm, std::size_t count) {
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
 }
 
-SharedCounters::~SharedCounters() {
-  // Freeing the window is collective; while an exception unwinds, the other ranks may
-  // never get there, and the job is about to be aborted: abandon it rather than hang.
-  if (std::uncaught_exceptions() > 0) return;
-  MPI_Win_unlock_all(window_);
-  MPI_Win_free(&window_);
+void SharedCounters::free() {
+  if (window_ == MPI_WIN_NULL) return;
+  check(MPI_Win_unlock_all(window_), "MPI_Win_unlock_all");
+  check(MPI_Win_free(&window_), "MPI_Win_free");
+  memory_ = nullptr;
 }
 
 std::int64_t SharedCounters::fetch_add(std::size_t which, std::int64_t amount) {

@@ -102,11 +102,15 @@ class Comm {
 
 // Counters living in one-sided memory on rank 0 of `comm`, incremented atomically by any
 // rank without the owner's participation: the work queue behind dynamic task pulling.
-// Construction and destruction are collective.
+// Construction and free() are collective. The destructor never is: reached without free()
+// only on an error path, where the other ranks may never come, it leaves the window to
+// MPI_Finalize or the job's abort.
 class SharedCounters {
  public:
   SharedCounters(const Comm& comm, std::size_t count);
-  ~SharedCounters();
+  ~SharedCounters() = default;
+  // Collective, once the counters are no longer used; a second call does nothing.
+  void free();
   SharedCounters(const SharedCounters&) = delete;
   SharedCounters& operator=(const SharedCounters&) = delete;
   SharedCounters(SharedCounters&&) = delete;

@@ -37,9 +37,14 @@ ResultFile::ResultFile(std::string final_path, mpi::Comm comm)
     : final_path_(std::move(final_path)),
       comm_(std::move(comm)),
       file_(h5::File::create(partial_path(final_path_), comm_.native())) {
-  root().write_attribute("format", std::string(result_format));
-  root().write_attribute("format_version", result_format_version);
-  root().write_attribute("complete", std::int64_t{0});
+  try {
+    root().write_attribute("format", std::string(result_format));
+    root().write_attribute("format_version", result_format_version);
+    root().write_attribute("complete", std::int64_t{0});
+  } catch (...) {
+    remove_after_error();
+    throw;
+  }
 }
 
 h5::Group ResultFile::group_for(const std::string& path) {
@@ -106,6 +111,12 @@ void ResultFile::commit() {
     }
   }
   comm_.barrier();
+}
+
+void ResultFile::remove_after_error() noexcept {
+  file_.abandon();
+  std::error_code ignored;
+  std::filesystem::remove(partial_path(final_path_), ignored);
 }
 
 void ResultFile::abandon() {

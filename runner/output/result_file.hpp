@@ -48,6 +48,12 @@ class ResultFile {
   void commit();
   // Collective: closes the file and deletes it (the run stopped for a checkpoint).
   void abandon();
+  // This rank's error path, where the others may be anywhere: the `.partial` file goes. It
+  // is worthless (a resume writes it again from the checkpoint), and on a full disk it
+  // holds the space a resume needs. The file is abandoned, left to the job's abort: the
+  // other ranks may never reach a collective close, and a close after a failed write
+  // crashes HDF5.
+  void remove_after_error() noexcept;
 
   [[nodiscard]] const std::string& final_path() const { return final_path_; }
 
