@@ -234,9 +234,17 @@ class Catalogue(unittest.TestCase):
         made = os.path.join(scratch, "made")
         shutil.copytree(self.made, made, symlinks=True)
         out = os.path.join(scratch, "out.h5")
+        fifo = os.path.join(scratch, "named-pipe.h5")
+        big = os.path.join(scratch, "big.yaml")
+        if any("{fifo}" in str(arg) for arg in case["args"]):
+            os.mkfifo(fifo)
+        if any("{big}" in str(arg) for arg in case["args"]):
+            with open(big, "wb") as f:
+                f.truncate(17 << 20)  # sparse: costs no disk
 
         def expand(text):
-            return str(text).replace("{out}", out).replace("{made}", made)
+            return (str(text).replace("{out}", out).replace("{made}", made)
+                    .replace("{fifo}", fifo).replace("{big}", big))
 
         args = [expand(arg) for arg in case["args"]]
         result, hung = run_ended(mpi_command(*args, ranks=RANKS), CATALOGUE)

@@ -68,6 +68,18 @@ def rank_pids(output):
                        lambda argv: argv[0] == LEVELFORGE.encode() and output.encode() in argv)
 
 
+def world_rank(pid):
+    """The MPI rank of process `pid`, from the environment Open MPI gave it (-1: unknown)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            for entry in f.read().split(b"\0"):
+                if entry.startswith(b"OMPI_COMM_WORLD_RANK="):
+                    return int(entry.split(b"=", 1)[1])
+    except OSError:
+        pass
+    return -1
+
+
 def kill_orphans(out):
     """SIGKILL to the ranks writing `out` until none is left. Open MPI starts its ranks in
     sessions of their own, so killing mpiexec's process group leaves them running, and a rank
@@ -202,18 +214,20 @@ class Checkpoints(TempDirTest):
     def test_exhaustive_killed_and_resumed(self):
         self.check_kills("exhaustive")
 
-    def check_signal(self, driver, signum, ranks):
+    def check_signal(self, driver, signum, ranks, one_rank=False):
         """`signum` once the run has progressed: SIGUSR1 to mpiexec, which forwards it to every
         rank; SIGTERM to every rank, as Slurm's scancel signals the tasks of a step (mpiexec
-        itself, given SIGTERM, ends the job). The run checkpoints, names the signal and the
-        exact command that continues it, and `levelforge resume OUTPUT` (on other ranks) ends
-        identical to the reference."""
+        itself, given SIGTERM, ends the job); with `one_rank`, to rank 1 alone. The run
+        checkpoints, names the signal and the exact command that continues it, and
+        `levelforge resume OUTPUT` (on other ranks) ends identical to the reference."""
         spec = DRIVERS[driver]
         out = self.path(f"signalled-{driver}.h5")
         process = self.start(spec, out)
         for line in process.stderr:
             if PROGRESS.search(line):
-                if signum == signal.SIGUSR1:
+                if one_rank:
+                    os.kill(next(pid for pid in rank_pids(out) if world_rank(pid) == 1), signum)
+                elif signum == signal.SIGUSR1:
                     process.send_signal(signum)
                 else:
                     for pid in rank_pids(out):
@@ -238,6 +252,10 @@ class Checkpoints(TempDirTest):
     def test_sigterm_checkpoints_and_resume_needs_only_the_output(self):
         self.check_signal("sweep", signal.SIGTERM, ranks=1)
         self.check_signal("exhaustive", signal.SIGUSR1, ranks=2)
+
+    def test_a_signal_to_one_rank_stops_them_all_and_is_named(self):
+        self.check_signal("sweep", signal.SIGTERM, ranks=2, one_rank=True)
+        self.check_signal("ga", signal.SIGUSR1, ranks=1, one_rank=True)
 
 
 class Refusals(TempDirTest):

@@ -765,16 +765,15 @@ TEST_F(ConfigTables, OverrideFileNamesAreRelativeToTheCurrentDirectory) {
 
 TEST_F(ConfigTables, MissingFileNamesTheConfigLocationAndTheFile) {
   EXPECT_EQ(error_of(bestiary_sweep + "params:\n  species: [goblins.yaml, species/gobln.yaml]\n"),
-            "exp.yaml:5:27: params.species[1]: cannot read 'species/gobln.yaml': No such file "
-            "or directory");
+            "exp.yaml:5:27: params.species[1]: table file 'species/gobln.yaml' does not exist");
   EXPECT_EQ(error_of(bestiary_sweep, {"params.species=gobln.yaml"}),
-            "--set params.species=gobln.yaml: params.species: cannot read 'gobln.yaml': No such "
-            "file or directory");
+            "--set params.species=gobln.yaml: params.species: table file 'gobln.yaml' does not "
+            "exist");
   EXPECT_EQ(error_of(bestiary_sweep + "params: {species: ../trol.yaml}\n", {}, "configs/exp.yaml"),
-            "configs/exp.yaml:4:19: params.species: cannot read 'trol.yaml': No such file or "
-            "directory");
+            "configs/exp.yaml:4:19: params.species: table file 'trol.yaml' does not exist");
   EXPECT_EQ(error_of(bestiary_sweep + "params: {species: elsewhere}\n"),
-            "exp.yaml:4:19: params.species: cannot read 'elsewhere': Is a directory");
+            "exp.yaml:4:19: params.species: table file 'elsewhere' is a directory, not a regular "
+            "file");
 }
 
 TEST_F(ConfigTables, SyntaxErrorInATableFileNamesThatFile) {

@@ -142,8 +142,8 @@ class BadSpecies(TempDirTest):
         path = self.write(self.CONFIG.replace("goblins.yaml", "gobbos.yaml"), "bad.yaml")
         result = levelforge("validate", path)
         self.assertEqual(result.returncode, 2)
-        self.assertIn(f"bad.yaml:5:13: params.species[0]: cannot read '{self.path('gobbos.yaml')}'",
-                      result.stderr)
+        self.assertIn(f"bad.yaml:5:13: params.species[0]: table file '{self.path('gobbos.yaml')}' "
+                      "does not exist", result.stderr)
 
 
 if __name__ == "__main__":

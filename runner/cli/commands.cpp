@@ -11,11 +11,11 @@
 #include <fmt/format.h>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
-#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/files/input_file.hpp"
 
 namespace levelforge::cli {
 
@@ -48,20 +48,15 @@ config::Experiment load_experiment(const std::string& path,
                                    const mpi::Comm& comm) {
   config::Experiment experiment;
   const std::string problem = mpi::root_verdict(comm, [&] {
-    std::error_code ignored;
-    // An ifstream opens a directory and reads nothing: it would pass as an empty config.
-    if (std::filesystem::is_directory(path, ignored)) {
-      throw config::ConfigError("config file '" + path + "' is a directory");
+    if (const auto unreadable = input_file_problem(path, "config file", config_size_limit);
+        !unreadable.empty()) {
+      throw config::ConfigError(unreadable);
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      throw config::ConfigError(std::filesystem::exists(path)
-                                    ? "cannot read config file '" + path + "'"
-                                    : "config file '" + path + "' does not exist");
+    std::string content;
+    if (!read_input_file(path, config_size_limit, content)) {
+      throw config::ConfigError("cannot read config file '" + path + "'");
     }
-    std::ostringstream content;
-    content << in.rdbuf();
-    experiment = config::parse_experiment(content.str(), path, overrides, config_schema());
+    experiment = config::parse_experiment(content, path, overrides, config_schema());
   });
   if (!problem.empty()) throw config::ConfigError(problem);
   return share_experiment(std::move(experiment), path, comm);
@@ -200,26 +195,38 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
 std::string output_place_problem(const std::string& output) {
   namespace fs = std::filesystem;
   std::error_code error;
+  if (output.empty()) return "the output path is empty; give the result file's name (-o FILE)";
   if (fs::is_directory(output, error)) {
     return "output '" + output + "' is a directory; give a file name (-o FILE)";
   }
+  if (output.back() == '/') {
+    return "output '" + output + "' ends in '/', so it names a folder; give a file name (-o " +
+           output + "NAME.h5)";
+  }
+  if (const auto kind = special_file_kind(output); !kind.empty()) {
+    return "output '" + output + "' is " + kind + "; give the path of a regular file";
+  }
+  // The folder is made when the run starts, not here: a refused start writes nothing. Its
+  // nearest existing ancestor must be a folder this process can write into.
   fs::path folder = fs::path(output).parent_path();
   if (folder.empty()) folder = ".";
-  if (!fs::exists(folder, error)) {
-    fs::create_directories(folder, error);
-    if (error) {
-      return "cannot create the output folder '" + folder.string() + "' for '" + output +
-             "': " + error.message();
-    }
-  } else if (!fs::is_directory(folder, error)) {
-    return "the output folder '" + folder.string() + "' of '" + output + "' is not a folder";
+  fs::path existing = folder;
+  while (!fs::exists(existing, error) && existing.has_relative_path()) {
+    existing = existing.parent_path().empty() ? fs::path(".") : existing.parent_path();
   }
+  const bool missing = existing != folder;
+  const auto refused =
+      missing
+          ? "cannot create the output folder '" + folder.string() + "' for '" + output + "': "
+          : "cannot write into the output folder '" + folder.string() + "' for '" + output + "': ";
+  if (!fs::is_directory(existing, error))
+    return refused + "'" + existing.string() + "' is not a folder";
   // Permission bits do not tell (root, read-only mounts, /proc): try a file.
-  const auto probe = folder / (".levelforge-write-test-" + std::to_string(::getpid()));
+  const auto probe = existing / (".levelforge-write-test-" + std::to_string(::getpid()));
   std::ofstream out(probe);
   if (!out) {
-    return "cannot write into the output folder '" + folder.string() + "' for '" + output +
-           "': " + std::strerror(errno);
+    return refused + (missing ? "cannot write into '" + existing.string() + "': " : "") +
+           std::strerror(errno);
   }
   out.close();
   fs::remove(probe, error);
@@ -295,7 +302,7 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
                "levelforge: stopped by signal {}: checkpoint saved in {}; continue with "
                "`levelforge resume {}` (under mpirun or srun, on any number of ranks); "
                "`levelforge inspect {}` shows how much is done\n",
-               StopSignal::signal_number(), checkpoint_directory(experiment.output),
+               summary.stop_signal, checkpoint_directory(experiment.output),
                experiment.output, experiment.output);
     return exit_checkpointed;
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,24 +30,37 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
                                         std::string(build_commit()) + ")");
 
   // CLI11's PositiveNumber names its bound as a 300-digit number; this says what is wanted.
+  // The bounds keep the interval within the clock's nanoseconds and above its resolution.
   const CLI::Validator positive_seconds(
       [](const std::string& text) {
+        constexpr double shortest = 0.001;
+        constexpr double longest = 1e9;
         std::string problem;
         try {
           std::size_t used = 0;
           const double seconds = std::stod(text, &used);
-          if (used == text.size() && seconds > 0 && std::isfinite(seconds)) return problem;
+          if (used == text.size() && seconds >= shortest && seconds <= longest) return problem;
         } catch (const std::exception&) {
         }
-        problem.append("expected a positive number of seconds, found '").append(text) += '\'';
+        problem.append("expected a number of seconds from 0.001 to 1e9, found '").append(text) +=
+            '\'';
         return problem;
       },
       "SECONDS");
+  // An empty path would be a file named nothing: say so before anything looks for it.
+  const CLI::Validator non_empty_path(
+      [](const std::string& text) {
+        return text.empty() ? std::string("an empty path; give a file's name") : std::string();
+      },
+      "PATH");
 
   cli::RunArguments run;
   auto* run_app = app.add_subcommand("run", "run an experiment (under mpirun -n N, or alone)");
-  run_app->add_option("config", run.config_path, "experiment config (YAML)")->required();
-  run_app->add_option("-o,--output", run.output, "HDF5 result file (default: the config's output)");
+  run_app->add_option("config", run.config_path, "experiment config (YAML)")
+      ->required()
+      ->check(non_empty_path);
+  run_app->add_option("-o,--output", run.output, "HDF5 result file (default: the config's output)")
+      ->check(non_empty_path);
   run_app->add_option("--set", run.overrides, "override a config value: key.path=value")
       ->allow_extra_args(false);
   run_app->add_flag("--force", run.launch.force, "replace an existing result file");
@@ -78,7 +92,8 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
       ->add_option("output", resume.output,
                    "the run's result file (its checkpoint is "
                    "OUTPUT.checkpoint/)")
-      ->required();
+      ->required()
+      ->check(non_empty_path);
   resume_app
       ->add_option("--progress-interval", resume.launch.progress_interval,
                    "seconds between progress lines when stderr is not a terminal")
@@ -90,8 +105,12 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   cli::MergeArguments merge;
   auto* merge_app = app.add_subcommand(
       "merge", "combine the shard files of one run (run --shard I/N) into its result file");
-  merge_app->add_option("output", merge.output, "the combined result file")->required();
-  merge_app->add_option("shards", merge.shards, "every shard file of the run")->required();
+  merge_app->add_option("output", merge.output, "the combined result file")
+      ->required()
+      ->check(non_empty_path);
+  merge_app->add_option("shards", merge.shards, "every shard file of the run")
+      ->required()
+      ->check(non_empty_path);
   merge_app->add_flag("--force", merge.force, "replace an existing output file");
 
   std::string validate_path;
@@ -110,7 +129,9 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   bool all_rows = false;
   bool brief = false;
   auto* inspect_app = app.add_subcommand("inspect", "summarize a result file");
-  inspect_app->add_option("file", inspect_path, "HDF5 result file")->required();
+  inspect_app->add_option("file", inspect_path, "HDF5 result file")
+      ->required()
+      ->check(non_empty_path);
   inspect_app->add_flag("--all", all_rows,
                         "list every point, task and record, not only the first 20");
   inspect_app->add_flag("--brief", brief, "provenance, task counts and result summaries only");
@@ -154,9 +175,14 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
         const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
           return std::isdigit(static_cast<unsigned char>(ch)) != 0;
         });
+        std::size_t row = 0;
+        const auto* end = text.data() + text.size();
         std::string problem;
-        if (!digits)
+        if (!digits) {
           problem.append("expected a row number (0, 1, 2, ...), found '").append(text) += '\'';
+        } else if (std::from_chars(text.data(), end, row).ec != std::errc{}) {
+          problem.append("row ").append(text).append(" is past the end of any table");
+        }
         return problem;
       },
       "ROW");

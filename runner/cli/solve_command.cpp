@@ -3,11 +3,8 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <span>
-#include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -17,26 +14,32 @@
 #include "runner/cli/matchstick_report.hpp"
 #include "runner/cli/tiltmaze_report.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/files/input_file.hpp"
 
 namespace levelforge::cli {
 
 namespace {
 
 std::string read_input(const std::string& path) {
-  std::ostringstream content;
+  std::string text;
   if (path == "-") {
-    content << std::cin.rdbuf();
-    return content.str();
+    std::array<char, 4096> buffer{};
+    while (std::cin.read(buffer.data(), buffer.size()) || std::cin.gcount() > 0) {
+      text.append(buffer.data(), static_cast<std::size_t>(std::cin.gcount()));
+      if (text.size() > maze_size_limit) {
+        throw UsageError("<stdin>: more than the " + describe_size(maze_size_limit) +
+                         " a maze file may hold");
+      }
+    }
+    return text;
   }
-  std::error_code error;
-  if (!std::filesystem::exists(path, error))
-    throw UsageError("puzzle file '" + path + "' does not exist");
-  if (std::filesystem::is_directory(path, error))
-    throw UsageError("puzzle file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read puzzle file '" + path + "'");
-  content << in.rdbuf();
-  return content.str();
+  if (const auto problem = input_file_problem(path, "puzzle file", maze_size_limit);
+      !problem.empty()) {
+    throw UsageError(problem);
+  }
+  if (!read_input_file(path, maze_size_limit, text))
+    throw UsageError("cannot read puzzle file '" + path + "'");
+  return text;
 }
 
 void solve_tiltmaze(const SolveArguments& arguments) {

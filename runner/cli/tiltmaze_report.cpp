@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/api/text.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 
 namespace levelforge::cli {
@@ -126,7 +127,10 @@ std::string cell_text(const Maze& maze, int cell) {
   return fmt::format("({},{})", cell / maze.width, cell % maze.width);
 }
 
-Maze read_maze_text(std::string_view text, const std::string& source) {
+Maze read_maze_text(std::string_view original, const std::string& source) {
+  // As editors write it: a byte-order mark, old Mac line ends.
+  const std::string plain = with_plain_line_ends(original);
+  const std::string_view text = plain;
   // The first line that is not a comment decides the form: a compact string starts with
   // its width, a drawing with the corner '+'.
   int line_number = 0;

@@ -5,8 +5,10 @@
 #include <optional>
 #include <sstream>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
+#include "kernels/api/text.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/values.hpp"
 
@@ -116,12 +118,17 @@ class SecondDocument : public YAML::EventHandler {
   std::optional<YAML::Mark> content_;
 };
 
-YAML::Node load_yaml(std::string_view text, const Source& source) {
+YAML::Node load_yaml(std::string_view original, const Source& source) {
+  // YAML breaks lines at a lone CR too; yaml-cpp would read such a file as one line.
+  const std::string text = with_plain_line_ends(original);
   YAML::Node document;
   std::optional<YAML::Mark> second;
   try {
-    document = YAML::Load(std::string(text));
+    document = YAML::Load(text);
     second = SecondDocument().content(text);
+  } catch (const YAML::DeepRecursion& error) {
+    throw ConfigError(source.at(error.mark) + ": nested " + std::to_string(error.depth()) +
+                      " levels deep, past what a config may nest (yaml-cpp's limit)");
   } catch (const YAML::Exception& error) {
     // yaml-cpp reports a tab in the indentation as whatever it then fails to read
     // ("illegal map value"), somewhere else: name the tab itself.

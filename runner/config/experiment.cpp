@@ -18,6 +18,7 @@ namespace {
 // long before it could run.
 constexpr std::uint64_t max_points = 1'000'000;
 constexpr std::int64_t max_int64 = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t max_interval_seconds = 1'000'000'000;
 
 const std::vector<std::string>& fixed_top_level_keys() {
   static const std::vector<std::string> keys = {"experiment", "kernel",     "driver",
@@ -34,7 +35,8 @@ const std::vector<ParamSpec>& checkpoint_specs() {
       int_param("every", 0, 0, max_int64,
                 "work per rank between checkpoints: generations (ga), tasks (sweep), chunks "
                 "(exhaustive); 0: by time instead, every `seconds`"),
-      int_param("seconds", 60, 1, max_int64,
+      // At most about 31 years: the interval must fit the clock's nanoseconds.
+      int_param("seconds", 60, 1, max_interval_seconds,
                 "with every: 0, seconds of work per rank between checkpoints")};
   return specs;
 }
@@ -163,6 +165,12 @@ class ModelReader {
     for (const auto& entry : map) {
       if (!entry.first.IsScalar()) {
         fail(path, entry.first, "expected a key name, got " + describe(entry.first));
+      }
+      // YAML 1.1's merge key, which yaml-cpp (YAML 1.2) reads as a key named "<<".
+      if (entry.first.Scalar() == "<<" && entry.first.Tag() != "!") {
+        fail(path, entry.first,
+             "a merge key ('<<') is not supported: write the keys out, or give the whole "
+             "section as an alias (*name)");
       }
       result.push_back({entry.first.Scalar(), entry.first, entry.second});
     }

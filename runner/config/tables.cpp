@@ -13,6 +13,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/config/values.hpp"
+#include "runner/files/input_file.hpp"
 
 namespace levelforge::config {
 namespace {
@@ -66,26 +67,18 @@ DataNode convert(const YAML::Node& node, const YAML::Node& anchor, const std::st
   fail(locate(anchor), path, "expected a value, got null");
 }
 
-struct CloseFile {
-  void operator()(std::FILE* stream) const { static_cast<void>(std::fclose(stream)); }
-};
-
-// fopen and fread, not a stream, for the reason a file cannot be read (errno).
+// fopen and fread (read_input_file), not a stream, for the reason a file cannot be read.
 std::string read_text(const std::string& file, const std::string& key_path,
                       const std::string& location) {
-  const auto cannot_read = [&] {
+  if (const auto problem = input_file_problem(file, "table file", config_size_limit);
+      !problem.empty()) {
+    fail(location, key_path, problem);
+  }
+  std::string text;
+  if (!read_input_file(file, config_size_limit, text)) {
     fail(location, key_path,
          "cannot read '" + file + "': " + std::generic_category().message(errno));
-  };
-  const std::unique_ptr<std::FILE, CloseFile> stream(std::fopen(file.c_str(), "rb"));
-  if (!stream) cannot_read();
-  std::string text;
-  std::array<char, 4096> buffer{};
-  std::size_t count = 0;
-  while ((count = std::fread(buffer.data(), 1, buffer.size(), stream.get())) > 0) {
-    text.append(buffer.data(), count);
   }
-  if (std::ferror(stream.get()) != 0) cannot_read();
   return text;
 }
 

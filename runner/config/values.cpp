@@ -17,10 +17,23 @@ namespace {
   throw ConfigError(std::string(location) + ": " + std::string(key_path) + ": " + problem);
 }
 
-// Quoted scalars are strings in YAML, so only plain ones can be numbers or booleans.
+constexpr std::string_view string_tag = "tag:yaml.org,2002:str";
+
+// Quoted scalars and those tagged !!str are strings in YAML, so only plain ones can be
+// numbers or booleans.
 std::optional<std::string> plain_scalar(const YAML::Node& node) {
-  if (!node.IsScalar() || node.Tag() == "!") return std::nullopt;
+  if (!node.IsScalar() || node.Tag() == "!" || node.Tag() == string_tag) return std::nullopt;
   return node.Scalar();
+}
+
+// YAML's own tags are honoured (!!str makes a string of any scalar); a config has no use
+// for any other (`!python/object`, `!custom`), and a tag it ignored would change nothing
+// silently.
+void check_tag(const YAML::Node& node, std::string_view key_path, std::string_view location) {
+  const auto& tag = node.Tag();
+  if (tag.empty() || tag == "?" || tag == "!" || tag.starts_with("tag:yaml.org,2002:")) return;
+  fail(location, key_path,
+       "unknown YAML tag '" + tag + "'; a config uses none but YAML's own (!!str, ...)");
 }
 
 enum class IntegerReading { ok, not_an_integer, outside_int64 };
@@ -200,6 +213,7 @@ std::string text_value(const ParamSpec& spec, const YAML::Node& node, std::strin
 
 ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                       std::string_view location) {
+  check_tag(node, key_path, location);
   switch (spec.type) {
     case ParamType::integer: return integer_value(spec, node, key_path, location);
     case ParamType::real: return real_value(spec, node, key_path, location);
@@ -214,6 +228,7 @@ ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
+      if (node.Tag() == string_tag) return "'" + node.Scalar() + "' (tagged !!str: a string)";
       return "'" + node.Scalar() + "'" + (node.Tag() == "!" ? " (a quoted string)" : "");
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";

@@ -154,12 +154,16 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
 }
 
 bool DriverContext::end_work(WorkQueue& queue, bool local_stop) {
+  // The signal's number when this rank got one: a signal may reach a single rank only.
+  std::int64_t local = local_stop ? 1 : 0;
+  if (StopSignal::requested()) local = std::max<std::int64_t>(1, StopSignal::signal_number());
   std::int64_t any_stop = 0;
   {
     const auto timer = idle.measure();
-    any_stop = comm.all_reduce_max(std::int64_t{local_stop || StopSignal::requested()});
+    any_stop = comm.all_reduce_max(local);
   }
   stopped = any_stop != 0 && queue.items_done() < queue.total();
+  stop_signal = static_cast<int>(any_stop);
   if (!stopped && comm.rank() == 0) {
     // Early stops (ga.stop_fitness) leave planned units undone: at the end, done is all.
     const auto units = queue.units_done();

@@ -113,6 +113,7 @@ struct DriverContext {
   FailureLog failures{};
   std::uint64_t work_units = 0;  // kernel calls made by this rank, for the timing table
   bool stopped = false;          // set by the driver: stopped on a signal with work left
+  int stop_signal = 0;           // the signal any rank got (the largest number), 0: none
 
   // Rank 0 reports when due; every rank may call it.
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);

@@ -290,6 +290,7 @@ RunSummary run_into(const config::Experiment& experiment, RunOptions options, co
   comm.all_reduce_sum(units);
   summary.work_units = static_cast<std::uint64_t>(units.front());
   summary.stopped = context.stopped;
+  summary.stop_signal = context.stop_signal;
   if (context.stopped) {
     if (file) file->abandon();
     return summary;

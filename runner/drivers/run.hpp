@@ -35,6 +35,7 @@ struct RunSummary {
   double max_idle_fraction = 0;  // over ranks: time waiting for work or peers / wall time
   std::uint64_t work_units = 0;  // kernel calls over all ranks
   bool stopped = false;          // checkpointed on a signal with work left; no result file
+  int stop_signal = 0;           // which signal, as any rank got it
   std::int64_t session = 0;
   std::uint64_t failures = 0;  // tasks and chunks recorded as failed (on_error: record)
 };

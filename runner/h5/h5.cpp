@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "runner/files/input_file.hpp"
 #include "runner/h5/seal.hpp"
 #include "runner/h5/selection.hpp"
 
@@ -761,6 +762,9 @@ File File::open_serial(const std::string& path, Access access) {
   silence_hdf5_printing();
   std::error_code error;
   if (!std::filesystem::exists(path, error)) throw IoError(path + " does not exist");
+  // Opening a FIFO would wait for a writer; a device is no HDF5 file.
+  if (const auto kind = special_file_kind(path); !kind.empty() && kind != "a directory")
+    throw IoError(path + " is " + kind + ", not an HDF5 file");
   auto context = [&] { return "opening " + path; };
   if (check(H5Fis_hdf5(path.c_str()), context) <= 0) throw IoError(path + " is not an HDF5 file");
   return {checked_handle(H5Fopen(path.c_str(), open_flags(access), H5P_DEFAULT), context), path};

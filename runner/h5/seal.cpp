@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runner/files/input_file.hpp"
 #include "runner/h5/h5.hpp"
 
 namespace levelforge::h5 {
@@ -101,6 +102,9 @@ void seal(const std::string& path) {
 }
 
 void verify_seal(const std::string& path) {
+  // Opening a FIFO would wait for a writer, and /dev/zero would be read without end.
+  if (const auto kind = special_file_kind(path); !kind.empty())
+    throw IoError(path + " is " + kind + ", not a levelforge file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw IoError(path + " cannot be opened for reading");
   SealBlock block{};
@@ -136,6 +140,7 @@ void verify_seal(const std::string& path) {
 }
 
 bool has_seal(const std::string& path) {
+  if (!special_file_kind(path).empty()) return false;
   std::ifstream file(path, std::ios::binary);
   SealBlock block{};
   return file && read_block(file, block) &&
