@@ -3,10 +3,8 @@
 // whole job with a message naming it (on_error: abort), or go into /failures (record), on
 // every driver and without hanging a GA group whose members fail at different moments.
 
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <numeric>
 #include <span>
 #include <string>
 #include <thread>
@@ -14,13 +12,12 @@
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/testing/bit_genome.hpp"
 
 namespace levelforge::kernels {
 
-class Faulty {
+class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fraction of ones
  public:
-  using Genome = std::vector<std::uint8_t>;  // ga driver: bits, fitness the fraction of ones
-
   static constexpr std::string_view name = "faulty";
   static constexpr std::string_view summary =
       "throws a KernelError at a chosen value or index (a test kernel for failure handling)";
@@ -46,11 +43,11 @@ class Faulty {
   }
 
   explicit Faulty(const ParamSet& params)
-      : value_(params.integer("value")),
+      : BitGenomeKernel(static_cast<std::size_t>(params.integer("length"))),
+        value_(params.integer("value")),
         fail_value_(params.integer("fail_value")),
         fail_index_(params.integer("fail_index")),
         count_(static_cast<std::uint64_t>(params.integer("count"))),
-        length_(static_cast<std::size_t>(params.integer("length"))),
         fail_ones_(params.integer("fail_ones")),
         fail_validation_(params.boolean("fail_validation")),
         sleep_(std::chrono::milliseconds(params.integer("sleep_ms"))) {}
@@ -71,32 +68,9 @@ class Faulty {
   static std::vector<FieldSpec> validation_fields() {
     return {int_field("ones", "bits set in the genome")};
   }
-  [[nodiscard]] std::size_t genome_length() const { return length_; }
-
-  Genome random_genome(Rng& rng) const {
-    Genome genome(length_);
-    for (auto& bit : genome) bit = static_cast<std::uint8_t>(rng() & 1U);
-    return genome;
-  }
-
-  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const {
-    const auto cut = static_cast<std::ptrdiff_t>(rng.below(length_ + 1));
-    Genome first(a.begin(), a.begin() + cut);
-    first.insert(first.end(), b.begin() + cut, b.end());
-    Genome second(b.begin(), b.begin() + cut);
-    second.insert(second.end(), a.begin() + cut, a.end());
-    return {std::move(first), std::move(second)};
-  }
-
-  void mutate(Genome& genome, double rate, Rng& rng) const {
-    for (auto& bit : genome) {
-      if (rng.bernoulli(rate)) bit ^= 1U;
-    }
-  }
-
   Evaluation evaluate(const Genome& genome, Rng& /*rng*/) const {
     std::this_thread::sleep_for(sleep_);
-    const auto ones = std::accumulate(genome.begin(), genome.end(), std::int64_t{0});
+    const auto ones = bits::ones(genome);
     if (fail_ones_ >= 0 && ones >= fail_ones_) {
       throw KernelError("faulty: failing on purpose at a genome of " + std::to_string(ones) +
                         " ones");
@@ -106,17 +80,7 @@ class Faulty {
 
   [[nodiscard]] Record validate(const Genome& genome, Rng& /*rng*/) const {
     if (fail_validation_) throw KernelError("faulty: failing on purpose in validation");
-    return {std::accumulate(genome.begin(), genome.end(), std::int64_t{0})};
-  }
-
-  void encode(const Genome& genome, std::span<std::int64_t> out) const {
-    std::copy(genome.begin(), genome.end(), out.begin());
-  }
-
-  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const {
-    Genome genome(length_);
-    for (std::size_t i = 0; i < length_; ++i) genome[i] = static_cast<std::uint8_t>(stored[i] & 1);
-    return genome;
+    return {bits::ones(genome)};
   }
 
   static std::vector<ReductionSpec> reductions() {
@@ -138,7 +102,6 @@ class Faulty {
   std::int64_t fail_value_;
   std::int64_t fail_index_;
   std::uint64_t count_;
-  std::size_t length_;
   std::int64_t fail_ones_;
   bool fail_validation_;
   std::chrono::milliseconds sleep_;

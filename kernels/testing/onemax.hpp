@@ -5,20 +5,18 @@
 
 #include <chrono>
 #include <cstdint>
-#include <numeric>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/testing/bit_genome.hpp"
 
 namespace levelforge::kernels {
 
-class OneMax {
+class OneMax : public bits::BitGenomeKernel {
  public:
-  using Genome = std::vector<std::uint8_t>;
-
   static constexpr std::string_view name = "onemax";
   static constexpr std::string_view summary =
       "bitstrings scored by their fraction of ones (a test kernel with a known optimum)";
@@ -40,7 +38,7 @@ class OneMax {
   }
 
   explicit OneMax(const ParamSet& params)
-      : length_(static_cast<std::size_t>(params.integer("length"))),
+      : BitGenomeKernel(static_cast<std::size_t>(params.integer("length"))),
         cost_(std::chrono::microseconds(params.integer("cost_us"))),
         climb_steps_(params.integer("climb_steps")) {}
 
@@ -48,45 +46,10 @@ class OneMax {
     return {int_field("ones", "bits set in the genome")};
   }
 
-  [[nodiscard]] std::size_t genome_length() const { return length_; }
-
-  Genome random_genome(Rng& rng) const {
-    Genome genome(length_);
-    for (auto& bit : genome) bit = static_cast<std::uint8_t>(rng() & 1U);
-    return genome;
-  }
-
-  // One-point crossover.
-  std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const {
-    const auto cut = static_cast<std::ptrdiff_t>(rng.below(length_ + 1));
-    Genome first(a.begin(), a.begin() + cut);
-    first.insert(first.end(), b.begin() + cut, b.end());
-    Genome second(b.begin(), b.begin() + cut);
-    second.insert(second.end(), a.begin() + cut, a.end());
-    return {std::move(first), std::move(second)};
-  }
-
-  // Each bit flips with probability `rate`.
-  void mutate(Genome& genome, double rate, Rng& rng) const {
-    for (auto& bit : genome) {
-      if (rng.bernoulli(rate)) bit ^= 1U;
-    }
-  }
-
   Evaluation evaluate(const Genome& genome, Rng& /*rng*/) const {
     busy_wait();
-    const auto ones = count_ones(genome);
+    const auto ones = bits::ones(genome);
     return {static_cast<double>(ones) / static_cast<double>(length_), {ones}};
-  }
-
-  void encode(const Genome& genome, std::span<std::int64_t> out) const {
-    std::copy(genome.begin(), genome.end(), out.begin());
-  }
-
-  [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const {
-    Genome genome(length_);
-    for (std::size_t i = 0; i < length_; ++i) genome[i] = static_cast<std::uint8_t>(stored[i] & 1);
-    return genome;
   }
 
   // sweep driver: a random-restart-free hill climber from one random genome.
@@ -98,7 +61,7 @@ class OneMax {
 
   Record run(Rng& rng) const {
     Genome genome = random_genome(rng);
-    const auto initial = count_ones(genome);
+    const auto initial = bits::ones(genome);
     std::int64_t accepted = 0;
     for (std::int64_t step = 0; step < climb_steps_; ++step) {
       auto& bit = genome[rng.below(length_)];
@@ -108,14 +71,10 @@ class OneMax {
       }
     }
     busy_wait();
-    return {initial, count_ones(genome), accepted};
+    return {initial, bits::ones(genome), accepted};
   }
 
  private:
-  static std::int64_t count_ones(const Genome& genome) {
-    return std::accumulate(genome.begin(), genome.end(), std::int64_t{0});
-  }
-
   void busy_wait() const {
     if (cost_.count() == 0) return;
     const auto until = std::chrono::steady_clock::now() + cost_;
@@ -123,7 +82,6 @@ class OneMax {
     }
   }
 
-  std::size_t length_;
   std::chrono::microseconds cost_;
   std::int64_t climb_steps_;
 };
