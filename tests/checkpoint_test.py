@@ -256,6 +256,12 @@ class Checkpoints(TempDirTest):
     def test_a_signal_to_one_rank_stops_them_all_and_is_named(self):
         self.check_signal("sweep", signal.SIGTERM, ranks=2, one_rank=True)
         self.check_signal("ga", signal.SIGUSR1, ranks=1, one_rank=True)
+        self.check_signal("exhaustive", signal.SIGTERM, ranks=3, one_rank=True)
+
+    def test_every_driver_resumes_after_either_signal(self):
+        """With the tests above: SIGUSR1 and SIGTERM for each of the three drivers."""
+        self.check_signal("sweep", signal.SIGUSR1, ranks=3)
+        self.check_signal("ga", signal.SIGTERM, ranks=2)
 
 
 class Refusals(TempDirTest):

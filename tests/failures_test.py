@@ -202,24 +202,78 @@ class Record(FailureTest):
         self.assert_same_results(whole, merged)
 
 
-class ResumeFailures(FailureTest):
-    """A slow sweep whose first tasks fail: killed once the checkpoint holds the failures."""
+# Slow runs of the other drivers, checkpointing often, with failures early and later on.
+SLOW_EXHAUSTIVE = """
+    experiment: slow-faulty-exhaustive
+    kernel: faulty
+    driver: exhaustive
+    on_error: record
+    params: {count: 4000, sleep_ms: 400}
+    exhaustive: {chunk: 500}
+    checkpoint: {every: 1}
+    sweep:
+      grid: {params.fail_index: [250, -1, 3999]}
+"""
 
-    def start_and_kill(self, config, out):
+SLOW_GA = """
+    experiment: slow-faulty-ga
+    kernel: faulty
+    driver: ga
+    on_error: record
+    params: {length: 16, sleep_ms: 8}
+    ga: {population: 12, generations: 15, keep_best: 2}
+    checkpoint: {every: 1}
+    sweep:
+      grid: {params.fail_ones: [13, -1]}
+      replicates: 2
+"""
+
+
+class ResumeFailures(FailureTest):
+    """Slow runs with failures, killed once their checkpoint holds `failed` of them."""
+
+    def start_and_kill(self, config, out, failed=2):
         process = subprocess.Popen(mpi_command("run", config, "-o", out, "-q", ranks=2),
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             shown = levelforge("inspect", out + ".checkpoint")
-            if re.search(r"failed\s+2 of the done tasks", shown.stdout):
+            found = re.search(r"failed\s+(\d+) of the done", shown.stdout)
+            if found and int(found.group(1)) >= failed:
                 break
             time.sleep(0.1)
         else:
-            self.fail("the checkpoint never held the two failures")
+            self.fail(f"the checkpoint never held {failed} failures")
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         kill_orphans(out)
+        self.assertFalse(os.path.exists(out), "the run ended before the kill: make it slower")
+
+    def check_kill_and_resume(self, text, failed):
+        """Killed with `failed` failures saved, resumed (on 3 ranks, then with --retry-failed
+        after a second kill): both end as the uninterrupted run."""
+        config = self.config_file(text)
+        reference = self.run_recorded(config, "reference.h5", ranks=2)
+        total = len(self.failures(reference)[0])
+        kept = self.path("kept.h5")
+        self.start_and_kill(config, kept, failed)
+        self.assertEqual(levelforge("resume", kept, "-q", ranks=3, timeout=120).returncode, 3)
+        self.assert_same_results(reference, kept)
+        sessions = self.failures(kept)[0]["session"].tolist()
+        self.assertGreaterEqual(sessions.count(0), failed, "a resume ran saved failures again")
+        retried = self.path("retried.h5")
+        self.start_and_kill(config, retried, failed)
+        self.assertEqual(levelforge("resume", retried, "-q", "--retry-failed", ranks=1,
+                                    timeout=120).returncode, 3)
+        self.assert_same_results(reference, retried)
+        self.assertEqual(self.failures(retried)[0]["session"].tolist(), [1] * total)
+
+    def test_exhaustive_failures_survive_a_kill(self):
+        self.check_kill_and_resume(SLOW_EXHAUSTIVE, failed=1)
+
+    def test_ga_failures_survive_a_kill(self):
+        self.check_kill_and_resume(SLOW_GA, failed=1)
 
     def test_a_resume_keeps_failures_unless_asked_to_retry(self):
         reference = self.run_recorded(self.config_file(SWEEP, on_error="record", sleep_ms=150),
