@@ -302,8 +302,8 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
                "levelforge: stopped by signal {}: checkpoint saved in {}; continue with "
                "`levelforge resume {}` (under mpirun or srun, on any number of ranks); "
                "`levelforge inspect {}` shows how much is done\n",
-               summary.stop_signal, checkpoint_directory(experiment.output),
-               experiment.output, experiment.output);
+               summary.stop_signal, checkpoint_directory(experiment.output), experiment.output,
+               experiment.output);
     return exit_checkpointed;
   }
   fmt::print("levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
