@@ -560,8 +560,10 @@ class DiskFull(TempDirTest):
 
     def mount(self, size_kib):
         subprocess.run(["umount", self.disk], capture_output=True, check=False)
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs", self.disk],
-                       check=True)
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs",
+                                  self.disk], capture_output=True, text=True, check=False)
+        if mounted.returncode != 0:  # root in a container without the right to mount
+            self.skipTest(f"cannot mount a tmpfs: {mounted.stderr.strip()}")
 
     def tearDown(self):
         subprocess.run(["umount", self.disk], capture_output=True, check=False)

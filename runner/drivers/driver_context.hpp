@@ -127,10 +127,11 @@ struct DriverContext {
   // Runs `call`, a kernel call of `task`. Returns the kernel's message when it throws and
   // the run records failures; throws TaskError naming the task when it does not. Errors of
   // the runner itself (MPI, checkpoints) pass through.
-  // `place` narrows the task down in that message (", indices 0 to 999").
-  template <class Call>
-  std::optional<std::string> attempt(std::uint64_t task, Call&& call,
-                                     const std::string& place = {}) {
+  // `place()` narrows the task down in that message (", indices 0 to 999"); it is called
+  // only when the kernel threw.
+  template <class Call, class Place = std::string (*)()>
+  std::optional<std::string> attempt(
+      std::uint64_t task, Call&& call, Place&& place = [] { return std::string(); }) {
     try {
       std::forward<Call>(call)();
       return std::nullopt;
@@ -140,7 +141,7 @@ struct DriverContext {
       throw;
     } catch (const std::exception& error) {
       if (!experiment.record_failures)
-        throw TaskError(describe_task(experiment, task) + place + ": " + error.what());
+        throw TaskError(describe_task(experiment, task) + place() + ": " + error.what());
       return std::string(error.what());
     }
   }

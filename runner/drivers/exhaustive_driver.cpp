@@ -142,7 +142,10 @@ class ExhaustiveRun {
       const auto [begin, end] = chunk_bounds(chunk);
       const auto started = std::chrono::steady_clock::now();
       const auto failure = context_.attempt(
-          task, [&] { visit_chunk(chunk); }, fmt::format(", indices {} to {}", begin, end - 1));
+          task, [&] { visit_chunk(chunk); },
+          [first = begin, last = end] {
+            return fmt::format(", indices {} to {}", first, last - 1);
+          });
       const auto seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       task_seconds_[task] += seconds;

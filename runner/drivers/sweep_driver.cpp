@@ -53,13 +53,13 @@ void run_sweep_driver(DriverContext& context) {
     pace.saved();
   };
 
+  std::vector<std::byte> row(layout.row_size());
   WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()});
   for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
     const auto task = todo[position];
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto started = std::chrono::steady_clock::now();
     Rng rng({experiment.seed, Stream::sweep_run, task, 0, 0});
-    std::vector<std::byte> row(layout.row_size());
     const auto failure = context.attempt(
         task, [&] { layout.pack(models[point]->run(rng), row, context.kernel.name); });
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
