@@ -30,6 +30,8 @@ from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command, proces
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANKS = 2
 KILL_RUNS = int(os.environ.get("LEVELFORGE_KILL_RUNS", "7"))
+# Draws of a kill moment per kill run when a kill lands after the run has finished.
+LATE_KILL_RETRIES = 3
 # "progress: 4/6 tasks  39120/54000 evals  72.4% ..."
 PROGRESS = re.compile(r"progress: (\d+)/(\d+) \S+  (\d+)/(\d+) ")
 
@@ -152,7 +154,8 @@ class Checkpoints(TempDirTest):
 
     def kill_at(self, process, out, fraction):
         """SIGKILL on every rank once the progress lines pass `fraction` of the work; returns
-        the units done at the last line read before the kill."""
+        the units done at the last line read before the kill, or None when the run had
+        finished before the kill reached it."""
         done = 0
         for line in process.stderr:
             match = PROGRESS.search(line)
@@ -161,13 +164,18 @@ class Checkpoints(TempDirTest):
             done, total = int(match.group(3)), int(match.group(4))
             if done >= fraction * total:
                 pids = rank_pids(out)
-                self.assertEqual(len(pids), RANKS, "one process per rank")
                 for pid in pids:
-                    os.kill(pid, signal.SIGKILL)
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
                 break
         else:
             self.fail(f"the run ended before {fraction:.0%} of its work: make it longer")
         process.communicate(timeout=60)
+        if os.path.exists(out) or process.returncode == 0:
+            return None  # the line read was stale: the run had finished, the caller checks it
+        self.assertEqual(len(pids), RANKS, "one process per rank")
         self.assertNotEqual(process.returncode, 0)
         return done
 
@@ -176,10 +184,20 @@ class Checkpoints(TempDirTest):
         reference = self.reference(driver)
         rng = random.Random(f"kill-{driver}")
         worst = 0
+        late_kills = 0
         for run in range(KILL_RUNS):
             out = self.path(f"{driver}-{run}.h5")
-            fraction = rng.uniform(0.1, 0.75)
-            done = self.kill_at(self.start(spec, out), out, fraction)
+            for _ in range(LATE_KILL_RETRIES + 1):
+                fraction = rng.uniform(0.1, 0.75)
+                done = self.kill_at(self.start(spec, out), out, fraction)
+                if done is not None:
+                    break
+                # On a loaded machine the progress line read can be long stale: the run
+                # finished before the kill. Its result must then be the complete one.
+                late_kills += 1
+                self.assert_same_results(reference, out)
+                os.remove(out)
+                shutil.rmtree(out + ".checkpoint", ignore_errors=True)
             self.assertFalse(os.path.exists(out), "a killed run leaves no result file")
             self.assertTrue(os.path.isdir(out + ".checkpoint"))
             inspected = levelforge("inspect", out)
@@ -203,7 +221,7 @@ class Checkpoints(TempDirTest):
                                  f"run {run} (killed at {fraction:.0%}): {redone} units done before the "
                                  f"kill were not in the checkpoint")
         print(f"{driver}: {KILL_RUNS} kills resumed identical; most work redone: {worst} units "
-              f"(one interval: {spec['interval_units']})")
+              f"(one interval: {spec['interval_units']}); kills after the run had finished: {late_kills}")
 
     def test_ga_killed_and_resumed(self):
         self.check_kills("ga")

@@ -6,12 +6,13 @@ Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 
 import json
 import os
+import subprocess
 import unittest
 
 import h5py
 import numpy as np
 
-from cli_support import TempDirTest, levelforge, reseal, result_datasets
+from cli_support import LEVELFORGE, TempDirTest, levelforge, reseal, result_datasets
 from analysis import seal  # noqa: E402
 
 GA_CONFIG = """
@@ -399,6 +400,19 @@ class Commands(ConfigTest):
         for text in ("experiment           collatz-small", "ranks                2", "tasks: 2 done, 0 pending",
                      "/exhaustive/solutions", "[2 x 1002] int64", "params.start"):
             self.assertIn(text, result.stdout)
+
+    def test_one_process_commands_start_no_mpi(self):
+        """Alone, the commands that need no MPI never call MPI_Init: with a setting that makes
+        MPI_Init fail (a transport that does not exist) they still work, and `run` fails."""
+        env = dict(os.environ, OMPI_MCA_pml="no_such_transport")
+        alone = lambda *args: subprocess.run([LEVELFORGE, *args], capture_output=True, text=True,
+                                             env=env, timeout=60)
+        for args in (("kernels",), ("validate", self.config(GA_CONFIG)),
+                     ("solve", "matchstick", "6+4=4"), ("--version",)):
+            self.assert_ok(alone(*args))
+        started = alone("run", self.config(GA_CONFIG), "-o", self.path("never.h5"), "-q")
+        self.assertNotEqual(started.returncode, 0, "MPI_Init fails with that setting")
+        self.assertFalse(os.path.exists(self.path("never.h5")))
 
     def test_version(self):
         result = levelforge("--version")

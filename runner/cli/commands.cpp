@@ -21,8 +21,17 @@ namespace levelforge::cli {
 
 namespace {
 
-// Every rank parses the config text rank 0 read, so all parse the same bytes; then the
-// contradictions between keys are found.
+// The contradictions between keys (elitism >= population, a range outside the index space)
+// have no single line to point at: the file is the place.
+void check_experiment(const config::Experiment& experiment, const std::string& source) {
+  try {
+    check_runnable(experiment);
+  } catch (const config::ConfigError& error) {
+    throw config::ConfigError(source + ": " + error.what());
+  }
+}
+
+// Every rank parses the config text rank 0 read, so all parse the same bytes.
 config::Experiment share_experiment(config::Experiment experiment, const std::string& source,
                                     const mpi::Comm& comm) {
   std::string text = experiment.config_text;
@@ -31,33 +40,31 @@ config::Experiment share_experiment(config::Experiment experiment, const std::st
     experiment = config::parse_experiment(text, source, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  try {
-    check_runnable(experiment);
-  } catch (const config::ConfigError& error) {
-    // Contradictions between keys (elitism >= population, a range outside the index
-    // space) have no single line to point at: the file is the place.
-    throw config::ConfigError(source + ": " + error.what());
-  }
+  check_experiment(experiment, source);
   return experiment;
 }
 
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
 // of it, and the other ranks parse that, so they need no file and cannot read another.
+config::Experiment read_experiment(const std::string& path,
+                                   const std::vector<std::string>& overrides) {
+  if (const auto unreadable = input_file_problem(path, "config file", config_size_limit);
+      !unreadable.empty()) {
+    throw config::ConfigError(unreadable);
+  }
+  std::string content;
+  if (!read_input_file(path, config_size_limit, content)) {
+    throw config::ConfigError("cannot read config file '" + path + "'");
+  }
+  return config::parse_experiment(content, path, overrides, config_schema());
+}
+
 config::Experiment load_experiment(const std::string& path,
                                    const std::vector<std::string>& overrides,
                                    const mpi::Comm& comm) {
   config::Experiment experiment;
-  const std::string problem = mpi::root_verdict(comm, [&] {
-    if (const auto unreadable = input_file_problem(path, "config file", config_size_limit);
-        !unreadable.empty()) {
-      throw config::ConfigError(unreadable);
-    }
-    std::string content;
-    if (!read_input_file(path, config_size_limit, content)) {
-      throw config::ConfigError("cannot read config file '" + path + "'");
-    }
-    experiment = config::parse_experiment(content, path, overrides, config_schema());
-  });
+  const std::string problem =
+      mpi::root_verdict(comm, [&] { experiment = read_experiment(path, overrides); });
   if (!problem.empty()) throw config::ConfigError(problem);
   return share_experiment(std::move(experiment), path, comm);
 }
@@ -402,10 +409,9 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   return launch(experiment, saved.shard, how, comm);
 }
 
-int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
-                     const mpi::Comm& comm) {
-  const auto experiment = load_experiment(config_path, overrides, comm);
-  if (comm.rank() != 0) return exit_ok;
+int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {
+  const auto experiment = read_experiment(config_path, overrides);
+  check_experiment(experiment, config_path);
   fmt::print("{}: valid\n", config_path);
   fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
              experiment.kernel, experiment.driver, experiment.seed, experiment.output);

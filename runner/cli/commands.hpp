@@ -73,9 +73,9 @@ struct MergeArguments {
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm);
 
-int validate_command(const std::string& config_path, const std::vector<std::string>& overrides,
-                     const mpi::Comm& comm);
-int kernels_command(const std::string& name, const mpi::Comm& comm);
+// The commands below need no MPI: they run in one process (rank 0 of a launched job).
+int validate_command(const std::string& config_path, const std::vector<std::string>& overrides);
+int kernels_command(const std::string& name);
 // How much `inspect` prints: rows of the points, tasks and result tables (0: none, and no
 // config text either).
 struct InspectDetail {
@@ -83,7 +83,7 @@ struct InspectDetail {
   bool config = true;
 };
 
-int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm);
+int inspect_command(const std::string& path, const InspectDetail& detail);
 
 // `solve KERNEL FILE`: one puzzle decided and solved on rank 0.
 struct SolveArguments {
@@ -99,7 +99,7 @@ struct SolveArguments {
   std::vector<std::string> kernel_options;
 };
 
-int solve_command(const SolveArguments& arguments, const mpi::Comm& comm);
+int solve_command(const SolveArguments& arguments);
 
 // `maze FILE DATASET`: the compact tilt maze in `field` of row `row` (counted over all the
 // table's elements, row-major) drawn as text on rank 0, and solved with `solve`.
@@ -112,6 +112,6 @@ struct MazeArguments {
   std::string collect = "stop";
 };
 
-int maze_command(const MazeArguments& arguments, const mpi::Comm& comm);
+int maze_command(const MazeArguments& arguments);
 
 }  // namespace levelforge::cli

@@ -365,8 +365,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
 
 }  // namespace
 
-int inspect_command(const std::string& path, const InspectDetail& detail, const mpi::Comm& comm) {
-  if (comm.rank() != 0) return exit_ok;
+int inspect_command(const std::string& path, const InspectDetail& detail) {
   try {
     inspect(path, detail);
   } catch (const CheckpointError& error) {

@@ -61,9 +61,8 @@ void describe(const KernelEntry& kernel) {
 
 }  // namespace
 
-int kernels_command(const std::string& name, const mpi::Comm& comm) {
+int kernels_command(const std::string& name) {
   if (name.empty()) {
-    if (comm.rank() != 0) return exit_ok;
     fmt::print("{:<12} {:<22} {}\n", "kernel", "drivers", "summary");
     for (const auto& kernel : registered_kernels()) {
       fmt::print("{:<12} {:<22} {}\n", kernel.name, join(kernel.drivers()), kernel.summary);
@@ -78,7 +77,7 @@ int kernels_command(const std::string& name, const mpi::Comm& comm) {
     throw UsageError("unknown kernel '" + name + "'" +
                      config::closest_hint(name, names, "the kernels are"));
   }
-  if (comm.rank() == 0) describe(*kernel);
+  describe(*kernel);
   return exit_ok;
 }
 

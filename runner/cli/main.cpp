@@ -23,7 +23,29 @@ namespace {
 
 using namespace levelforge;
 
-int dispatch(int argc, char** argv, const mpi::Comm& world) {
+// MPI starts where a launcher started this process (so that only rank 0 prints) or for the
+// commands that use it: a singleton MPI_Init costs a third of a second, which `inspect`,
+// `solve` and the others need not pay.
+class LazyMpi {
+ public:
+  LazyMpi(int& argc, char**& argv) : argc_(argc), argv_(argv) {
+    if (mpi::started_by_launcher()) environment_.emplace(argc_, argv_);
+  }
+
+  [[nodiscard]] mpi::Comm world() {
+    if (!environment_) environment_.emplace(argc_, argv_);
+    return mpi::Comm::world();
+  }
+  [[nodiscard]] int rank() const { return environment_ ? mpi::Comm::world().rank() : 0; }
+  [[nodiscard]] bool started() const { return environment_.has_value(); }
+
+ private:
+  int& argc_;
+  char**& argv_;
+  std::optional<mpi::Environment> environment_;
+};
+
+int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
@@ -206,27 +228,28 @@ int dispatch(int argc, char** argv, const mpi::Comm& world) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    if (world.rank() != 0) return error.get_exit_code() == 0 ? cli::exit_ok : cli::exit_usage;
+    if (mpi.rank() != 0) return error.get_exit_code() == 0 ? cli::exit_ok : cli::exit_usage;
     const int code = app.exit(error);
     return code == 0 ? cli::exit_ok : cli::exit_usage;
   }
 
-  if (run_app->parsed()) return cli::run_command(run, world);
-  if (resume_app->parsed()) return cli::resume_command(resume, world);
-  if (merge_app->parsed()) return cli::merge_command(merge, world);
-  if (validate_app->parsed())
-    return cli::validate_command(validate_path, validate_overrides, world);
-  if (kernels_app->parsed()) return cli::kernels_command(kernel_name, world);
+  if (run_app->parsed()) return cli::run_command(run, mpi.world());
+  if (resume_app->parsed()) return cli::resume_command(resume, mpi.world());
+  if (merge_app->parsed()) return cli::merge_command(merge, mpi.world());
+  // The rest is one process's work; the other ranks of a launched job have nothing to do.
+  if (mpi.rank() != 0) return cli::exit_ok;
+  if (validate_app->parsed()) return cli::validate_command(validate_path, validate_overrides);
+  if (kernels_app->parsed()) return cli::kernels_command(kernel_name);
   if (solve_app->parsed()) {
     for (const auto* option : kernel_options)
       if (option->count() > 0) solve.kernel_options.push_back(option->get_name());
-    return cli::solve_command(solve, world);
+    return cli::solve_command(solve);
   }
-  if (maze_app->parsed()) return cli::maze_command(maze, world);
+  if (maze_app->parsed()) return cli::maze_command(maze);
   cli::InspectDetail detail;
   if (all_rows) detail.rows = SIZE_MAX;
   if (brief) detail = {0, false};
-  return cli::inspect_command(inspect_path, detail, world);
+  return cli::inspect_command(inspect_path, detail);
 }
 
 }  // namespace
@@ -237,30 +260,30 @@ int main(int argc, char** argv) {
   std::optional<levelforge::StopSignal> stop_signal;
   if (argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "resume"))
     stop_signal.emplace();
-  levelforge::mpi::Environment environment(argc, argv);
-  const auto world = levelforge::mpi::Comm::world();
+  LazyMpi mpi(argc, argv);
   try {
-    return dispatch(argc, argv, world);
+    return dispatch(argc, argv, mpi);
   } catch (const levelforge::cli::UsageError& error) {
-    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const levelforge::CheckpointError& error) {
     // Raised alike on every rank, like config errors.
-    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const levelforge::VerifyError& error) {
     // A file given or found that is not what the command needs: refused alike on every rank.
-    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const levelforge::config::ConfigError& error) {
     // Config errors are found identically on every rank: one report, a clean exit.
-    if (world.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
     return levelforge::cli::exit_usage;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "levelforge: rank %d: error: %s\n", world.rank(), error.what());
+    std::fprintf(stderr, "levelforge: rank %d: error: %s\n", mpi.rank(), error.what());
     std::fflush(stderr);
+    if (!mpi.started()) return levelforge::cli::exit_failure;
     // Other ranks may be inside a collective waiting for this one: end them all. Alone too:
     // after a failed write HDF5 crashes in MPI_Finalize, closing what it could not flush.
-    world.abort(levelforge::cli::exit_failure);
+    levelforge::mpi::Comm::world().abort(levelforge::cli::exit_failure);
   }
 }

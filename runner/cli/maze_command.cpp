@@ -101,8 +101,7 @@ std::string read_maze_field(const MazeArguments& arguments) {
 
 }  // namespace
 
-int maze_command(const MazeArguments& arguments, const mpi::Comm& comm) {
-  if (comm.rank() != 0) return exit_ok;
+int maze_command(const MazeArguments& arguments) {
   const std::string compact = read_maze_field(arguments);
   const std::string place = fmt::format("{}: {} row {}, field '{}'", arguments.file,
                                         arguments.dataset, arguments.row, arguments.field);

@@ -113,9 +113,7 @@ void check_kernel_options(const PuzzleSolver& solver, const std::vector<std::str
 
 }  // namespace
 
-int solve_command(const SolveArguments& arguments, const mpi::Comm& comm) {
-  // One puzzle is one rank's work; the others have nothing to do.
-  if (comm.rank() != 0) return exit_ok;
+int solve_command(const SolveArguments& arguments) {
   const PuzzleSolver* solver = nullptr;
   std::vector<std::string> names;
   for (const auto& candidate : puzzle_solvers) {

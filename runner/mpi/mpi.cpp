@@ -21,15 +21,26 @@ void check(int code, const char* call) {
 Environment::Environment(int& argc, char**& argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized == 0) check(MPI_Init(&argc, &argv), "MPI_Init");
+  if (initialized == 0) {
+    check(MPI_Init(&argc, &argv), "MPI_Init");
+    initialized_here_ = true;
+  }
   // Errors come back as codes that check() turns into exceptions, not as silent aborts.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
 Environment::~Environment() {
+  if (!initialized_here_) return;
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized == 0) MPI_Finalize();
+}
+
+bool started_by_launcher() {
+  // Open MPI's mpirun, PMIx (srun --mpi=pmix), MPICH's Hydra and PMI-2 (srun --mpi=pmi2).
+  constexpr std::array variables = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"};
+  return std::any_of(variables.begin(), variables.end(),
+                     [](const char* name) { return std::getenv(name) != nullptr; });
 }
 
 Comm Comm::world() { return Comm(MPI_COMM_WORLD); }
