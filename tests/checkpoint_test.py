@@ -198,6 +198,8 @@ class Checkpoints(TempDirTest):
                 self.assert_same_results(reference, out)
                 os.remove(out)
                 shutil.rmtree(out + ".checkpoint", ignore_errors=True)
+            else:
+                self.fail(f"{driver}: every kill landed after the run had finished: make it longer")
             self.assertFalse(os.path.exists(out), "a killed run leaves no result file")
             self.assertTrue(os.path.isdir(out + ".checkpoint"))
             inspected = levelforge("inspect", out)

@@ -23,8 +23,8 @@ class MpiError : public std::runtime_error {
 // Throws MpiError naming the call and MPI's own description of `code`.
 void check(int code, const char* call);
 
-// MPI_Init on construction, MPI_Finalize on destruction (unless MPI_Abort ran first).
-// MPI_Finalize only where this object's MPI_Init ran.
+// MPI_Init on construction unless MPI already runs; MPI_Finalize on destruction only where
+// that MPI_Init ran (and MPI_Abort did not).
 class Environment {
  public:
   Environment(int& argc, char**& argv);
