@@ -67,7 +67,7 @@ void read_dataset(const h5::Dataset& dataset) {
   (void)dataset.dims();
   const auto type = dataset.datatype();
   (void)type.size();
-  if (type.type_class() != H5T_COMPOUND) return;
+  if (type.type_class() != levelforge::h5::TypeClass::compound) return;
   const auto table = read_table(dataset);
   for (std::size_t i = 0; i < table.row_count(); ++i) (void)table.row(i);
   if (dataset.element_count() > 0) {

@@ -46,7 +46,7 @@ class DriversTest : public ::testing::Test {
   [[nodiscard]] RunSummary run(const config::Experiment& parsed) const {
     RunOptions options;
     options.show_progress = false;
-    return run_experiment(parsed, options, world_);
+    return run_experiment(parsed, check_runnable(parsed), options, world_);
   }
 
   mpi::Comm world_ = mpi::Comm::world();
@@ -233,7 +233,7 @@ sweep: {replicates: 5}
   RunOptions options;
   options.show_progress = false;
   options.write_output = false;
-  const auto summary = run_experiment(parsed, options, world_);
+  const auto summary = run_experiment(parsed, check_runnable(parsed), options, world_);
   EXPECT_EQ(summary.work_units, 5U);
   EXPECT_FALSE(std::filesystem::exists(parsed.output));
   EXPECT_FALSE(std::filesystem::exists(parsed.output + ".partial"));

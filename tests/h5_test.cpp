@@ -325,7 +325,7 @@ TEST(ParallelWrite, CompoundRecordsAndWriteAll) {
     File file = File::open_serial(path, Access::read_only);
     const Dataset records = file.root().open_dataset("records");
     const Datatype stored = records.datatype();
-    EXPECT_EQ(stored.type_class(), H5T_COMPOUND);
+    EXPECT_EQ(stored.type_class(), levelforge::h5::TypeClass::compound);
     EXPECT_TRUE(stored.equals(type));
     EXPECT_FALSE(stored.equals(Datatype::int64()));
     EXPECT_EQ(stored.size(), sizeof(Record));

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/matchstick/analysis.hpp"
 #include "kernels/matchstick/equation.hpp"
 #include "tests/random_cases.hpp"
 
@@ -62,6 +63,11 @@ class Comparison {
       ADD_FAILURE() << describe(puzzle, rules) << "\n  dfs: " << listing(dfs)
                     << "\n  fast:" << listing(fast);
     }
+    // The kernel's independent checker (analysis.hpp) holds every answer.
+    const std::string breach = answer_breach(
+        puzzle, MatchstickAnalysis{rules, is_true(puzzle, rules.leading_zeros), fast});
+    if (!breach.empty() && ++failures_ <= 10)
+      ADD_FAILURE() << describe(puzzle, rules) << ": the answer " << breach << listing(fast);
   }
   void report(const std::string& what) const {
     std::cout << "[ " << what << " ] " << puzzles_ << " runs, " << solved_ << " with solutions, "

@@ -7,13 +7,17 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace levelforge::mpi {
 namespace {
 
-TEST(Comm, CopyDuplicatesAndMoveLeavesNull) {
+// A duplicate is a collective, so it is spelled out: a Comm cannot be copied.
+static_assert(!std::is_copy_constructible_v<Comm> && !std::is_copy_assignable_v<Comm>);
+
+TEST(Comm, DupDuplicatesAndMoveLeavesNull) {
   const auto world = Comm::world();
-  Comm copy(world);
+  Comm copy = world.dup();
   int relation = MPI_UNEQUAL;
   MPI_Comm_compare(world.native(), copy.native(), &relation);
   EXPECT_EQ(relation, MPI_CONGRUENT);
@@ -21,6 +25,16 @@ TEST(Comm, CopyDuplicatesAndMoveLeavesNull) {
   // NOLINTNEXTLINE(bugprone-use-after-move): the moved-from state is the contract under test
   EXPECT_EQ(copy.native(), MPI_COMM_NULL);
   EXPECT_EQ(moved.size(), world.size());
+}
+
+TEST(Comm, DupOfASplitKeepsItsGroup) {
+  const auto world = Comm::world();
+  const Comm half = world.split(world.rank() % 2, world.rank());
+  const Comm copy = half.dup();
+  int relation = MPI_UNEQUAL;
+  MPI_Comm_compare(half.native(), copy.native(), &relation);
+  EXPECT_EQ(relation, MPI_CONGRUENT);
+  EXPECT_EQ(copy.rank(), half.rank());
 }
 
 TEST(Comm, WorldSurvivesItsHandles) {

@@ -1,9 +1,12 @@
 #pragma once
 // A plain reference for the tilt-maze solvers: breadth-first search over (cell, collected
-// targets) using roll() directly, nothing from the solvers. Small target counts only.
+// targets) using roll() directly, nothing from the solvers. Small target counts only. And
+// the random mazes the tests hold the solvers to it on.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "kernels/tiltmaze/maze.hpp"
@@ -66,6 +69,28 @@ inline BruteForce brute_force(const Maze& maze, Collect collect) {
     }
   }
   return {};
+}
+
+// A random maze of 2..8 x 2..8 cells, walls of a random density, 1 to 6 targets: on resting
+// cells only or anywhere, half each.
+inline Maze random_maze(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> side(2, 8), count(1, 6), coin(0, 1);
+  std::uniform_real_distribution<double> density(0.1, 0.6);
+  Maze maze = open_maze(side(rng), side(rng));
+  std::bernoulli_distribution wall(density(rng));
+  for (auto& w : maze.east) w = wall(rng) ? 1 : 0;
+  for (auto& w : maze.south) w = wall(rng) ? 1 : 0;
+  maze.start = std::uniform_int_distribution<int>(0, maze.cells() - 1)(rng);
+  std::vector<int> pool;
+  if (coin(rng) == 0) {
+    pool = resting_cells(maze);
+  } else {
+    for (int c = 0; c < maze.cells(); ++c) pool.push_back(c);
+  }
+  std::shuffle(pool.begin(), pool.end(), rng);
+  pool.resize(std::min(pool.size(), static_cast<std::size_t>(count(rng))));
+  maze.targets = pool;
+  return maze;
 }
 
 }  // namespace levelforge::tiltmaze::testing

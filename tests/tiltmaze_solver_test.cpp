@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/tiltmaze/analysis.hpp"
 #include "kernels/tiltmaze/maze.hpp"
 #include "kernels/tiltmaze/solver.hpp"
 #include "tests/tiltmaze_brute_force.hpp"
@@ -27,6 +28,7 @@ namespace {
 
 using namespace levelforge::tiltmaze;
 using levelforge::tiltmaze::testing::brute_force;
+using levelforge::tiltmaze::testing::random_maze;
 using levelforge::tiltmaze::testing::resting_cells;
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
@@ -68,22 +70,6 @@ std::string text(const Maze& maze) {
     out << row << '\n' << below << '\n';
   }
   return out.str();
-}
-
-// Plays `moves` from the start with roll(); true when every target gets collected.
-bool collects_all(const Maze& maze, Collect collect, const std::string& moves) {
-  std::set<int> collected{maze.start};
-  int cell = maze.start;
-  for (const char letter : moves) {
-    const auto found = direction_letters.find(letter);
-    if (found == std::string_view::npos) return false;
-    std::vector<int> passed;
-    cell = roll(maze, cell, static_cast<Direction>(found), &passed);
-    if (collect == Collect::pass) collected.insert(passed.begin(), passed.end());
-    collected.insert(cell);
-  }
-  return std::all_of(maze.targets.begin(), maze.targets.end(),
-                     [&](int t) { return collected.count(t) > 0; });
 }
 
 struct Answers {
@@ -177,7 +163,7 @@ TEST(TiltmazeSolver, OneSinkTargetAndTheStartAreSolvable) {
     const Solution s = shortest_solution(maze, Collect::stop);
     EXPECT_TRUE(s.solvable && s.proven_shortest) << marks;
     EXPECT_EQ(s.length, 1) << marks;
-    EXPECT_TRUE(collects_all(maze, Collect::stop, s.moves)) << marks << s.moves;
+    EXPECT_TRUE(collects_everything(maze, Collect::stop, s.moves)) << marks << s.moves;
   }
 }
 
@@ -361,7 +347,8 @@ TEST(TiltmazeSolver, PassTargetsByRowAndColumn) {
     if (!c.moves.empty()) {
       EXPECT_EQ(s.moves, c.moves) << c.marks;
     }
-    EXPECT_TRUE(!s.solvable || collects_all(maze, Collect::pass, s.moves)) << c.marks << s.moves;
+    EXPECT_TRUE(!s.solvable || collects_everything(maze, Collect::pass, s.moves))
+        << c.marks << s.moves;
     // Only a rests where the ball can stop.
     EXPECT_EQ(a.two_sat, c.marks == "a") << c.marks;
   }
@@ -369,26 +356,6 @@ TEST(TiltmazeSolver, PassTargetsByRowAndColumn) {
 
 // ---------------------------------------------------------------------------------------
 // Random mazes against the brute force.
-
-Maze random_maze(std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> side(2, 8), count(1, 6), coin(0, 1);
-  std::uniform_real_distribution<double> density(0.1, 0.6);
-  Maze maze = open_maze(side(rng), side(rng));
-  std::bernoulli_distribution wall(density(rng));
-  for (auto& w : maze.east) w = wall(rng) ? 1 : 0;
-  for (auto& w : maze.south) w = wall(rng) ? 1 : 0;
-  maze.start = std::uniform_int_distribution<int>(0, maze.cells() - 1)(rng);
-  std::vector<int> pool;
-  if (coin(rng) == 0) {
-    pool = resting_cells(maze);
-  } else {
-    for (int c = 0; c < maze.cells(); ++c) pool.push_back(c);
-  }
-  std::shuffle(pool.begin(), pool.end(), rng);
-  pool.resize(std::min(pool.size(), at(count(rng))));
-  maze.targets = pool;
-  return maze;
-}
 
 // How the targets other than the start lie on runs whose ends are resting cells (the
 // `H(t)` and `V(t)` of docs/tiltmaze.md), tallied over many mazes.
@@ -473,7 +440,7 @@ TEST(TiltmazeSolver, RandomMazesAgreeWithBruteForce) {
       const bool good = s.solvable == expected.solvable && s.length == expected.length &&
                         s.length == (s.solvable ? static_cast<int>(s.moves.size()) : -1) &&
                         s.proven_shortest == s.solvable &&
-                        (!s.solvable || collects_all(maze, collect, s.moves));
+                        (!s.solvable || collects_everything(maze, collect, s.moves));
       EXPECT_TRUE(good) << "maze " << i << text(maze)
                         << (collect == Collect::stop ? "stop" : "pass") << " length " << s.length
                         << " moves " << s.moves << " expected " << expected.length;
@@ -711,7 +678,7 @@ TEST(TiltmazeSolver, SnakeSolutions) {
     ASSERT_TRUE(s.solvable);
     EXPECT_TRUE(s.proven_shortest);
     EXPECT_EQ(s.length, static_cast<int>(snake_turns().size()) - 1);  // one tilt per turn
-    EXPECT_TRUE(collects_all(maze, collect, s.moves));
+    EXPECT_TRUE(collects_everything(maze, collect, s.moves));
   }
   // 40 targets: beyond the exact BFS, a valid solution along the condensation.
   maze.targets.clear();
@@ -723,7 +690,7 @@ TEST(TiltmazeSolver, SnakeSolutions) {
     EXPECT_FALSE(s.proven_shortest);
     EXPECT_EQ(s.length, static_cast<int>(s.moves.size()));
     EXPECT_GE(s.length, 3900);  // the last target is about 3970 turns along
-    EXPECT_TRUE(collects_all(maze, collect, s.moves));
+    EXPECT_TRUE(collects_everything(maze, collect, s.moves));
   }
   // The snake's walls shut off one cell per strip: a target there is unsolvable.
   maze.targets.push_back(max_side);  // (1, 0)
@@ -755,7 +722,7 @@ TEST(TiltmazeSolver, ManyTargetsGiveValidSolutions) {
       ++solved[collect == Collect::stop ? 0 : 1];
       EXPECT_FALSE(s.proven_shortest);
       EXPECT_EQ(s.length, static_cast<int>(s.moves.size()));
-      EXPECT_TRUE(collects_all(maze, collect, s.moves)) << text(maze) << s.moves;
+      EXPECT_TRUE(collects_everything(maze, collect, s.moves)) << text(maze) << s.moves;
     }
   }
   EXPECT_GT(tried, 100);

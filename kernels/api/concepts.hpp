@@ -6,28 +6,68 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "kernels/api/memory.hpp"
 #include "kernels/api/params.hpp"
+#include "kernels/api/puzzle.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
 #include "kernels/api/rng.hpp"
 
 namespace levelforge {
 
-// Every kernel: a name, a one-line summary, its declared parameters, and a constructor
-// from validated parameter values (defaults filled in).
+// What a kernel can do. Each has a concept below; a kernel claims its own in one
+// declaration, `static constexpr Capabilities capabilities{...}`, and the runner uses what
+// is claimed, nothing else. capabilities_hold<K>() makes a claim without its concept, and a
+// concept met without its claim, a compile error.
+enum class Capability : std::uint8_t {
+  ga,               // GaKernel: the `ga` driver
+  validate,         // ValidatingGaKernel: /ga/validation
+  render_level,     // LevelGaKernel: /ga/best_levels
+  sweep,            // SweepKernel: the `sweep` driver
+  exhaustive,       // ExhaustiveKernel: the `exhaustive` driver
+  visit_range,      // RangeExhaustiveKernel: the exhaustive driver's batched visit
+  memory_estimate,  // MemoryEstimatingKernel: `run` refuses what the machine cannot hold
+  puzzle,           // PuzzleKernel: `levelforge solve` and `levelforge show`
+};
+
+class Capabilities {
+ public:
+  constexpr Capabilities(std::initializer_list<Capability> claimed) {
+    for (const Capability capability : claimed) bits_ |= bit(capability);
+  }
+  [[nodiscard]] constexpr bool has(Capability capability) const {
+    return (bits_ & bit(capability)) != 0;
+  }
+
+ private:
+  static constexpr std::uint32_t bit(Capability capability) {
+    return std::uint32_t{1} << static_cast<unsigned>(capability);
+  }
+  std::uint32_t bits_ = 0;
+};
+
+// Every kernel: a name, a one-line summary, its declared parameters and capabilities, and a
+// constructor from validated parameter values (defaults filled in).
 template <class K>
 concept Kernel = requires {
   { K::name } -> std::convertible_to<std::string_view>;
   { K::summary } -> std::convertible_to<std::string_view>;
+  { K::capabilities } -> std::convertible_to<Capabilities>;
   { K::parameters() } -> std::same_as<std::vector<ParamSpec>>;
 }
 &&std::constructible_from<K, const ParamSet&>;
+
+template <Kernel K>
+constexpr bool claims(Capability capability) {
+  return Capabilities(K::capabilities).has(capability);
+}
 
 struct Evaluation {
   double fitness;  // larger is better
@@ -105,5 +145,53 @@ template <class K>
 concept MemoryEstimatingKernel = Kernel<K> && requires(const ParamSet& params) {
   { K::memory_estimate(params) } -> std::same_as<MemoryEstimate>;
 };
+
+// Puzzles one at a time (puzzle.hpp): a text form read with errors that name the place, a
+// solver under options declared like parameters, an independent check of its answer, and a
+// report. Nothing here needs a kernel object: a puzzle carries all it needs.
+template <class K>
+concept PuzzleKernel = Kernel<K> && std::movable<typename K::Puzzle> &&
+    std::movable<typename K::PuzzleAnswer> &&
+    requires(std::string_view text, const std::string& source, const ParamSet& options,
+             const typename K::Puzzle& puzzle, const typename K::PuzzleAnswer& answer) {
+  { K::puzzle_info() } -> std::same_as<PuzzleInfo>;
+  { K::solve_options() } -> std::same_as<std::vector<ParamSpec>>;
+  // Throws PuzzleInputError naming `source` and the place.
+  { K::parse_puzzle(text, source) } -> std::same_as<typename K::Puzzle>;
+  // `options`: solve_options(), validated, defaults filled in. Throws std::logic_error when
+  // the kernel's own solvers disagree.
+  { K::solve_puzzle(puzzle, options) } -> std::same_as<typename K::PuzzleAnswer>;
+  // Why `answer` is wrong for `puzzle`, "" when it holds: decided from the model, not by
+  // the code that found the answer.
+  { K::check_answer(puzzle, options, answer) } -> std::same_as<std::string>;
+  { K::report(puzzle, answer, source) } -> std::same_as<Report>;
+  // The puzzle for people, headed by comment lines that name `source`; a kernel whose
+  // text form is a drawing returns one that parse_puzzle reads back.
+  { K::draw_puzzle(puzzle, source) } -> std::same_as<std::string>;
+};
+
+namespace detail {
+template <bool claimed, bool met>
+constexpr void check_claim() {
+  static_assert(met || !claimed, "the kernel claims a capability whose concept it does not meet");
+  static_assert(claimed || !met, "the kernel meets a capability's concept but does not claim it");
+}
+}  // namespace detail
+
+// A kernel's claims against the concepts: instantiated for every registered kernel, and by
+// each kernel's header for itself. The instantiation in a failing message names the kernel
+// and the capability.
+template <Kernel K>
+consteval bool capabilities_hold() {
+  detail::check_claim<claims<K>(Capability::ga), GaKernel<K>>();
+  detail::check_claim<claims<K>(Capability::validate), ValidatingGaKernel<K>>();
+  detail::check_claim<claims<K>(Capability::render_level), LevelGaKernel<K>>();
+  detail::check_claim<claims<K>(Capability::sweep), SweepKernel<K>>();
+  detail::check_claim<claims<K>(Capability::exhaustive), ExhaustiveKernel<K>>();
+  detail::check_claim<claims<K>(Capability::visit_range), RangeExhaustiveKernel<K>>();
+  detail::check_claim<claims<K>(Capability::memory_estimate), MemoryEstimatingKernel<K>>();
+  detail::check_claim<claims<K>(Capability::puzzle), PuzzleKernel<K>>();
+  return true;
+}
 
 }  // namespace levelforge

@@ -2,6 +2,8 @@
 // Kernel and driver parameters: declared once with type, default, range and doc, so that
 // the config validator, `levelforge kernels` and the docs are generated from one source.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -100,6 +102,29 @@ inline ParamSpec table_param(std::string name, std::string doc,
           {}};
 }
 
+// A choice parameter's words and the enum values they stand for, written once: the spec,
+// the reading (ParamSet::choice_as) and the printing of a value all come from it.
+template <class Enum, std::size_t N>
+struct Vocabulary {
+  std::array<std::pair<std::string_view, Enum>, N> words;
+
+  [[nodiscard]] std::vector<std::string> names() const {
+    std::vector<std::string> result;
+    for (const auto& word : words) result.emplace_back(word.first);
+    return result;
+  }
+  [[nodiscard]] constexpr std::string_view name(Enum value) const {
+    for (const auto& [text, option] : words)
+      if (option == value) return text;
+    return "?";
+  }
+};
+
+template <class Enum, std::size_t N>
+ParamSpec choice_param(std::string name, const Vocabulary<Enum, N>& vocabulary, std::string doc) {
+  return choice_param(std::move(name), vocabulary.names(), std::move(doc));
+}
+
 std::string_view to_string(ParamType type);
 std::string format_value(const ParamValue& value);
 
@@ -123,6 +148,14 @@ class ParamSet {
       std::initializer_list<std::pair<std::string_view, Enum>> options) const {
     const std::string& value = choice(name);
     for (const auto& [text, option] : options)
+      if (value == text) return option;
+    throw KernelError("parameter '" + std::string(name) + "': unexpected choice '" + value + "'");
+  }
+
+  template <class Enum, std::size_t N>
+  [[nodiscard]] Enum choice_as(std::string_view name, const Vocabulary<Enum, N>& vocabulary) const {
+    const std::string& value = choice(name);
+    for (const auto& [text, option] : vocabulary.words)
       if (value == text) return option;
     throw KernelError("parameter '" + std::string(name) + "': unexpected choice '" + value + "'");
   }

@@ -30,6 +30,9 @@ class Match3 {
   static constexpr std::string_view name = "match3";
   static constexpr std::string_view summary =
       "Match-3 boards evolved to a target success probability (Park & Oh 2019)";
+  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
+                                             Capability::render_level, Capability::sweep,
+                                             Capability::memory_estimate};
 
   static std::vector<ParamSpec> parameters();
   explicit Match3(const ParamSet& params);
@@ -78,7 +81,6 @@ class Match3 {
   std::vector<double> score_table_;
 };
 
-static_assert(GaKernel<Match3>);
-static_assert(SweepKernel<Match3>);
+static_assert(capabilities_hold<Match3>());
 
 }  // namespace levelforge::kernels

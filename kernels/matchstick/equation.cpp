@@ -10,7 +10,7 @@
 namespace levelforge::matchstick {
 
 PuzzleError::PuzzleError(const std::string& source, int column, const std::string& message)
-    : std::runtime_error(source + ":" + std::to_string(column) + ": " + message), column_(column) {}
+    : PuzzleInputError(source + ":" + std::to_string(column) + ": " + message), column_(column) {}
 
 namespace {
 

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/api/puzzle.hpp"
+
 namespace levelforge::matchstick {
 
 // Segments A..G as bits 0..6 (a top, b top right, c bottom right, d bottom, e bottom left,
@@ -65,7 +67,7 @@ struct Layout {
 // A puzzle string that is not an equation of this model. what() is
 // "SOURCE:COLUMN: message" with the 1-based column of the offending character (one past
 // the end for a missing part).
-class PuzzleError : public std::runtime_error {
+class PuzzleError : public PuzzleInputError {
  public:
   PuzzleError(const std::string& source, int column, const std::string& message);
   [[nodiscard]] int column() const { return column_; }
@@ -113,6 +115,7 @@ struct Rules {
   int moves = 1;  // k, 1..max_moves
   Count count = Count::up_to;
   LeadingZeros leading_zeros = LeadingZeros::allow;
+  friend bool operator==(const Rules&, const Rules&) = default;
 };
 inline constexpr int max_moves = 3;
 // Throws std::invalid_argument for moves outside 1..max_moves (the solvers call it).

@@ -48,35 +48,20 @@ Difficulty difficulty(const Layout& puzzle, const Layout& solution,
 }
 
 std::vector<ParamSpec> Matchstick::parameters() {
-  return {
+  std::vector<ParamSpec> specs{
       int_param("max_value", 99, 0, 999'999,
                 "A, B and C range over 0..max_value, each written without leading zeros"),
-      int_param("moves", 1, 1, 3, "k: sticks moved"),
-      choice_param("count", {"up_to", "exact"},
-                   "solutions at distance 1..k (the document's), or exactly k (puzzle books)"),
-      choice_param("leading_zeros", {"allow", "forbid"},
-                   "whether a solution's number of 2+ digits may start with 0 (\"0+3=09\")"),
       bool_param("solutions", true, "store every solution record (exhaustive/solutions)"),
   };
+  const auto rules = matchstick::rule_params();
+  specs.insert(specs.begin() + 1, rules.begin(), rules.end());
+  return specs;
 }
-
-namespace {
-
-matchstick::Rules rules_of(const ParamSet& params) {
-  return {static_cast<int>(params.integer("moves")),
-          params.choice_as<matchstick::Count>(
-              "count", {{"up_to", matchstick::Count::up_to}, {"exact", matchstick::Count::exact}}),
-          params.choice_as<matchstick::LeadingZeros>(
-              "leading_zeros", {{"allow", matchstick::LeadingZeros::allow},
-                                {"forbid", matchstick::LeadingZeros::forbid}})};
-}
-
-}  // namespace
 
 Matchstick::Matchstick(const ParamSet& params)
     : values_(params.integer("max_value") + 1),
       store_solutions_(params.boolean("solutions")),
-      solver_(rules_of(params)) {}
+      solver_(matchstick::rules_of(params)) {}
 
 std::vector<ReductionSpec> Matchstick::reductions() {
   return {

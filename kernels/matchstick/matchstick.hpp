@@ -5,10 +5,12 @@
 // equations with exactly one solution) ranked by a difficulty score.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/matchstick/analysis.hpp"
 #include "kernels/matchstick/equation.hpp"
 
 namespace levelforge::kernels {
@@ -18,6 +20,8 @@ class Matchstick {
   static constexpr std::string_view name = "matchstick";
   static constexpr std::string_view summary =
       "matchstick equations: every puzzle A op B = C of a range, solved by moving k sticks";
+  static constexpr Capabilities capabilities{Capability::exhaustive, Capability::visit_range,
+                                             Capability::puzzle};
 
   static std::vector<ParamSpec> parameters();
   explicit Matchstick(const ParamSet& params);
@@ -41,13 +45,29 @@ class Matchstick {
   // The same into `layout`, reusing its storage (the sweep's loop).
   void puzzle(std::uint64_t index, matchstick::Layout& layout) const;
 
+  // puzzle: one equation, given as itself, solved under `moves`, `count` and `leading_zeros`
+  // (matchstick_puzzle.cpp).
+  struct Puzzle {
+    std::string equation;  // as given
+    matchstick::Layout layout;
+  };
+  using PuzzleAnswer = matchstick::MatchstickAnalysis;
+  static PuzzleInfo puzzle_info();
+  static std::vector<ParamSpec> solve_options();
+  static Puzzle parse_puzzle(std::string_view text, const std::string& source);
+  static PuzzleAnswer solve_puzzle(const Puzzle& puzzle, const ParamSet& options);
+  static std::string check_answer(const Puzzle& puzzle, const ParamSet& options,
+                                  const PuzzleAnswer& answer);
+  static Report report(const Puzzle& puzzle, const PuzzleAnswer& answer, const std::string& source);
+  static std::string draw_puzzle(const Puzzle& puzzle, const std::string& source);
+
  private:
   std::int64_t values_;  // max_value + 1
   bool store_solutions_;
   matchstick::FastSolver solver_;
 };
 
-static_assert(RangeExhaustiveKernel<Matchstick>);
+static_assert(capabilities_hold<Matchstick>());
 
 // How hard a good puzzle is (docs/matchstick.md): 4 x sticks that travel between symbols
 // + 2 x (the operator changes) + symbols changed + near misses.

@@ -23,6 +23,8 @@ class Monsters {
   static constexpr std::string_view summary =
       "JSwing's monster AI (motives in 8 directions) in batches of worlds, tuned to a hero "
       "survival target";
+  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
+                                             Capability::sweep};
 
   static std::vector<ParamSpec> parameters();
   explicit Monsters(const ParamSet& params);
@@ -58,7 +60,6 @@ class Monsters {
   double target_;
 };
 
-static_assert(SweepKernel<Monsters>);
-static_assert(ValidatingGaKernel<Monsters>);
+static_assert(capabilities_hold<Monsters>());
 
 }  // namespace levelforge::kernels

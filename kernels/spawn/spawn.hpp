@@ -28,6 +28,8 @@ class Spawn {
   static constexpr std::string_view name = "spawn";
   static constexpr std::string_view summary =
       "enemy spawns by recency-weighted selection under a difficulty budget, over long runs";
+  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
+                                             Capability::sweep};
 
   static std::vector<ParamSpec> parameters();
   explicit Spawn(const ParamSet& params);
@@ -68,7 +70,6 @@ class Spawn {
   double max_increment_;
 };
 
-static_assert(ValidatingGaKernel<Spawn>);
-static_assert(SweepKernel<Spawn>);
+static_assert(capabilities_hold<Spawn>());
 
 }  // namespace levelforge::kernels

@@ -43,6 +43,7 @@ class Collatz {
   static constexpr std::string_view name = "collatz";
   static constexpr std::string_view summary =
       "Collatz stopping times of start..start+count-1 (a test kernel of uneven cost)";
+  static constexpr Capabilities capabilities{Capability::exhaustive, Capability::sweep};
 
   static std::vector<ParamSpec> parameters() {
     return {
@@ -108,7 +109,6 @@ class Collatz {
   std::int64_t solution_steps_;
 };
 
-static_assert(ExhaustiveKernel<Collatz>);
-static_assert(SweepKernel<Collatz>);
+static_assert(capabilities_hold<Collatz>());
 
 }  // namespace levelforge::kernels

@@ -21,6 +21,8 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
   static constexpr std::string_view name = "faulty";
   static constexpr std::string_view summary =
       "throws a KernelError at a chosen value or index (a test kernel for failure handling)";
+  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
+                                             Capability::sweep, Capability::exhaustive};
 
   static std::vector<ParamSpec> parameters() {
     return {
@@ -107,8 +109,6 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
   std::chrono::milliseconds sleep_;
 };
 
-static_assert(SweepKernel<Faulty>);
-static_assert(ValidatingGaKernel<Faulty>);
-static_assert(ExhaustiveKernel<Faulty>);
+static_assert(capabilities_hold<Faulty>());
 
 }  // namespace levelforge::kernels

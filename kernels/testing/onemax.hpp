@@ -20,6 +20,8 @@ class OneMax : public bits::BitGenomeKernel {
   static constexpr std::string_view name = "onemax";
   static constexpr std::string_view summary =
       "bitstrings scored by their fraction of ones (a test kernel with a known optimum)";
+  static constexpr Capabilities capabilities{Capability::ga, Capability::sweep,
+                                             Capability::memory_estimate};
 
   static std::vector<ParamSpec> parameters() {
     return {
@@ -86,7 +88,6 @@ class OneMax : public bits::BitGenomeKernel {
   std::int64_t climb_steps_;
 };
 
-static_assert(GaKernel<OneMax>);
-static_assert(SweepKernel<OneMax>);
+static_assert(capabilities_hold<OneMax>());
 
 }  // namespace levelforge::kernels

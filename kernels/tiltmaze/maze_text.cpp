@@ -12,8 +12,8 @@
 namespace levelforge::tiltmaze {
 
 MazeFormatError::MazeFormatError(std::string source, int line, int column, std::string message)
-    : std::runtime_error(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                         message),
+    : PuzzleInputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                       message),
       source_(std::move(source)),
       line_(line),
       column_(column),
@@ -459,5 +459,47 @@ std::string to_compact(const Maze& maze) {
 }
 
 Maze from_compact(std::string_view compact) { return CompactParser(compact).parse(); }
+
+Maze read_maze_file(std::string_view original, const std::string& source) {
+  // As editors write it: a byte-order mark, old Mac line ends.
+  const std::string plain = with_plain_line_ends(original);
+  const std::string_view text = plain;
+  // The first line that is not a comment decides the form: a compact string starts with
+  // its width, a drawing with the corner '+'.
+  int line_number = 0;
+  std::size_t begin = 0;
+  std::string_view first;
+  while (begin < text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_number;
+    begin = end + 1;
+    if (line.empty() || line.front() != '#') {
+      first = line;
+      break;
+    }
+  }
+  if (first.empty() || first.front() < '0' || first.front() > '9') return parse_maze(text, source);
+
+  const int compact_line = line_number;
+  for (int number = line_number + 1; begin < text.size(); ++number) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    begin = end + 1;
+    // Comments and empty lines may follow; anything else is a second maze line.
+    if (line.empty() || line.front() == '#') continue;
+    throw MazeFormatError(source, number, 1,
+                          "a second line after the compact maze on line " +
+                              std::to_string(compact_line) +
+                              ": a compact maze file holds one line besides comments");
+  }
+  try {
+    return from_compact(first);
+  } catch (const MazeFormatError& error) {
+    throw MazeFormatError(source, compact_line, error.column(), error.message());
+  }
+}
 
 }  // namespace levelforge::tiltmaze

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/api/puzzle.hpp"
 #include "kernels/tiltmaze/maze.hpp"
 
 namespace levelforge::tiltmaze {
@@ -14,7 +15,7 @@ namespace levelforge::tiltmaze {
 // A maze text (or compact string) that does not follow the format. what() is
 // "SOURCE:LINE:COLUMN: message", line and column 1-based, counted in the file as given
 // (comment lines included); a compact string is one line, its column the offset + 1.
-class MazeFormatError : public std::runtime_error {
+class MazeFormatError : public PuzzleInputError {
  public:
   MazeFormatError(std::string source, int line, int column, std::string message);
 
@@ -66,5 +67,10 @@ inline constexpr std::size_t max_compact_length = [] {
 // zeros, upper-case hex, unsorted targets, non-zero padding bits, ...) is a
 // MazeFormatError with source "<compact>", line 1.
 Maze from_compact(std::string_view compact);
+
+// A maze file's text: the drawing of docs/tiltmaze.md, or a file whose only line besides
+// comments and trailing empty lines is a compact string. Throws MazeFormatError
+// "SOURCE:LINE:COLUMN: message", the position counted in the file for both forms.
+Maze read_maze_file(std::string_view text, const std::string& source);
 
 }  // namespace levelforge::tiltmaze

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/api/grid.hpp"
+#include "kernels/tiltmaze/analysis.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
 
@@ -44,8 +45,7 @@ std::vector<ParamSpec> TiltMaze::parameters() {
       choice_param("placement", {"resting", "anywhere"},
                    "targets only on cells the ball can rest on, or on any cell but the start"),
       choice_param("start", {"corner", "random"}, "start in the top-left cell or anywhere"),
-      choice_param("collect", {"stop", "pass"},
-                   "a target counts when the ball rests on it, or also when it rolls over it"),
+      tiltmaze::collect_param(),
       int_param("target_length", 12, 1, 1'000'000, "ga: the wanted optimal solution length"),
       bool_param("pairs", false,
                  "exhaustive: also the hardest two-target puzzle of every maze (slower)"),
@@ -56,8 +56,7 @@ std::vector<ParamSpec> TiltMaze::parameters() {
 }
 
 TiltMaze::TiltMaze(const ParamSet& params)
-    : collect_(
-          params.choice_as<Collect>("collect", {{"stop", Collect::stop}, {"pass", Collect::pass}})),
+    : collect_(params.choice_as("collect", tiltmaze::collect_words)),
       target_length_(params.integer("target_length")),
       pairs_(params.boolean("pairs")),
       reflection_(params.choice("symmetry") == "reflection") {

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/tiltmaze/analysis.hpp"
 #include "kernels/tiltmaze/generation.hpp"
 #include "kernels/tiltmaze/maze.hpp"
 
@@ -22,6 +24,9 @@ class TiltMaze {
   static constexpr std::string_view name = "tiltmaze";
   static constexpr std::string_view summary =
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
+  static constexpr Capabilities capabilities{Capability::ga,          Capability::render_level,
+                                             Capability::sweep,       Capability::exhaustive,
+                                             Capability::visit_range, Capability::puzzle};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -63,6 +68,19 @@ class TiltMaze {
   void visit(std::uint64_t index, Reductions& out) const;
   void visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const;
 
+  // puzzle: one maze file (docs/tiltmaze.md) decided, solved and reported in either collect
+  // mode (tiltmaze_puzzle.cpp).
+  using Puzzle = tiltmaze::Maze;
+  using PuzzleAnswer = tiltmaze::MazeAnalysis;
+  static PuzzleInfo puzzle_info();
+  static std::vector<ParamSpec> solve_options();
+  static Puzzle parse_puzzle(std::string_view text, const std::string& source);
+  static PuzzleAnswer solve_puzzle(const Puzzle& maze, const ParamSet& options);
+  static std::string check_answer(const Puzzle& maze, const ParamSet& options,
+                                  const PuzzleAnswer& answer);
+  static Report report(const Puzzle& maze, const PuzzleAnswer& answer, const std::string& source);
+  static std::string draw_puzzle(const Puzzle& maze, const std::string& source);
+
   // Moves targets that the placement does not allow (repeated, on the start, or off the
   // resting cells) to free allowed cells, keeping as many as the maze has room for.
   void repair(Genome& genome, Rng& rng) const;
@@ -77,8 +95,6 @@ class TiltMaze {
   bool reflection_;
 };
 
-static_assert(LevelGaKernel<TiltMaze>);
-static_assert(SweepKernel<TiltMaze>);
-static_assert(RangeExhaustiveKernel<TiltMaze>);
+static_assert(capabilities_hold<TiltMaze>());
 
 }  // namespace levelforge::kernels

@@ -202,7 +202,7 @@ CheckpointStore CheckpointStore::start(const config::Experiment& experiment, con
   if (!problem.empty()) {
     throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
   }
-  return {directory, comm, session, identity};
+  return {directory, comm.dup(), session, identity};
 }
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
@@ -231,7 +231,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
   comm.broadcast(files, 0);
   comm.broadcast_value(session, 0);
 
-  CheckpointStore store(directory, comm, session, identity_text);
+  CheckpointStore store(directory, comm.dup(), session, identity_text);
   const auto names = split_lines(files);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < names.size();

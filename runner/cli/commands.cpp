@@ -23,25 +23,31 @@ namespace {
 
 // The contradictions between keys (elitism >= population, a range outside the index space)
 // have no single line to point at: the file is the place.
-void check_experiment(const config::Experiment& experiment, const std::string& source) {
+PointModels check_experiment(const config::Experiment& experiment, const std::string& source) {
   try {
-    check_runnable(experiment);
+    return check_runnable(experiment);
   } catch (const config::ConfigError& error) {
     throw config::ConfigError(source + ": " + error.what());
   }
 }
 
+// An experiment every rank holds alike, with its points' kernels built on this rank.
+struct SharedExperiment {
+  config::Experiment experiment;
+  PointModels models;
+};
+
 // Every rank parses the config text rank 0 read, so all parse the same bytes.
-config::Experiment share_experiment(config::Experiment experiment, const std::string& source,
-                                    const mpi::Comm& comm) {
+SharedExperiment share_experiment(config::Experiment experiment, const std::string& source,
+                                  const mpi::Comm& comm) {
   std::string text = experiment.config_text;
   comm.broadcast(text, 0);
   if (comm.rank() != 0) {
     experiment = config::parse_experiment(text, source, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  check_experiment(experiment, source);
-  return experiment;
+  auto models = check_experiment(experiment, source);
+  return {std::move(experiment), std::move(models)};
 }
 
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
@@ -59,9 +65,8 @@ config::Experiment read_experiment(const std::string& path,
   return config::parse_experiment(content, path, overrides, config_schema());
 }
 
-config::Experiment load_experiment(const std::string& path,
-                                   const std::vector<std::string>& overrides,
-                                   const mpi::Comm& comm) {
+SharedExperiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
+                                 const mpi::Comm& comm) {
   config::Experiment experiment;
   const std::string problem =
       mpi::root_verdict(comm, [&] { experiment = read_experiment(path, overrides); });
@@ -254,8 +259,8 @@ void check_output_free(const std::string& output, bool force, const mpi::Comm& c
 namespace {
 
 // `run` and `resume` alike, once the experiment and its shard are known.
-int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch& how,
-           const mpi::Comm& comm) {
+int launch(const config::Experiment& experiment, const PointModels& models, const ShardSpec& shard,
+           const Launch& how, const mpi::Comm& comm) {
   if (how.resume && how.no_output) {
     throw UsageError(
         "--resume continues the checkpoint beside the output, and --no-output writes none: "
@@ -299,7 +304,7 @@ int launch(config::Experiment& experiment, const ShardSpec& shard, const Launch&
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.show_progress = !how.quiet;
-  const auto summary = run_experiment(experiment, options, comm);
+  const auto summary = run_experiment(experiment, models, options, comm);
   if (comm.rank() != 0) {
     if (summary.stopped) return exit_checkpointed;
     return summary.failures > 0 ? exit_task_failures : exit_ok;
@@ -337,7 +342,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   // -o is `--set output=...`, so the stored config text names the file it went to.
   auto overrides = arguments.overrides;
   if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
-  auto experiment = load_experiment(arguments.config_path, overrides, comm);
+  auto shared = load_experiment(arguments.config_path, overrides, comm);
+  auto& experiment = shared.experiment;
   ShardSpec shard;
   if (!arguments.shard.empty()) {
     try {
@@ -348,7 +354,7 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     experiment.output = shard.output_for(experiment.output);
   }
   check_memory(experiment, arguments.config_path, comm);
-  return launch(experiment, shard, arguments.launch, comm);
+  return launch(experiment, shared.models, shard, arguments.launch, comm);
 }
 
 int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
@@ -401,17 +407,17 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   }
   comm.broadcast_value(saved.shard, 0);
   comm.broadcast(source, 0);
-  experiment = share_experiment(std::move(experiment), source, comm);
-  experiment.output = output;
-  check_memory(experiment, source, comm);
+  auto shared = share_experiment(std::move(experiment), source, comm);
+  shared.experiment.output = output;
+  check_memory(shared.experiment, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(experiment, saved.shard, how, comm);
+  return launch(shared.experiment, shared.models, saved.shard, how, comm);
 }
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {
   const auto experiment = read_experiment(config_path, overrides);
-  check_experiment(experiment, config_path);
+  (void)check_experiment(experiment, config_path);
   fmt::print("{}: valid\n", config_path);
   fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
              experiment.kernel, experiment.driver, experiment.seed, experiment.output);

@@ -6,8 +6,12 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "kernels/api/puzzle.hpp"
+#include "runner/cli/puzzle_options.hpp"
+#include "runner/engine/kernel_registry.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge::cli {
@@ -85,33 +89,38 @@ struct InspectDetail {
 
 int inspect_command(const std::string& path, const InspectDetail& detail);
 
-// `solve KERNEL FILE`: one puzzle decided and solved on rank 0.
+// `solve KERNEL INPUT`: one puzzle of a kernel that claims the puzzle capability, read,
+// solved, checked and reported on rank 0.
 struct SolveArguments {
   std::string kernel;
-  std::string file;  // tiltmaze: a maze file ("-": stdin); matchstick: the equation itself
-  std::string collect = "stop";         // tiltmaze: stop or pass
-  int moves = 1;                        // matchstick: 1..3
-  std::string count = "up_to";          // matchstick: up_to or exact
-  std::string leading_zeros = "allow";  // matchstick: allow or forbid
+  std::string input;  // a file ('-': stdin) or the puzzle's text, as the kernel's PuzzleInfo says
+  std::vector<OptionSetting> options;
   bool json = false;
-  // The kernel-specific options given on the command line ("--collect", "--moves", ...):
-  // each kernel refuses the others'.
-  std::vector<std::string> kernel_options;
 };
 
 int solve_command(const SolveArguments& arguments);
 
-// `maze FILE DATASET`: the compact tilt maze in `field` of row `row` (counted over all the
-// table's elements, row-major) drawn as text on rank 0, and solved with `solve`.
-struct MazeArguments {
+// `kernel`'s report on the puzzle in `text`: a PuzzleInputError becomes a UsageError, a failed
+// check of the solvers an internal error naming `source` and the options.
+Report solve_puzzle(const KernelEntry& kernel, std::string_view text, const std::string& source,
+                    const ParamSet& options);
+// The report as printed: its text, or its JSON object on one line.
+std::string render_report(const Report& report, bool json);
+
+// `show KERNEL FILE DATASET`: the puzzle in text field `field` (empty: the kernel's
+// stored_field) of row `row` (counted over all the table's elements, row-major) drawn on rank
+// 0, and reported as by `solve` with `solve`. A kernel's PuzzleInfo::show_command names the
+// same command for that kernel.
+struct ShowArguments {
+  std::string kernel;
   std::string file;
   std::string dataset;
   std::size_t row = 0;
-  std::string field = "maze";
+  std::string field;
   bool solve = false;
-  std::string collect = "stop";
+  std::vector<OptionSetting> options;
 };
 
-int maze_command(const MazeArguments& arguments);
+int show_command(ShowArguments arguments);
 
 }  // namespace levelforge::cli

@@ -45,25 +45,28 @@ void print_table(const TableData& table, std::size_t limit) {
 
 std::string type_text(const h5::Datatype& type) {
   switch (type.type_class()) {
-    case H5T_COMPOUND: return "table(" + config::join(type.member_names()) + ")";
-    case H5T_INTEGER:
-      return fmt::format("{}int{}", H5Tget_sign(type.id()) == H5T_SGN_NONE ? "u" : "",
-                         8 * type.size());
-    case H5T_FLOAT: return fmt::format("float{}", 8 * type.size());
-    case H5T_STRING: return fmt::format("string[{}]", type.size());
-    default: return "other";
+    case h5::TypeClass::compound: return "table(" + config::join(type.member_names()) + ")";
+    case h5::TypeClass::integer:
+      return fmt::format("{}int{}", type.is_unsigned() ? "u" : "", 8 * type.size());
+    case h5::TypeClass::floating: return fmt::format("float{}", 8 * type.size());
+    case h5::TypeClass::string: return fmt::format("string[{}]", type.size());
+    case h5::TypeClass::other: return "other";
   }
+  return "other";
 }
 
 void list_datasets(const h5::Group& group, const std::string& prefix) {
   for (const auto& name : group.children()) {
     auto path = prefix;
     path.append("/").append(name);
-    // A link that opens as a group is listed recursively, anything else as a dataset.
-    try {
+    const auto kind = group.kind_of(name);
+    if (kind == h5::ObjectKind::group) {
       list_datasets(group.open_group(name), path);
       continue;
-    } catch (const h5::IoError&) {
+    }
+    if (kind != h5::ObjectKind::dataset) {
+      fmt::print("  {:<36} (not a dataset or group)\n", path);
+      continue;
     }
     const auto dataset = group.open_dataset(name);
     std::string shape;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <list>
 #include <optional>
 #include <string_view>
 
@@ -17,6 +18,8 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/config/suggest.hpp"
+#include "runner/engine/kernel_registry.hpp"
 #include "runner/output/provenance.hpp"
 
 namespace {
@@ -161,34 +164,19 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
   cli::SolveArguments solve;
   auto* solve_app =
       app.add_subcommand("solve", "decide and solve one puzzle: is it solvable, and how");
-  solve_app->add_option("kernel", solve.kernel, "the puzzle's kernel: tiltmaze or matchstick")
-      ->required();
+  std::vector<std::string> puzzle_kernels;
+  std::vector<std::string> inputs;
+  for (const auto& entry : registered_kernels()) {
+    if (!entry.puzzle) continue;
+    puzzle_kernels.push_back(entry.name);
+    inputs.push_back(entry.name + ": " + entry.puzzle->info.input);
+  }
   solve_app
-      ->add_option("file", solve.file,
-                   "tiltmaze: the maze file, '-' for stdin; matchstick: the equation itself, "
-                   "e.g. 6+4=4")
+      ->add_option("kernel", solve.kernel,
+                   "the puzzle's kernel: " + config::join(puzzle_kernels, " or "))
       ->required();
-  // The kernels' own options; solve_command refuses those of another kernel.
-  const std::vector<CLI::Option*> kernel_options = {
-      solve_app
-          ->add_option("--collect", solve.collect,
-                       "tiltmaze: a target counts when the ball stops on it (stop, the default) "
-                       "or rolls over it (pass)")
-          ->check(CLI::IsMember({"stop", "pass"})),
-      solve_app
-          ->add_option("--moves", solve.moves, "matchstick: sticks to move, 1 to 3 (default 1)")
-          ->check(CLI::Range(1, 3)),
-      solve_app
-          ->add_option("--count", solve.count,
-                       "matchstick: solutions moving 1 to K sticks (up_to, the default) or "
-                       "exactly K (exact)")
-          ->check(CLI::IsMember({"up_to", "exact"})),
-      solve_app
-          ->add_option("--leading-zeros", solve.leading_zeros,
-                       "matchstick: whether a number of 2+ digits in a solution may start with 0 "
-                       "(allow, the default, or forbid)")
-          ->check(CLI::IsMember({"allow", "forbid"})),
-  };
+  solve_app->add_option("file", solve.input, config::join(inputs, "; "))->required();
+  const cli::PuzzleOptions solve_options(*solve_app);
   solve_app->add_flag("--json", solve.json, "one JSON object on stdout instead of the report");
 
   // CLI11 reads "-1" into a size_t as a huge number, and its range check prints 1.8e308.
@@ -208,22 +196,45 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
         return problem;
       },
       "ROW");
-  cli::MazeArguments maze;
-  auto* maze_app =
-      app.add_subcommand("maze", "draw a tilt maze stored in a result table, optionally solve it");
-  maze_app->add_option("file", maze.file, "HDF5 result file")->required();
-  maze_app->add_option("dataset", maze.dataset, "a table, e.g. /sweep/records")->required();
-  maze_app
-      ->add_option("--row", maze.row,
-                   "the row, counted from 0 over all the table's elements (default 0)")
-      ->check(row_number);
-  maze_app->add_option("--field", maze.field, "the text field holding the compact maze")
-      ->capture_default_str();
-  maze_app->add_flag("--solve", maze.solve, "also print the solve report");
-  maze_app
-      ->add_option("--collect", maze.collect,
-                   "with --solve: stop (the default) or pass, as for `solve`")
-      ->check(CLI::IsMember({"stop", "pass"}));
+  // `show`, and each kernel's own name for it (PuzzleInfo::show_command) with the kernel fixed.
+  struct ShowCommand {
+    CLI::App* app = nullptr;
+    cli::ShowArguments arguments;
+    std::optional<cli::PuzzleOptions> options;
+  };
+  std::list<ShowCommand> show_commands;
+  const auto add_show = [&](const std::string& name, const std::string& description,
+                            const KernelEntry* kernel) {
+    auto& show = show_commands.emplace_back();
+    show.app = app.add_subcommand(name, description);
+    if (kernel == nullptr) {
+      show.app->add_option("kernel", show.arguments.kernel, "the puzzle's kernel")->required();
+    } else {
+      show.arguments.kernel = kernel->name;
+    }
+    show.app->add_option("file", show.arguments.file, "HDF5 result file")->required();
+    show.app->add_option("dataset", show.arguments.dataset, "a table, e.g. /sweep/records")
+        ->required();
+    show.app
+        ->add_option("--row", show.arguments.row,
+                     "the row, counted from 0 over all the table's elements (default 0)")
+        ->check(row_number);
+    show.app->add_option("--field", show.arguments.field,
+                         kernel == nullptr
+                             ? "the text field holding the puzzle (default: the kernel's)"
+                             : "the text field holding the " + kernel->puzzle->info.noun +
+                                   " (default " + kernel->puzzle->info.stored_field + ")");
+    show.app->add_flag("--solve", show.arguments.solve, "also print the solve report");
+    show.options.emplace(*show.app, kernel);
+  };
+  add_show("show", "draw a puzzle stored in a result table, optionally solve it", nullptr);
+  for (const auto& entry : registered_kernels()) {
+    if (!entry.puzzle || entry.puzzle->info.show_command.empty()) continue;
+    add_show(entry.puzzle->info.show_command,
+             "draw a " + entry.puzzle->info.noun + " stored in a result table (`show " +
+                 entry.name + "`), optionally solve it",
+             &entry);
+  }
 
   try {
     app.parse(argc, argv);
@@ -241,11 +252,14 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
   if (validate_app->parsed()) return cli::validate_command(validate_path, validate_overrides);
   if (kernels_app->parsed()) return cli::kernels_command(kernel_name);
   if (solve_app->parsed()) {
-    for (const auto* option : kernel_options)
-      if (option->count() > 0) solve.kernel_options.push_back(option->get_name());
+    solve.options = solve_options.given_options();
     return cli::solve_command(solve);
   }
-  if (maze_app->parsed()) return cli::maze_command(maze);
+  for (auto& show : show_commands) {
+    if (!show.app->parsed()) continue;
+    show.arguments.options = show.options->given_options();
+    return cli::show_command(show.arguments);
+  }
   cli::InspectDetail detail;
   if (all_rows) detail.rows = SIZE_MAX;
   if (brief) detail = {0, false};

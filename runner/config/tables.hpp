@@ -1,5 +1,5 @@
 #pragma once
-// Table parameters (a species catalogue, a spawn table): YAML written inline in the config
+// Table parameters (a species catalogue, an enemy table): YAML written inline in the config
 // or in files the config names, read into a DataNode that remembers where each part was
 // written, and written back as YAML.
 

@@ -211,10 +211,11 @@ std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string&
 }
 
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const ShardSpec& shard) {
-  if (experiment.driver == "ga") return ga_shard_segment(file, experiment, kernel);
+                      const KernelEntry& kernel, const PointModels& models,
+                      const ShardSpec& shard) {
+  if (experiment.driver == "ga") return ga_shard_segment(file, kernel, models);
   if (experiment.driver == "sweep") return sweep_shard_segment(file, kernel);
-  return exhaustive_shard_segment(file, experiment, kernel, shard);
+  return exhaustive_shard_segment(file, experiment, kernel, models, shard);
 }
 
 }  // namespace levelforge

@@ -17,6 +17,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/failure_log.hpp"
 #include "runner/drivers/idle_clock.hpp"
+#include "runner/drivers/point_models.hpp"
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/work_queue.hpp"
 #include "runner/engine/kernel_registry.hpp"
@@ -98,6 +99,7 @@ class CheckpointPace {
 struct DriverContext {
   const config::Experiment& experiment;
   const KernelEntry& kernel;
+  const PointModels& models;  // each point's kernel, built once for the run
   const mpi::Comm& comm;
   ResultFile* file;  // nullptr: output disabled
   ProgressReporter& progress;
@@ -179,12 +181,13 @@ std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string&
 
 // One process: a shard's result file as the segment a checkpoint of its work would be.
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const ShardSpec& shard);
+                      const KernelEntry& kernel, const PointModels& models, const ShardSpec& shard);
 Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel);
-Segment ga_shard_segment(const h5::File& file, const config::Experiment& experiment,
-                         const KernelEntry& kernel);
+Segment ga_shard_segment(const h5::File& file, const KernelEntry& kernel,
+                         const PointModels& models);
 Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment& experiment,
-                                 const KernelEntry& kernel, const ShardSpec& shard);
+                                 const KernelEntry& kernel, const PointModels& models,
+                                 const ShardSpec& shard);
 
 void run_ga_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);

@@ -102,12 +102,12 @@ class ExhaustiveRun {
       : context_(context),
         experiment_(context.experiment),
         capability_(*context.kernel.exhaustive),
+        models_(context.models.exhaustive()),
         task_count_(experiment_.task_count()),
         slots_(capability_.reductions),
         solution_layout_(RecordLayout::concat(
             {int_field("task", "task id"), int_field("index", "index visited")},
             capability_.solution_fields)) {
-    for (const auto& point : experiment_.points) models_.push_back(capability_.make(point.params));
     ranges_ = plan_ranges(experiment_, models_);
     task_seconds_.assign(task_count_, 0.0);
     indices_before_.assign(task_count_, 0);
@@ -567,10 +567,10 @@ class ExhaustiveRun {
   DriverContext& context_;
   const config::Experiment& experiment_;
   const ExhaustiveCapability& capability_;
+  const std::vector<std::unique_ptr<ExhaustiveModel>>& models_;
   std::uint64_t task_count_;
   SlotMap slots_;
   RecordLayout solution_layout_;
-  std::vector<std::unique_ptr<ExhaustiveModel>> models_;
   std::vector<TaskRange> ranges_;
   std::uint64_t chunk_total_ = 0;
   std::vector<double> task_seconds_;
@@ -597,12 +597,11 @@ class ExhaustiveRun {
 void run_exhaustive_driver(DriverContext& context) { ExhaustiveRun(context).run(); }
 
 Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment& experiment,
-                                 const KernelEntry& kernel, const ShardSpec& shard) {
+                                 const KernelEntry& kernel, const PointModels& point_models,
+                                 const ShardSpec& shard) {
   const auto& capability = *kernel.exhaustive;
   const auto& specs = capability.reductions;
-  std::vector<std::unique_ptr<ExhaustiveModel>> models;
-  for (const auto& point : experiment.points) models.push_back(capability.make(point.params));
-  const auto ranges = plan_ranges(experiment, models);
+  const auto ranges = plan_ranges(experiment, point_models.exhaustive());
   const auto chunk_total = chunk_count(ranges);
   const auto task_count = experiment.task_count();
   const SlotMap slots(specs);

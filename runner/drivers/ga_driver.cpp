@@ -259,21 +259,21 @@ void run_ga_driver(DriverContext& context) {
   const auto& ga = *context.kernel.ga;
   const auto task_count = experiment.task_count();
 
-  std::vector<std::unique_ptr<GaModel>> models;
+  const auto& models = context.models.ga();
   std::vector<GaSettings> settings;
   std::size_t max_generations = 0;
   std::size_t max_kept = 0;
   std::size_t max_length = 0;
   std::vector<std::size_t> level_shape;    // the largest level of every point, per dimension
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
-  for (const auto& point : experiment.points) {
-    models.push_back(ga.make(point.params));
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    const auto& point = experiment.points[p];
     settings.push_back(GaSettings::from(point.driver));
     max_generations =
         std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
     max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
-    max_length = std::max(max_length, models.back()->genome_length());
-    const auto shape = models.back()->level_shape();
+    max_length = std::max(max_length, models[p]->genome_length());
+    const auto shape = models[p]->level_shape();
     level_shape.resize(std::max(level_shape.size(), shape.size()), 0);
     for (std::size_t d = 0; d < shape.size(); ++d)
       level_shape[d] = std::max(level_shape[d], shape[d]);
@@ -488,8 +488,8 @@ void run_ga_driver(DriverContext& context) {
   file.root().open_group("ga").write_attribute("group_sizes", group_sizes);
 }
 
-Segment ga_shard_segment(const h5::File& file, const config::Experiment& experiment,
-                         const KernelEntry& kernel) {
+Segment ga_shard_segment(const h5::File& file, const KernelEntry& kernel,
+                         const PointModels& models) {
   const auto& ga = *kernel.ga;
   auto finished = read_finished_tasks(file);
   Segment segment;
@@ -503,7 +503,7 @@ Segment ga_shard_segment(const h5::File& file, const config::Experiment& experim
   if (!ga.validation_fields.empty()) {
     read("ga.validation", "ga/validation", compound_type(RecordLayout(ga.validation_fields)));
   }
-  if (!ga.make(experiment.points.front().params)->level_shape().empty()) {
+  if (!models.ga().front()->level_shape().empty()) {
     read("ga.best_levels", "ga/best_levels", h5::Datatype::uint8());
   }
   segment.put_bytes(segment_key::task_rows, std::move(finished.rows));

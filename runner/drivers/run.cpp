@@ -120,15 +120,15 @@ void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, doub
 // A new checkpoint holding the work of the complete result at the output: its first
 // segment, rank 0's restored work, is what the file holds, so that a retry of its failures
 // interrupted in turn resumes from the checkpoint alone.
-void seed_checkpoint_from_output(const config::Experiment& experiment, const ShardSpec& shard,
-                                 const mpi::Comm& comm,
+void seed_checkpoint_from_output(const config::Experiment& experiment, const PointModels& models,
+                                 const ShardSpec& shard, const mpi::Comm& comm,
                                  std::optional<CheckpointStore>& checkpoint) {
   std::int64_t sessions = 0;
   Segment work;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto file = open_result(experiment.output);
     sessions = read_result_header(file).sessions;
-    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), shard);
+    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), models, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
@@ -171,37 +171,34 @@ ProgressReporter make_progress(const config::Experiment& experiment, const RunOp
   return {"chunks", "indices", options.progress_interval_seconds, enabled, stderr};
 }
 
-void check_point(const config::Experiment& experiment, const KernelEntry& kernel,
-                 const config::Point& point) {
-  if (experiment.driver == "ga") {
-    (void)GaSettings::from(point.driver);
-    (void)kernel.ga->make(point.params);
-  } else if (experiment.driver == "sweep") {
-    (void)kernel.sweep->make(point.params);
-  } else {
-    (void)exhaustive_range(point.driver, kernel.exhaustive->make(point.params)->index_count());
-  }
-}
-
 }  // namespace
 
-void check_runnable(const config::Experiment& experiment) {
+PointModels check_runnable(const config::Experiment& experiment) {
   const auto* kernel = find_kernel(experiment.kernel);
   if (kernel == nullptr) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    if (experiment.driver == "ga" && experiment.points[p].driver.integer("ranks_per_task") !=
+  for (const auto& point : experiment.points) {
+    if (experiment.driver == "ga" && point.driver.integer("ranks_per_task") !=
                                          experiment.points[0].driver.integer("ranks_per_task")) {
       throw config::ConfigError(
           "ga.ranks_per_task cannot be swept: one value holds for the whole run");
     }
+  }
+  PointModels models(experiment, *kernel);
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    const auto& point = experiment.points[p];
     try {
-      check_point(experiment, *kernel, experiment.points[p]);
+      if (experiment.driver == "ga") {
+        (void)GaSettings::from(point.driver);
+      } else if (experiment.driver == "exhaustive") {
+        (void)exhaustive_range(point.driver, models.exhaustive()[p]->index_count());
+      }
     } catch (const KernelError& error) {
       throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
     }
   }
+  return models;
 }
 
 void check_memory(const config::Experiment& experiment, const std::string& source,
@@ -230,9 +227,8 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 namespace {
 
 // run_experiment, with the result file where its error path can close it.
-RunSummary run_into(const config::Experiment& experiment, RunOptions options, const mpi::Comm& comm,
-                    std::optional<ResultFile>& file) {
-  check_runnable(experiment);
+RunSummary run_into(const config::Experiment& experiment, const PointModels& models,
+                    RunOptions options, const mpi::Comm& comm, std::optional<ResultFile>& file) {
   const auto* kernel = find_kernel(experiment.kernel);
   const auto start_time = utc_now();
   const auto all_hosts = comm.all_gather_strings(mpi::processor_name());
@@ -251,7 +247,7 @@ RunSummary run_into(const config::Experiment& experiment, RunOptions options, co
     comm.barrier();
     // Before the result file opens: a refused checkpoint then leaves no open parallel file.
     if (options.from_output) {
-      seed_checkpoint_from_output(experiment, options.shard, comm, checkpoint);
+      seed_checkpoint_from_output(experiment, models, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
       checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
@@ -262,7 +258,7 @@ RunSummary run_into(const config::Experiment& experiment, RunOptions options, co
         for (const auto& note : checkpoint->notes()) fmt::print(stderr, "levelforge: {}\n", note);
       }
     }
-    file.emplace(experiment.output, comm);
+    file.emplace(experiment.output, comm.dup());
     write_provenance(*file, experiment, comm, hosts, start_time);
     write_shard_provenance(*file, options, summary.session);
     write_points(*file, experiment, comm);
@@ -271,8 +267,8 @@ RunSummary run_into(const config::Experiment& experiment, RunOptions options, co
   auto progress = make_progress(experiment, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, comm, file ? &*file : nullptr,
-                        progress,   tasks,   idle, options.shard};
+  DriverContext context{experiment, *kernel, models, comm,         file ? &*file : nullptr,
+                        progress,   tasks,   idle,   options.shard};
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
   context.restored_is_complete = merging;
@@ -319,11 +315,11 @@ RunSummary run_into(const config::Experiment& experiment, RunOptions options, co
 
 }  // namespace
 
-RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
-                          const mpi::Comm& comm) {
+RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
+                          RunOptions options, const mpi::Comm& comm) {
   std::optional<ResultFile> file;
   try {
-    return run_into(experiment, std::move(options), comm, file);
+    return run_into(experiment, models, std::move(options), comm, file);
   } catch (const h5::IoError& error) {
     // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
     const auto note = full_disk_note(experiment.output);

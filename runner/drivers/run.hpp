@@ -8,6 +8,7 @@
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/drivers/point_models.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {
@@ -43,7 +44,8 @@ struct RunSummary {
 // Builds every point's kernel and driver settings, so that contradictions the schema
 // cannot see (elitism >= population, a range outside the index space, a kernel refusing
 // its parameters) are config errors before anything runs. Throws config::ConfigError.
-void check_runnable(const config::Experiment& experiment);
+// The kernels built are the run's: run_experiment takes them.
+[[nodiscard]] PointModels check_runnable(const config::Experiment& experiment);
 
 // Collective: refuses (config::ConfigError, "SOURCE: " first) a run that needs more memory
 // per rank than its host has for each of its ranks there, before anything large is
@@ -55,7 +57,7 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
 // written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
 // seen a signal (the caller installs it).
-RunSummary run_experiment(const config::Experiment& experiment, RunOptions options,
-                          const mpi::Comm& comm);
+RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
+                          RunOptions options, const mpi::Comm& comm);
 
 }  // namespace levelforge

@@ -19,8 +19,7 @@ void run_sweep_driver(DriverContext& context) {
   const auto& sweep = *context.kernel.sweep;
   const auto task_count = experiment.task_count();
 
-  std::vector<std::unique_ptr<SweepModel>> models;
-  for (const auto& point : experiment.points) models.push_back(sweep.make(point.params));
+  const auto& models = context.models.sweep();
 
   const RecordLayout layout(sweep.record_fields);
   std::vector<std::uint64_t> tasks;

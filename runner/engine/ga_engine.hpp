@@ -306,8 +306,8 @@ class GaRun {
                      std::span(outcome.best_genomes).subspan(k * length, length));
     }
     if (group_.rank() != 0) return;
-    if constexpr (ValidatingGaKernel<K>) validate_best(outcome, order);
-    if constexpr (LevelGaKernel<K>) render_best(outcome, order);
+    if constexpr (claims<K>(Capability::validate)) validate_best(outcome, order);
+    if constexpr (claims<K>(Capability::render_level)) render_best(outcome, order);
   }
 
   // Each kept genome measured again on its own stream (task, position).

@@ -1,6 +1,7 @@
 #include "runner/engine/kernel_registry.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "kernels/all.hpp"
 #include "runner/engine/driver_specs.hpp"
@@ -9,29 +10,50 @@ namespace levelforge {
 
 namespace {
 
+template <PuzzleKernel K>
+PuzzleCapability describe_puzzle() {
+  const auto solve = [](std::string_view text, const std::string& source, const ParamSet& options) {
+    const auto puzzle = K::parse_puzzle(text, source);
+    const auto answer = K::solve_puzzle(puzzle, options);
+    if (const std::string problem = K::check_answer(puzzle, options, answer); !problem.empty())
+      throw std::logic_error("the answer " + problem);
+    return K::report(puzzle, answer, source);
+  };
+  const auto draw = [](std::string_view text, const std::string& source,
+                       const std::string& heading) {
+    return K::draw_puzzle(K::parse_puzzle(text, source), heading);
+  };
+  return {K::puzzle_info(), K::solve_options(), solve, draw};
+}
+
+// What K claims, and only that (concepts.hpp, capabilities_hold).
 template <Kernel K>
 KernelEntry describe() {
-  KernelEntry entry{std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}, {}};
-  if constexpr (MemoryEstimatingKernel<K>) {
+  static_assert(capabilities_hold<K>());
+  KernelEntry entry{
+      std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}, {}, {}};
+  if constexpr (claims<K>(Capability::memory_estimate)) {
     entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
   }
-  if constexpr (GaKernel<K>) {
+  if constexpr (claims<K>(Capability::ga)) {
     entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
                               return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
                             }};
-    if constexpr (ValidatingGaKernel<K>) entry.ga->validation_fields = K::validation_fields();
+    if constexpr (claims<K>(Capability::validate))
+      entry.ga->validation_fields = K::validation_fields();
   }
-  if constexpr (SweepKernel<K>) {
+  if constexpr (claims<K>(Capability::sweep)) {
     entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {
                                     return std::unique_ptr<SweepModel>(new ErasedSweep<K>(params));
                                   }};
   }
-  if constexpr (ExhaustiveKernel<K>) {
+  if constexpr (claims<K>(Capability::exhaustive)) {
     entry.exhaustive = ExhaustiveCapability{
         K::reductions(), K::solution_fields(), [](const ParamSet& params) {
           return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
         }};
   }
+  if constexpr (claims<K>(Capability::puzzle)) entry.puzzle = describe_puzzle<K>();
   return entry;
 }
 

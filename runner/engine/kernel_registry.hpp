@@ -12,6 +12,7 @@
 
 #include "kernels/api/memory.hpp"
 #include "kernels/api/params.hpp"
+#include "kernels/api/puzzle.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
 #include "runner/config/experiment.hpp"
@@ -36,6 +37,21 @@ struct ExhaustiveCapability {
   std::function<std::unique_ptr<ExhaustiveModel>(const ParamSet&)> make;
 };
 
+struct PuzzleCapability {
+  PuzzleInfo info;
+  std::vector<ParamSpec> options;
+  // Reads `text` as a puzzle named `source`, solves it under `options` (validated, defaults
+  // filled in), checks the answer and reports it. Throws PuzzleInputError for a text that is
+  // no puzzle, std::logic_error for solvers that disagree or an answer that fails its check.
+  std::function<Report(std::string_view text, const std::string& source, const ParamSet& options)>
+      solve;
+  // The puzzle in `text` (named `source` in a PuzzleInputError) drawn for people, headed by
+  // comments naming `heading`.
+  std::function<std::string(std::string_view text, const std::string& source,
+                            const std::string& heading)>
+      draw;
+};
+
 struct KernelEntry {
   std::string name;
   std::string summary;
@@ -43,6 +59,7 @@ struct KernelEntry {
   std::optional<GaCapability> ga;
   std::optional<SweepCapability> sweep;
   std::optional<ExhaustiveCapability> exhaustive;
+  std::optional<PuzzleCapability> puzzle;
   // The kernel's memory for one task and one genome (MemoryEstimatingKernel); empty when
   // the kernel declares none because its memory does not grow with its parameters.
   std::function<MemoryEstimate(const ParamSet&)> memory_estimate;

@@ -42,7 +42,7 @@ class ErasedGa final : public GaModel {
   explicit ErasedGa(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
   [[nodiscard]] std::vector<std::size_t> level_shape() const override {
-    if constexpr (LevelGaKernel<K>) {
+    if constexpr (claims<K>(Capability::render_level)) {
       return kernel_.level_shape();
     } else {
       return {};
@@ -73,7 +73,7 @@ class ErasedExhaustive final : public ExhaustiveModel {
   explicit ErasedExhaustive(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::uint64_t index_count() const override { return kernel_.index_count(); }
   void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const override {
-    if constexpr (RangeExhaustiveKernel<K>) {
+    if constexpr (claims<K>(Capability::visit_range)) {
       kernel_.visit_range(begin, end, out);
     } else {
       for (std::uint64_t index = begin; index < end; ++index) {

@@ -1,5 +1,5 @@
 #pragma once
-// Reading a file the user named: a config, a table file, a maze, an HDF5 file. Each is
+// Reading a file the user named: a config, a table file, a puzzle, an HDF5 file. Each is
 // looked at before it is opened, since opening a FIFO blocks until a writer comes and a
 // device such as /dev/zero never ends, and text is read only up to a documented limit.
 
@@ -13,8 +13,8 @@ namespace levelforge {
 inline constexpr std::uintmax_t no_size_limit = std::numeric_limits<std::uintmax_t>::max();
 // docs/config.md: configs and the table files they name.
 inline constexpr std::uintmax_t config_size_limit = std::uintmax_t{16} << 20U;
-// docs/tiltmaze.md: maze files, and a maze on standard input.
-inline constexpr std::uintmax_t maze_size_limit = std::uintmax_t{1} << 20U;
+// Puzzle files (`levelforge solve`), and a puzzle on standard input.
+inline constexpr std::uintmax_t puzzle_size_limit = std::uintmax_t{1} << 20U;
 
 // Why `path` cannot be read as `what` ("config file"), or empty when it can: it exists, is a
 // regular file (a symbolic link to one will do) and holds at most `limit` bytes.

@@ -18,11 +18,8 @@ namespace {
 // HDF5 prints its error stack to stderr by default; we report it through IoError instead.
 // Called before any operation that can fail on a fresh library.
 void silence_hdf5_printing() {
-  static const bool silenced = [] {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)silenced;
+  static const bool silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  if (!silenced) throw IoError("cannot turn off HDF5's own error printing (H5Eset_auto2 failed)");
 }
 
 herr_t take_first_message(unsigned n, const H5E_error2_t* entry, void* out) {
@@ -35,7 +32,7 @@ herr_t take_first_message(unsigned n, const H5E_error2_t* entry, void* out) {
 // The message of the innermost (most specific) entry of the calling thread's error stack.
 std::string innermost_hdf5_message() {
   std::string message;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, take_first_message, &message);
+  if (H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, take_first_message, &message) < 0) message.clear();
   return message.empty() ? std::string("no HDF5 error details") : message;
 }
 
@@ -181,7 +178,9 @@ class AttributeIo {
         checked_handle(H5Tget_native_type(file_type.id(), H5T_DIR_DEFAULT), context);
     if (variable) return read_variable_strings(attribute, memory_type, count);
     const std::size_t width = H5Tget_size(file_type.id());
+    if (width == 0) check(-1, context);
     const H5T_str_t pad = H5Tget_strpad(file_type.id());
+    if (pad == H5T_STR_ERROR) check(-1, context);
     std::vector<char> buffer(count * width);
     check(H5Aread(attribute.id(), memory_type.id(), buffer.data()), context);
     std::vector<std::string> values;
@@ -346,8 +345,25 @@ std::size_t Datatype::size() const {
   return size;
 }
 
-H5T_class_t Datatype::type_class() const {
-  return check(H5Tget_class(id()), [] { return "reading the class of a datatype"; });
+TypeClass Datatype::type_class() const {
+  switch (check(H5Tget_class(id()), [] { return "reading the class of a datatype"; })) {
+    case H5T_INTEGER: return TypeClass::integer;
+    case H5T_FLOAT: return TypeClass::floating;
+    case H5T_STRING: return TypeClass::string;
+    case H5T_COMPOUND: return TypeClass::compound;
+    default: return TypeClass::other;
+  }
+}
+
+bool Datatype::is_unsigned() const {
+  return check(H5Tget_sign(id()), [] { return "reading the sign of an integer type"; }) ==
+         H5T_SGN_NONE;
+}
+
+Datatype Datatype::member_type(std::size_t index) const {
+  return Datatype(checked_handle(H5Tget_member_type(id(), static_cast<unsigned>(index)), [&] {
+    return "reading the type of member " + std::to_string(index) + " of a compound type";
+  }));
 }
 
 std::vector<std::string> Datatype::member_names() const {
@@ -355,7 +371,7 @@ std::vector<std::string> Datatype::member_names() const {
   const int count = check(H5Tget_nmembers(id()), context);
   std::vector<std::string> names;
   for (int i = 0; i < count; ++i) {
-    char* name = H5Tget_member_name(id(), static_cast<unsigned>(i));
+    char* name = H5Tget_member_name(id(), static_cast<unsigned>(i));  // H5free_memory below
     if (name == nullptr) check(-1, context);
     names.emplace_back(name);
     H5free_memory(name);
@@ -679,6 +695,19 @@ Dataset Group::create_dataset(const std::string& name, const Datatype& type,
                                     dcpl.id(), H5P_DEFAULT),
                          [&] { return action; }),
           file_path(), child};
+}
+
+ObjectKind Group::kind_of(const std::string& name) const {
+  if (!has(name)) return ObjectKind::missing;
+  H5O_info_t info;  // HDF5 1.10's call (Debian 12); 1.12 keeps it as H5Oget_info_by_name2
+  check(H5Oget_info_by_name2(id(), name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT),
+        [&] { return "looking at " + in_quotes(name) + " in " + describe(); });
+  switch (info.type) {
+    case H5O_TYPE_GROUP: return ObjectKind::group;
+    case H5O_TYPE_DATASET: return ObjectKind::dataset;
+    default: return ObjectKind::other;
+  }
+  return ObjectKind::other;
 }
 
 Dataset Group::open_dataset(const std::string& name) const {

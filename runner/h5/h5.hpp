@@ -72,6 +72,12 @@ struct DatasetOptions {
   std::vector<hsize_t> max_dims;  // empty: fixed size; H5S_UNLIMITED allowed (needs chunk)
 };
 
+// The kind of values a datatype holds.
+enum class TypeClass { integer, floating, string, compound, other };
+
+// What a link in a group leads to.
+enum class ObjectKind { missing, group, dataset, other };
+
 class Datatype {
  public:
   static Datatype int64();
@@ -98,8 +104,10 @@ class Datatype {
 
   [[nodiscard]] hid_t id() const noexcept { return handle_.id(); }
   [[nodiscard]] std::size_t size() const;
-  [[nodiscard]] H5T_class_t type_class() const;
+  [[nodiscard]] TypeClass type_class() const;
+  [[nodiscard]] bool is_unsigned() const;                       // integer types only
   [[nodiscard]] std::vector<std::string> member_names() const;  // compound types only
+  [[nodiscard]] Datatype member_type(std::size_t index) const;  // compound types only
   [[nodiscard]] bool equals(const Datatype& other) const;
 
  private:
@@ -210,7 +218,9 @@ class Group : public Object {
   // `name` may be a relative path ("a/b") or absolute ("/a/b").
   Group create_group(const std::string& name);
   [[nodiscard]] Group open_group(const std::string& name) const;
-  [[nodiscard]] bool has(const std::string& name) const;    // a link of that name/path exists
+  [[nodiscard]] bool has(const std::string& name) const;  // a link of that name/path exists
+  // What `name` (a name or path) leads to; missing when no link of that path exists.
+  [[nodiscard]] ObjectKind kind_of(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> children() const;  // link names, in name order
   Dataset create_dataset(const std::string& name, const Datatype& type,
                          const std::vector<hsize_t>& dims, const DatasetOptions& options = {});

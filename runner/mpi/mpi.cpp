@@ -13,27 +13,29 @@ void check(int code, const char* call) {
   if (code == MPI_SUCCESS) return;
   std::array<char, MPI_MAX_ERROR_STRING> description{};
   int length = 0;
-  MPI_Error_string(code, description.data(), &length);
+  if (MPI_Error_string(code, description.data(), &length) != MPI_SUCCESS) {
+    throw MpiError(std::string(call) + " failed with error code " + std::to_string(code));
+  }
   throw MpiError(std::string(call) +
                  " failed: " + std::string(description.data(), static_cast<std::size_t>(length)));
 }
 
 Environment::Environment(int& argc, char**& argv) {
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized == 0) {
     check(MPI_Init(&argc, &argv), "MPI_Init");
     initialized_here_ = true;
   }
   // Errors come back as codes that check() turns into exceptions, not as silent aborts.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
 }
 
 Environment::~Environment() {
   if (!initialized_here_) return;
+  // A destructor cannot report: a failing call leaves MPI to the end of the process.
   int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (finalized == 0) MPI_Finalize();
+  if (MPI_Finalized(&finalized) == MPI_SUCCESS && finalized == 0) (void)MPI_Finalize();
 }
 
 bool started_by_launcher() {
@@ -49,37 +51,32 @@ bool Comm::owned() const {
   return comm_ != MPI_COMM_NULL && comm_ != MPI_COMM_WORLD && comm_ != MPI_COMM_SELF;
 }
 
-void Comm::release() noexcept {
-  // MPI_Comm_free is collective: abandoned while unwinding, when the other ranks may never
-  // come (the job is about to be aborted).
-  if (owned() && std::uncaught_exceptions() == 0) MPI_Comm_free(&comm_);
+void Comm::reset() noexcept {
+  // MPI_Comm_free marks the communicator for deallocation after its pending operations; Open
+  // MPI and MPICH do that locally, without waiting for the other ranks, so freeing on an
+  // error path too (as mpl's destructor does) cannot hang. A destructor cannot report.
+  if (owned()) (void)MPI_Comm_free(&comm_);
   comm_ = MPI_COMM_NULL;
 }
 
-Comm::Comm(const Comm& other) {
-  if (other.comm_ != MPI_COMM_NULL) check(MPI_Comm_dup(other.comm_, &comm_), "MPI_Comm_dup");
-}
-
-Comm& Comm::operator=(const Comm& other) {
-  if (this != &other) {
-    Comm copy(other);
-    *this = std::move(copy);
-  }
-  return *this;
+Comm Comm::dup() const {
+  MPI_Comm copy = MPI_COMM_NULL;
+  if (comm_ != MPI_COMM_NULL) check(MPI_Comm_dup(comm_, &copy), "MPI_Comm_dup");
+  return Comm(copy);
 }
 
 Comm::Comm(Comm&& other) noexcept : comm_(other.comm_) { other.comm_ = MPI_COMM_NULL; }
 
 Comm& Comm::operator=(Comm&& other) noexcept {
   if (this != &other) {
-    release();
+    reset();
     comm_ = other.comm_;
     other.comm_ = MPI_COMM_NULL;
   }
   return *this;
 }
 
-Comm::~Comm() { release(); }
+Comm::~Comm() { reset(); }
 
 int Comm::rank() const {
   int rank = 0;
@@ -96,8 +93,9 @@ int Comm::size() const {
 Comm Comm::split(int color, int key) const {
   MPI_Comm result = MPI_COMM_NULL;
   check(MPI_Comm_split(comm_, color, key, &result), "MPI_Comm_split");
-  MPI_Comm_set_errhandler(result, MPI_ERRORS_RETURN);
-  return Comm(result);
+  Comm split(result);
+  check(MPI_Comm_set_errhandler(result, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  return split;
 }
 
 void Comm::barrier() const { check(MPI_Barrier(comm_), "MPI_Barrier"); }
@@ -222,7 +220,7 @@ std::vector<std::string> Comm::all_gather_strings(const std::string& local) cons
 }
 
 void Comm::abort(int code) const {
-  MPI_Abort(comm_, code);
+  (void)MPI_Abort(comm_, code);
   std::exit(code);  // MPI_Abort does not return; this satisfies [[noreturn]] if it ever did
 }
 
@@ -233,7 +231,7 @@ SharedCounters::SharedCounters(const Comm& comm, std::size_t count) {
         "MPI_Win_allocate");
   if (comm.rank() == 0) std::fill_n(memory_, count, 0);
   comm.barrier();
-  MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
+  check(MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Thin checked wrappers over the MPI calls the runner uses, in the manner of mpl's
-// comm_group.hpp: a Comm copy duplicates the communicator, a move leaves a null one
-// behind, and MPI_COMM_WORLD / MPI_COMM_SELF are never freed.
+// comm_group.hpp: dup() duplicates a communicator (a collective, so never an implicit copy),
+// a move leaves a null one behind, and MPI_COMM_WORLD / MPI_COMM_SELF are never freed.
 
 #include <mpi.h>
 
@@ -11,6 +11,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace levelforge::mpi {
@@ -46,8 +47,8 @@ class Comm {
  public:
   static Comm world();
 
-  Comm(const Comm& other);
-  Comm& operator=(const Comm& other);
+  Comm(const Comm& other) = delete;
+  Comm& operator=(const Comm& other) = delete;
   Comm(Comm&& other) noexcept;
   Comm& operator=(Comm&& other) noexcept;
   ~Comm();
@@ -56,13 +57,17 @@ class Comm {
   [[nodiscard]] int rank() const;
   [[nodiscard]] int size() const;
 
+  // Collective. MPI_Comm_dup: the same group in a communicator of its own.
+  [[nodiscard]] Comm dup() const;
   // MPI_Comm_split: ranks with equal color form one communicator, ordered by key.
   [[nodiscard]] Comm split(int color, int key) const;
 
   void barrier() const;
   void broadcast(std::string& text, int root) const;
   void broadcast(std::span<std::byte> bytes, int root) const;
+  // A value whose bytes are the value: no pointers inside, so it means the same on every rank.
   template <class T>
+  requires std::is_trivially_copyable_v<T>
   void broadcast_value(T& value, int root) const {
     broadcast(std::as_writable_bytes(std::span<T, 1>(&value, 1)), root);
   }
@@ -103,7 +108,8 @@ class Comm {
 
   explicit Comm(MPI_Comm comm) : comm_(comm) {}
   [[nodiscard]] bool owned() const;
-  void release() noexcept;
+  // Frees the communicator this owns (none: WORLD, SELF, null) and becomes null.
+  void reset() noexcept;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
 };

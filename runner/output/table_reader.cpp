@@ -17,23 +17,20 @@ namespace {
 // The layout of a table's rows, built from the dataset's own compound type.
 RecordLayout table_layout(const h5::Dataset& dataset) {
   const auto type = dataset.datatype();
-  if (type.type_class() != H5T_COMPOUND) {
+  if (type.type_class() != h5::TypeClass::compound) {
     throw h5::IoError("dataset '" + dataset.path() + "' in " + dataset.file_path() +
                       " is not a table (compound dataset)");
   }
   std::vector<FieldSpec> fields;
   const auto names = type.member_names();
-  for (unsigned i = 0; i < names.size(); ++i) {
-    const hid_t member = H5Tget_member_type(type.id(), i);
-    if (member < 0) {
-      throw h5::IoError("dataset '" + dataset.path() + "' in " + dataset.file_path() +
-                        ": cannot read the type of column '" + names[i] + "'");
-    }
-    const h5::Datatype member_type{h5::Handle(member)};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto member_type = type.member_type(i);
     switch (member_type.type_class()) {
-      case H5T_INTEGER: fields.push_back(int_field(names[i], "")); break;
-      case H5T_FLOAT: fields.push_back(real_field(names[i], "")); break;
-      case H5T_STRING: fields.push_back(text_field(names[i], member_type.size(), "")); break;
+      case h5::TypeClass::integer: fields.push_back(int_field(names[i], "")); break;
+      case h5::TypeClass::floating: fields.push_back(real_field(names[i], "")); break;
+      case h5::TypeClass::string:
+        fields.push_back(text_field(names[i], member_type.size(), ""));
+        break;
       default:
         throw h5::IoError("dataset '" + dataset.path() + "' in " + dataset.file_path() +
                           ": column '" + names[i] + "' has an unsupported type");

@@ -1,4 +1,5 @@
-// `levelforge maze FILE DATASET`: one tilt maze stored in a result table, drawn as text.
+// `levelforge show KERNEL FILE DATASET`: one puzzle stored in a text field of a result table,
+// drawn by its kernel, and solved with --solve.
 
 #include <algorithm>
 #include <optional>
@@ -8,10 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "kernels/tiltmaze/maze_text.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
-#include "runner/cli/tiltmaze_report.hpp"
+#include "runner/cli/puzzle_options.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/output/table_reader.hpp"
 
@@ -26,39 +26,32 @@ void find_tables(const h5::Group& group, const std::string& prefix, const std::s
   for (const auto& name : group.children()) {
     std::string path = prefix;
     path.append("/").append(name);
-    try {
+    const auto kind = group.kind_of(name);
+    if (kind == h5::ObjectKind::group) {
       find_tables(group.open_group(name), path, field, found);
       continue;
-    } catch (const h5::IoError&) {
     }
-    try {
-      const auto type = group.open_dataset(name).datatype();
-      if (type.type_class() != H5T_COMPOUND) continue;
-      const auto members = type.member_names();
-      if (std::find(members.begin(), members.end(), field) != members.end()) found.push_back(path);
-    } catch (const h5::IoError&) {
-    }
+    if (kind != h5::ObjectKind::dataset) continue;
+    const auto type = group.open_dataset(name).datatype();
+    if (type.type_class() != h5::TypeClass::compound) continue;
+    const auto members = type.member_names();
+    if (std::find(members.begin(), members.end(), field) != members.end()) found.push_back(path);
   }
 }
 
 // The text in `field` of row `row` of `dataset`; UsageError naming all three otherwise.
-std::string read_maze_field(const MazeArguments& arguments) {
+std::string read_text_field(const ShowArguments& arguments, const PuzzleInfo& info) {
   const auto where = [&] { return fmt::format("{}: {}", arguments.file, arguments.dataset); };
   try {
     auto file = open_result(arguments.file);
     const auto root = file.root();
-    bool is_group = false;
-    if (root.has(arguments.dataset)) {
-      try {
-        (void)root.open_group(arguments.dataset);  // throws unless a group
-        is_group = true;
-      } catch (const h5::IoError&) {
-      }
-    }
-    if (!root.has(arguments.dataset) || is_group) {
+    const auto kind = root.kind_of(arguments.dataset);
+    if (kind != h5::ObjectKind::dataset) {
       std::vector<std::string> tables;
       find_tables(root, "", arguments.field, tables);
-      const std::string problem = is_group ? "is a group, not a dataset" : "no such dataset";
+      const std::string problem = kind == h5::ObjectKind::group     ? "is a group, not a dataset"
+                                  : kind == h5::ObjectKind::missing ? "no such dataset"
+                                                                    : "not a dataset";
       throw UsageError(fmt::format(
           "{}: {}; {}", where(), problem,
           tables.empty() ? fmt::format("the file has no table with a '{}' field", arguments.field)
@@ -67,7 +60,7 @@ std::string read_maze_field(const MazeArguments& arguments) {
     }
     const auto dataset = root.open_dataset(arguments.dataset);
     const auto rows = dataset.element_count();
-    if (dataset.datatype().type_class() != H5T_COMPOUND)
+    if (dataset.datatype().type_class() != h5::TypeClass::compound)
       throw UsageError(where() + ": not a table (compound dataset)");
     if (arguments.row >= rows) {
       throw UsageError(fmt::format("{} row {}: no such row; the table has {} row{}", where(),
@@ -87,8 +80,8 @@ std::string read_maze_field(const MazeArguments& arguments) {
     const auto value = table.row(0)[static_cast<std::size_t>(field - fields.begin())];
     const auto* text = std::get_if<std::string>(&value);
     if (text == nullptr) {
-      throw UsageError(fmt::format("{}: field '{}' is a number, not a compact maze string", where(),
-                                   arguments.field));
+      throw UsageError(fmt::format("{}: field '{}' is a number, not a {} string", where(),
+                                   arguments.field, info.stored_form));
     }
     return *text;
   } catch (const VerifyError& error) {
@@ -101,38 +94,28 @@ std::string read_maze_field(const MazeArguments& arguments) {
 
 }  // namespace
 
-int maze_command(const MazeArguments& arguments) {
-  const std::string compact = read_maze_field(arguments);
+int show_command(ShowArguments arguments) {
+  const KernelEntry& kernel = find_puzzle_kernel("show", arguments.kernel);
+  const PuzzleInfo& info = kernel.puzzle->info;
+  const ParamSet options = read_puzzle_options("show", kernel, arguments.options);
+  if (arguments.field.empty()) arguments.field = info.stored_field;
+  const std::string stored = read_text_field(arguments, info);
   const std::string place = fmt::format("{}: {} row {}, field '{}'", arguments.file,
                                         arguments.dataset, arguments.row, arguments.field);
-  if (compact.empty()) throw UsageError(place + ": empty (no maze stored in this row)");
-  tiltmaze::Maze maze;
+  if (stored.empty()) throw UsageError(fmt::format("{}: empty (no {} stored in this row)", place, info.noun));
+  const auto refused = [&](const PuzzleInputError& error) {
+    return UsageError(fmt::format("{}: not a {}: {}", place, info.stored_form, error.what()));
+  };
+  std::string out;
   try {
-    maze = tiltmaze::from_compact(compact);
-  } catch (const tiltmaze::MazeFormatError& error) {
-    throw UsageError(place + ": not a compact tilt maze: " + error.what());
+    out = kernel.puzzle->draw(stored, info.stored_source, place);
+  } catch (const PuzzleInputError& error) {
+    throw refused(error);
   }
-  std::optional<MazeAnalysis> analysis;
-  if (arguments.solve) analysis = analyze_maze(maze, parse_collect(arguments.collect), place);
-
-  // The header lines are comments, so the output without --solve is a maze file `solve`
-  // reads back.
-  std::string out = fmt::format("# {}: {}x{}, start {}, {} target{}\n# compact: {}\n", place,
-                                maze.width, maze.height, cell_text(maze, maze.start),
-                                maze.targets.size(), maze.targets.size() == 1 ? "" : "s", compact);
-  tiltmaze::Maze drawn = maze;
-  const auto on_start = std::find(drawn.targets.begin(), drawn.targets.end(), maze.start);
-  if (on_start != drawn.targets.end()) {
-    // A cell of the drawing holds one character. The start's target is collected at time 0
-    // in both modes, so the drawing without it has the same solutions.
-    drawn.targets.erase(on_start);
-    out += fmt::format(
-        "# note: the start {} is also a target, which the drawing cannot show: it is drawn as "
-        "'S' (the target is collected at the start, so the solutions are the same)\n",
-        cell_text(maze, maze.start));
+  if (arguments.solve) {
+    // The stored text was read above: an error now is the solvers'.
+    out.append("\n").append(solve_puzzle(kernel, stored, place, options).text());
   }
-  out += tiltmaze::format_maze(drawn);
-  if (analysis) out.append("\n").append(report_text(maze, *analysis));
   fmt::print("{}", out);
   return exit_ok;
 }

@@ -1,0 +1,101 @@
+"""Monsters (kernels/monsters): the hero's survival against the swept parameters (or the
+GA's targets), the motive shares. `analysis.report` calls figures(report) for a run of
+this kernel."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ..figures import values_label, point_label, task_label, varied_keys, by_keys, sweep_roles, panel_grid, targets
+
+
+# The motives of a monsters record (kernels/monsters), each with a fixed color.
+MOTIVES = {"fear": "#984ea3", "aggression": "#e41a1c", "desire": "#ffd92f", "misc": "#a65628",
+           "wander": "#4daf4a", "none": "#bbbbbb"}
+
+
+def monsters_survival(report):
+    """Sweep: p_survive against the swept parameters, one line per value of the second and a
+    panel per combination of the rest (means over replicates). GA: the targets figure."""
+    run = report.run
+    if run.driver == "ga":
+        targets(report, "p_survive", "worlds",
+                ("target survival probability", "hero survival of the best monsters"),
+                "monsters_survival.png", "Target against validated hero survival",
+                "Each task's best monster genome: the hero's survival probability as estimated "
+                "during selection and as measured again on fresh worlds, against its target.")
+        return
+    records = run.records
+    if "p_survive" not in records.columns:
+        return
+    x, lines, panels = sweep_roles(run, ("params.fear", "params.group_size", "params.aggression"))
+    if x is None:
+        x = "sweep"
+        records = records.assign(sweep="all tasks")
+    joined = "-" if pd.api.types.is_numeric_dtype(records[x]) else "none"  # no line between texts
+    groups = by_keys(records, panels)
+    fig, axes = panel_grid(len(groups))
+    for ax, (key, rows) in zip(axes.flat, groups):
+        for line, line_rows in by_keys(rows, lines):
+            survival = line_rows.groupby(x)["p_survive"].mean()
+            ax.plot(survival.index, survival.to_numpy(), marker="o", linestyle=joined,
+                    label=values_label(lines, line) or "all")
+        ax.set_title(values_label(panels, key), fontsize="small")
+        ax.set_ylim(-0.02, 1.02)
+    report.save_panels(fig, axes, (x.split(".")[-1], "hero survival probability"),
+                       "monsters_survival.png", "Hero survival against the swept parameters",
+                       "The fraction of worlds the hero survives, per sweep point (mean over "
+                       "replicates).")
+
+
+def stacked_bars(ax, labels, shares, colors):
+    """Horizontal bars of `shares` (a DataFrame, one column per part) stacked left to right,
+    the first label on top."""
+    left = np.zeros(len(shares))
+    for column in shares.columns:
+        values = shares[column].to_numpy(dtype=float)
+        ax.barh(np.arange(len(shares)), values, left=left, color=colors[column], label=column)
+        left += np.nan_to_num(values)
+    ax.set_yticks(np.arange(len(shares)))
+    ax.set_yticklabels(labels, fontsize="small")
+    ax.set_ylim(len(shares) - 0.5, -0.5)
+
+
+def monsters_motives(report):
+    """The motive shares of the monsters' decisions: per sweep point (mean over
+    replicates), or per task of the best GA individual (whose record holds fear and
+    aggression: the rest is 'other')."""
+    run = report.run
+    if run.driver == "ga":
+        frame = run.with_params(run.best[run.best.position == 0])
+        rows = frame.task.to_numpy()
+        labels = [task_label(run, row.task, row.point) for row in frame.itertuples()]
+    else:
+        frame = run.records
+        rows = sorted(set(frame.point))
+        labels = [point_label(run, point, varied_keys(run)) for point in rows]
+    columns = [f"share_{motive}" for motive in MOTIVES if f"share_{motive}" in frame.columns]
+    if not columns or not len(frame):
+        return
+    shares = frame.groupby("task" if run.driver == "ga" else "point")[columns].mean().loc[rows]
+    shares.columns = [column[len("share_"):] for column in columns]
+    colors = dict(MOTIVES)
+    if len(columns) < len(MOTIVES):
+        shares["other"] = (1 - shares.sum(axis=1)).clip(lower=0)
+        colors["other"] = "#eeeeee"
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.25 * len(shares)))
+    stacked_bars(ax, labels, shares, colors)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the monsters' decisions")
+    ax.legend(fontsize="small", ncol=len(shares.columns), loc="lower center",
+              bbox_to_anchor=(0.5, 1.0))
+    report.save(fig, "monsters_motives.png", "Motive shares",
+                "Which motive won the monsters' decisions, per " +
+                ("task (its best genome; the record holds fear and aggression, the rest is other)."
+                 if run.driver == "ga" else "sweep point (mean over replicates)."))
+
+
+def figures(report):
+    if report.run.driver in ("ga", "sweep"):
+        monsters_survival(report)
+        monsters_motives(report)
