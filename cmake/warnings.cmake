@@ -13,9 +13,12 @@ target_compile_definitions(levelforge_standard INTERFACE OMPI_SKIP_MPICXX=1 MPIC
 if(LEVELFORGE_SANITIZE)
   # GCC 12 reports false -Wmaybe-uninitialized inside std::variant and std::function when
   # the sanitizers' instrumentation changes inlining (GCC bug 105562 and relatives).
+  # -O1 -g1 (after the build type's flags, so they win): AddressSanitizer's recommended level
+  # and line tables only, which keep every report's file and line. They halve the compile
+  # time of -O2 -g (exhaustive_driver.cpp 64 s -> 29 s, tiltmaze_solver_test.cpp 57 s -> 26 s).
   target_compile_options(levelforge_standard INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-    -Wno-maybe-uninitialized)
+    -Wno-maybe-uninitialized -O1 -g1)
   target_link_options(levelforge_standard INTERFACE -fsanitize=address,undefined)
   # Every executable keeps the libraries it loads mapped until exit, so that LeakSanitizer
   # can name Open MPI's components in its reports (tests/sanitizers/README.md).
