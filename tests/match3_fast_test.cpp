@@ -17,6 +17,7 @@
 #include "kernels/match3/fast.hpp"
 #include "kernels/match3/reference.hpp"
 #include "kernels/match3/rules.hpp"
+#include "tests/random_cases.hpp"
 
 namespace levelforge::match3 {
 namespace {
@@ -139,10 +140,11 @@ Case random_case(std::mt19937_64& rng, Player player, int max_cells, int max_mov
 TEST(Match3Fast, RandomPlayerEqualsReference) {
   std::mt19937_64 rng(20260517);
   Tally tally;
-  for (int i = 0; i < 20'000 && !HasFailure(); ++i) {
+  const int cases = levelforge::testing::random_cases(20'000);
+  for (int i = 0; i < cases && !HasFailure(); ++i) {
     compare(random_case(rng, Player::random, max_side * max_side, 100), tally);
   }
-  EXPECT_EQ(tally.cases, 20'000);
+  EXPECT_EQ(tally.cases, cases);
   // The comparison means something only if many playouts score.
   EXPECT_GT(tally.scoring, tally.playouts / 2) << tally.scoring << " of " << tally.playouts;
   RecordProperty("playouts", tally.playouts);
@@ -153,7 +155,7 @@ TEST(Match3Fast, RandomPlayerEqualsReference) {
 TEST(Match3Fast, GreedyPlayerEqualsReference) {
   std::mt19937_64 rng(7);
   Tally tally;
-  for (int i = 0; i < 1'500 && !HasFailure(); ++i) {
+  for (int i = 0; i < levelforge::testing::random_cases(1'500) && !HasFailure(); ++i) {
     compare(random_case(rng, Player::greedy, 120, 60), tally);
   }
   // A few large boards with few moves.

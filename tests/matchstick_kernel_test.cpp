@@ -107,3 +107,25 @@ TEST(MatchstickKernel, DifficultyOfAHandCheckedGoodPuzzle) {
 
 }  // namespace
 }  // namespace levelforge::kernels
+
+namespace levelforge::kernels {
+namespace {
+
+TEST(MatchstickSummary, SumsTheTasksCounts) {
+  ResultTables results{"exhaustive", {}};
+  // Two tasks: 200 puzzles, 10 true, 30 good, 500 solutions in all.
+  results.tables.emplace(
+      "exhaustive/counts",
+      ResultTable({"puzzles", "true_puzzles", "solutions", "good"},
+                  {{std::int64_t{150}, std::int64_t{4}, std::int64_t{300}, std::int64_t{20}},
+                   {std::int64_t{50}, std::int64_t{6}, std::int64_t{200}, std::int64_t{10}}}));
+  EXPECT_EQ(Matchstick::summarize(results),
+            (std::vector<std::string>{
+                "puzzles: 200; already true: 10 (5.0%); good (false, exactly one solution): 30 "
+                "(15.0%)",
+                "solutions: 500 (2.5 per puzzle)"}));
+  EXPECT_TRUE(Matchstick::summarize(ResultTables{"exhaustive", {}}).empty());
+}
+
+}  // namespace
+}  // namespace levelforge::kernels

@@ -412,5 +412,34 @@ class MazeFromResults(MazeTest):
         self.assert_refused(levelforge("maze", not_hdf5, "/sweep/records"), f"{not_hdf5} is not an HDF5 file")
 
 
+class Summary(SolveTest):
+    """`levelforge inspect` prints the tiltmaze kernel's summary of a run, counted here again
+    from the file's records with h5py."""
+
+    kernel = "tiltmaze"
+
+    def test_inspect_counts_the_solvable_mazes(self):
+        config = self.write("""
+            experiment: summary
+            kernel: tiltmaze
+            driver: sweep
+            params: {width: 6, height: 6, wall_density: 0.3, targets: 3, collect: pass, placement: anywhere}
+            sweep: {replicates: 40}
+            seed: 11
+            """, "summary.yaml")
+        result = self.run_to(config, [], 2, "summary.h5")
+        with h5py.File(result, "r") as f:
+            records = f["sweep/records"][...]
+        lengths = sorted(int(r["length"]) for r in records if r["solvable"])
+        self.assertGreater(len(lengths), 0)
+        self.assertLess(len(lengths), len(records))
+        shown = levelforge("inspect", result, "--brief")
+        self.assert_ok(shown)
+        self.assertIn(
+            f"tiltmaze summary:\n  random mazes: {len(lengths)} of {len(records)} solvable "
+            f"({100 * len(lengths) / len(records):.1f}%); shortest solutions: median "
+            f"{lengths[len(lengths) // 2]} tilts, longest {lengths[-1]}\n", shown.stdout)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -240,3 +240,38 @@ TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
 
 }  // namespace
 }  // namespace levelforge::kernels
+
+namespace levelforge::kernels {
+namespace {
+
+// A row of sweep/records or ga/best with what the summary reads.
+Record maze_row(std::int64_t solvable, std::int64_t length) { return {solvable, length}; }
+
+TEST(TiltMazeSummary, CountsSolvableMazesAndTheirLengths) {
+  ResultTables results{"sweep", {}};
+  // Lengths 3, 7, 9, 12 solvable: median (the upper one) 9, longest 12; one unsolvable.
+  results.tables.emplace(
+      "sweep/records",
+      ResultTable({"solvable", "length"}, {maze_row(1, 7), maze_row(0, -1), maze_row(1, 12),
+                                           maze_row(1, 3), maze_row(1, 9)}));
+  EXPECT_EQ(TiltMaze::summarize(results),
+            std::vector<std::string>{"random mazes: 4 of 5 solvable (80.0%); shortest solutions: "
+                                     "median 9 tilts, longest 12"});
+}
+
+TEST(TiltMazeSummary, TheGaCountsEachTasksBestOnly) {
+  ResultTables results{"ga", {}};
+  results.tables.emplace("ga/best",
+                         ResultTable({"position", "solvable", "length"},
+                                     {{std::int64_t{0}, std::int64_t{0}, std::int64_t{-1}},
+                                      {std::int64_t{1}, std::int64_t{1}, std::int64_t{5}},
+                                      {std::int64_t{0}, std::int64_t{1}, std::int64_t{8}},
+                                      {std::int64_t{1}, std::int64_t{1}, std::int64_t{2}}}));
+  EXPECT_EQ(TiltMaze::summarize(results),
+            std::vector<std::string>{"each task's best maze: 1 of 2 solvable (50.0%); shortest "
+                                     "solutions: median 8 tilts, longest 8"});
+  EXPECT_TRUE(TiltMaze::summarize(ResultTables{"exhaustive", {}}).empty());
+}
+
+}  // namespace
+}  // namespace levelforge::kernels

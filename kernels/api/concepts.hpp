@@ -18,6 +18,7 @@
 #include "kernels/api/puzzle.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
+#include "kernels/api/results.hpp"
 #include "kernels/api/rng.hpp"
 
 namespace levelforge {
@@ -35,6 +36,7 @@ enum class Capability : std::uint8_t {
   visit_range,      // RangeExhaustiveKernel: the exhaustive driver's batched visit
   memory_estimate,  // MemoryEstimatingKernel: `run` refuses what the machine cannot hold
   puzzle,           // PuzzleKernel: `levelforge solve` and `levelforge show`
+  summary,          // SummarizingKernel: what `levelforge inspect` says in the kernel's terms
 };
 
 class Capabilities {
@@ -170,6 +172,14 @@ concept PuzzleKernel = Kernel<K> && std::movable<typename K::Puzzle> &&
   { K::draw_puzzle(puzzle, source) } -> std::same_as<std::string>;
 };
 
+// Lines that `levelforge inspect` prints about a finished run in the kernel's own terms
+// ("solvable: 412 of 1000 mazes"), from its result tables (results.hpp). A table the run did
+// not write is absent; the summary says what it can from the others.
+template <class K>
+concept SummarizingKernel = Kernel<K> && requires(const ResultTables& results) {
+  { K::summarize(results) } -> std::same_as<std::vector<std::string>>;
+};
+
 namespace detail {
 template <bool claimed, bool met>
 constexpr void check_claim() {
@@ -191,6 +201,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::visit_range), RangeExhaustiveKernel<K>>();
   detail::check_claim<claims<K>(Capability::memory_estimate), MemoryEstimatingKernel<K>>();
   detail::check_claim<claims<K>(Capability::puzzle), PuzzleKernel<K>>();
+  detail::check_claim<claims<K>(Capability::summary), SummarizingKernel<K>>();
   return true;
 }
 

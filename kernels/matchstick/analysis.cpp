@@ -75,8 +75,7 @@ bool holds(std::string_view equation, LeadingZeros leading_zeros) {
   std::array<std::int64_t, 3> values = {};
   for (std::size_t i = 0; i < 3; ++i) {
     const std::string_view number = numbers[i];
-    if (number.empty() || number.size() > static_cast<std::size_t>(max_digits))
-      return false;
+    if (number.empty() || number.size() > static_cast<std::size_t>(max_digits)) return false;
     if (leading_zeros == LeadingZeros::forbid && number.size() > 1 && number.front() == '0')
       return false;
     for (const char digit : number) {
@@ -192,7 +191,8 @@ std::string answer_breach(const Layout& puzzle, const MatchstickAnalysis& answer
                          solutions[i].equation, solutions[i - 1].equation);
     }
     const std::string breach = rule_breach(puzzle, rules, solutions[i]);
-    if (!breach.empty()) return fmt::format("has the solution {}, which {}", solution_text(solutions[i]), breach);
+    if (!breach.empty())
+      return fmt::format("has the solution {}, which {}", solution_text(solutions[i]), breach);
   }
   return {};
 }

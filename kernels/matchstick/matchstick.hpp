@@ -21,7 +21,7 @@ class Matchstick {
   static constexpr std::string_view summary =
       "matchstick equations: every puzzle A op B = C of a range, solved by moving k sticks";
   static constexpr Capabilities capabilities{Capability::exhaustive, Capability::visit_range,
-                                             Capability::puzzle};
+                                             Capability::puzzle, Capability::summary};
 
   static std::vector<ParamSpec> parameters();
   explicit Matchstick(const ParamSet& params);
@@ -60,6 +60,9 @@ class Matchstick {
                                   const PuzzleAnswer& answer);
   static Report report(const Puzzle& puzzle, const PuzzleAnswer& answer, const std::string& source);
   static std::string draw_puzzle(const Puzzle& puzzle, const std::string& source);
+
+  // summary: what `inspect` says of a run (matchstick_summary.cpp).
+  static std::vector<std::string> summarize(const ResultTables& results);
 
  private:
   std::int64_t values_;  // max_value + 1

@@ -24,9 +24,9 @@ class TiltMaze {
   static constexpr std::string_view name = "tiltmaze";
   static constexpr std::string_view summary =
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
-  static constexpr Capabilities capabilities{Capability::ga,          Capability::render_level,
-                                             Capability::sweep,       Capability::exhaustive,
-                                             Capability::visit_range, Capability::puzzle};
+  static constexpr Capabilities capabilities{
+      Capability::ga,          Capability::render_level, Capability::sweep,  Capability::exhaustive,
+      Capability::visit_range, Capability::puzzle,       Capability::summary};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -80,6 +80,9 @@ class TiltMaze {
                                   const PuzzleAnswer& answer);
   static Report report(const Puzzle& maze, const PuzzleAnswer& answer, const std::string& source);
   static std::string draw_puzzle(const Puzzle& maze, const std::string& source);
+
+  // summary: what `inspect` says of a run (tiltmaze_summary.cpp).
+  static std::vector<std::string> summarize(const ResultTables& results);
 
   // Moves targets that the placement does not allow (repeated, on the start, or off the
   // resting cells) to free allowed cells, keeping as many as the maze has room for.

@@ -13,6 +13,7 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/engine/kernel_registry.hpp"
 #include "runner/output/provenance.hpp"
 #include "runner/output/result_file.hpp"
 #include "runner/output/table_reader.hpp"
@@ -265,6 +266,54 @@ void print_results(const h5::Group& root, std::size_t rows) {
   }
 }
 
+// The run's tables as its kernel's summary reads them (kernels/api/results.hpp): a table whose
+// rows are per task keeps those of the tasks that finished.
+ResultTables result_tables(const h5::Group& root) {
+  ResultTables results{root.has_attribute("driver") ? root.read_string_attribute("driver") : "",
+                       {}};
+  std::vector<bool> finished;
+  if (root.has("tasks")) {
+    const auto tasks = read_table(root.open_dataset("tasks"));
+    const auto status = tasks.field("status");
+    for (std::size_t i = 0; i < tasks.row_count(); ++i)
+      finished.push_back(std::get<std::int64_t>(tasks.row(i)[status]) == 1);
+  }
+  const auto add = [&](const std::string& path) {
+    if (!root.has(path)) return;
+    const auto table = read_table(root.open_dataset(path));
+    std::vector<std::string> columns;
+    for (const auto& field : table.layout.fields()) columns.push_back(field.name);
+    const bool per_task =
+        !finished.empty() && !table.dims.empty() && table.dims.front() == finished.size();
+    const std::size_t rows_per_task = per_task ? table.row_count() / finished.size() : 1;
+    std::vector<Record> rows;
+    for (std::size_t i = 0; i < table.row_count(); ++i)
+      if (!per_task || finished[i / rows_per_task]) rows.push_back(table.row(i));
+    results.tables.emplace(path, ResultTable(std::move(columns), std::move(rows)));
+  };
+  for (const auto* path : {"sweep/records", "exhaustive/counts", "ga/best", "ga/validation"})
+    add(path);
+  if (root.has("exhaustive/top")) {
+    for (const auto& name : root.open_group("exhaustive/top").children())
+      add("exhaustive/top/" + name);
+  }
+  return results;
+}
+
+// The kernel's own summary of the run, when it has one.
+void print_kernel_summary(const h5::Group& root) {
+  if (!root.has_attribute("kernel")) return;
+  const auto name = root.read_string_attribute("kernel");
+  const auto* kernel = find_kernel(name);
+  if (kernel == nullptr || !kernel->summarize) return;
+  fmt::print("{} summary:\n", name);
+  try {
+    for (const auto& line : kernel->summarize(result_tables(root))) fmt::print("  {}\n", line);
+  } catch (const KernelError& error) {
+    fmt::print("  (none: {})\n", error.what());
+  }
+}
+
 // What a run's checkpoint says: how much of the interrupted run is done.
 void inspect_checkpoint(const std::string& directory) {
   const auto summary = summarize_checkpoint(directory);
@@ -362,6 +411,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   if (root.has("tasks")) print_task_summary(read_table(root.open_dataset("tasks")), detail.rows);
   if (root.has("failures")) print_failures(root, std::max<std::size_t>(detail.rows, 20));
   print_results(root, detail.rows);
+  print_kernel_summary(root);
   fmt::print("datasets:\n");
   list_datasets(root, "");
 }

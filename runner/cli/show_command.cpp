@@ -102,7 +102,8 @@ int show_command(ShowArguments arguments) {
   const std::string stored = read_text_field(arguments, info);
   const std::string place = fmt::format("{}: {} row {}, field '{}'", arguments.file,
                                         arguments.dataset, arguments.row, arguments.field);
-  if (stored.empty()) throw UsageError(fmt::format("{}: empty (no {} stored in this row)", place, info.noun));
+  if (stored.empty())
+    throw UsageError(fmt::format("{}: empty (no {} stored in this row)", place, info.noun));
   const auto refused = [&](const PuzzleInputError& error) {
     return UsageError(fmt::format("{}: not a {}: {}", place, info.stored_form, error.what()));
   };

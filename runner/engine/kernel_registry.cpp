@@ -30,8 +30,10 @@ PuzzleCapability describe_puzzle() {
 template <Kernel K>
 KernelEntry describe() {
   static_assert(capabilities_hold<K>());
-  KernelEntry entry{
-      std::string(K::name), std::string(K::summary), K::parameters(), {}, {}, {}, {}, {}};
+  KernelEntry entry;
+  entry.name = K::name;
+  entry.summary = K::summary;
+  entry.params = K::parameters();
   if constexpr (claims<K>(Capability::memory_estimate)) {
     entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
   }
@@ -54,6 +56,9 @@ KernelEntry describe() {
         }};
   }
   if constexpr (claims<K>(Capability::puzzle)) entry.puzzle = describe_puzzle<K>();
+  if constexpr (claims<K>(Capability::summary)) {
+    entry.summarize = [](const ResultTables& results) { return K::summarize(results); };
+  }
   return entry;
 }
 

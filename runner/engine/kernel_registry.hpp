@@ -15,6 +15,7 @@
 #include "kernels/api/puzzle.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
+#include "kernels/api/results.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/engine/models.hpp"
 
@@ -63,6 +64,9 @@ struct KernelEntry {
   // The kernel's memory for one task and one genome (MemoryEstimatingKernel); empty when
   // the kernel declares none because its memory does not grow with its parameters.
   std::function<MemoryEstimate(const ParamSet&)> memory_estimate;
+  // What `inspect` says of a finished run in the kernel's terms (SummarizingKernel); empty
+  // when the kernel has no summary.
+  std::function<std::vector<std::string>(const ResultTables&)> summarize;
 
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
