@@ -3,12 +3,12 @@
 // is read, solved under options, checked by an independent model and reported. `levelforge
 // solve KERNEL INPUT` and `levelforge show KERNEL FILE TABLE` are built from these alone.
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace levelforge {
 
@@ -42,21 +42,32 @@ struct PuzzleInfo {
 };
 
 // What `solve` prints: the same findings for people (text) and for programs (one JSON object);
-// the runner prints one or the other, nothing else.
+// the runner prints one or the other, nothing else. The JSON type is only declared here, so
+// that the many units that see the kernel API do not parse nlohmann's header: a kernel's
+// puzzle source includes <nlohmann/json.hpp> to build the values it sets.
 class Report {
  public:
   using Json = nlohmann::ordered_json;
 
+  Report();
+  ~Report();
+  Report(Report&&) noexcept;
+  Report& operator=(Report&&) noexcept;
+  Report(const Report&) = delete;
+  Report& operator=(const Report&) = delete;
+
   // A member of the JSON object, kept in the order set.
-  void set(const std::string& key, Json value) { json_[key] = std::move(value); }
+  void set(const std::string& key, Json value);
   // Text for people, appended as given (lines end in '\n').
   void print(std::string_view text) { text_ += text; }
 
-  [[nodiscard]] const Json& json() const { return json_; }
+  // The JSON object on one line, ending in '\n'. Bytes that are not UTF-8 (file names need not
+  // be) become U+FFFD rather than an exception.
+  [[nodiscard]] std::string json_line() const;
   [[nodiscard]] const std::string& text() const { return text_; }
 
  private:
-  Json json_ = Json::object();
+  std::unique_ptr<Json> json_;
   std::string text_;
 };
 

@@ -13,10 +13,6 @@ namespace levelforge::matchstick {
 
 namespace {
 
-std::string plural(int count, std::string_view noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
-}
-
 // The bit of a place name's segment letter: a-g in a digit, h/v in the operator slot; -1
 // for a letter that is none there.
 int segment_bit(char letter, bool operator_slot) {
@@ -156,6 +152,10 @@ std::string rule_breach(const Layout& puzzle, const Rules& rules, const Solution
     return fmt::format("names the moves '{}' for {}", moved, plural(filled, "moved stick"));
   }
   return {};
+}
+
+std::string plural(int count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
 std::string solution_text(const Solution& solution) {

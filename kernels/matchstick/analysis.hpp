@@ -42,6 +42,9 @@ std::string rule_breach(const Layout& puzzle, const Rules& rules, const Solution
 // their order), "" when it holds.
 std::string answer_breach(const Layout& puzzle, const MatchstickAnalysis& answer);
 
+// "1 stick", "2 sticks": the count with its noun, for the reports' sentences.
+std::string plural(int count, std::string_view noun);
+
 // "9+3=5 (2 moves: 1.v>3.e 0.b>3.c)".
 std::string solution_text(const Solution& solution);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "kernels/matchstick/drawing.hpp"
 #include "kernels/matchstick/matchstick.hpp"
@@ -18,17 +19,13 @@ namespace {
 
 using matchstick::Count;
 using matchstick::LeadingZeros;
+using matchstick::plural;
 using matchstick::Rules;
 using matchstick::Solution;
 
-std::string plural(std::size_t count, std::string_view noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
-}
-
 std::string rules_text(const Rules& rules) {
-  const auto moves = static_cast<std::size_t>(rules.moves);
   const std::string sticks = rules.count == Count::exact || rules.moves == 1
-                                 ? plural(moves, "stick")
+                                 ? plural(rules.moves, "stick")
                                  : fmt::format("1 to {} sticks", rules.moves);
   return fmt::format("move {}{}, leading zeros {}", rules.count == Count::exact ? "exactly " : "",
                      sticks, rules.leading_zeros == LeadingZeros::allow ? "allowed" : "forbidden");
@@ -37,9 +34,9 @@ std::string rules_text(const Rules& rules) {
 std::string report_text(const Matchstick::Puzzle& puzzle,
                         const matchstick::MatchstickAnalysis& answer) {
   const auto& layout = puzzle.layout;
-  std::string out = fmt::format(
-      "puzzle: {} ({}, {})\n", puzzle.equation, answer.puzzle_true ? "already true" : "false",
-      plural(static_cast<std::size_t>(matchstick::sticks(layout)), "stick"));
+  std::string out = fmt::format("puzzle: {} ({}, {})\n", puzzle.equation,
+                                answer.puzzle_true ? "already true" : "false",
+                                plural(matchstick::sticks(layout), "stick"));
   out += matchstick::draw(layout);
   out += matchstick::draw_positions(layout.form);
   out += fmt::format("rules: {}\n", rules_text(answer.rules));
@@ -53,9 +50,8 @@ std::string report_text(const Matchstick::Puzzle& puzzle,
       "  g middle, h the operator's horizontal stick, v its vertical one\n";
   for (std::size_t i = 0; i < solutions.size(); ++i) {
     const Solution& solution = solutions[i];
-    out +=
-        fmt::format("\nsolution {}: {}, {} moved: {}\n", i + 1, solution.equation,
-                    plural(static_cast<std::size_t>(solution.distance), "stick"), solution.moved);
+    out += fmt::format("\nsolution {}: {}, {} moved: {}\n", i + 1, solution.equation,
+                       plural(solution.distance, "stick"), solution.moved);
     out += matchstick::draw(matchstick::parse_equation(solution.equation, "<solution>"));
   }
   return out;
@@ -128,7 +124,7 @@ Report Matchstick::report(const Puzzle& puzzle, const PuzzleAnswer& answer,
 
 std::string Matchstick::draw_puzzle(const Puzzle& puzzle, const std::string& source) {
   return fmt::format("# {}: {}, {}\n", source, puzzle.equation,
-                     plural(static_cast<std::size_t>(matchstick::sticks(puzzle.layout)), "stick")) +
+                     plural(matchstick::sticks(puzzle.layout), "stick")) +
          matchstick::draw(puzzle.layout) + matchstick::draw_positions(puzzle.layout.form);
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/tiltmaze.hpp"

@@ -67,9 +67,7 @@ int solve_command(const SolveArguments& arguments) {
 }
 
 std::string render_report(const Report& report, bool json) {
-  if (!json) return report.text();
-  // File names need not be UTF-8: such bytes become U+FFFD rather than an exception.
-  return report.json().dump(-1, ' ', false, Report::Json::error_handler_t::replace) + "\n";
+  return json ? report.json_line() : report.text();
 }
 
 }  // namespace levelforge::cli
