@@ -8,7 +8,18 @@ fi
 # Small machines have fewer cores than the ranks the demo and tests start.
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
+# Configures FOLDER with the given options: Ninja where the folder is new (one configured
+# before keeps its generator), and a unity build, which compiles each target's sources in
+# batches and so parses the heavy headers (fmt, CLI11, yaml-cpp, GoogleTest) once a batch.
+levelforge_configure() {
+  local folder=$1
+  shift
+  local generator=()
+  [[ -f $folder/CMakeCache.txt ]] || generator=(-G Ninja)
+  cmake -S "$LEVELFORGE_ROOT" -B "$folder" "${generator[@]}" -DCMAKE_UNITY_BUILD=ON "$@"
+}
+
 levelforge_build() {
-  cmake -S "$LEVELFORGE_ROOT" -B "$LEVELFORGE_BUILD" -DCMAKE_BUILD_TYPE=Release "$@"
+  levelforge_configure "$LEVELFORGE_BUILD" -DCMAKE_BUILD_TYPE=Release "$@"
   cmake --build "$LEVELFORGE_BUILD" -j "$(nproc)"
 }

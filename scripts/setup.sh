@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git clang-format clang-tidy
+  build-essential cmake ninja-build pkg-config git clang-format clang-tidy
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev librandom123-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -16,7 +16,7 @@ levelforge_build -DLEVELFORGE_BUILD_TESTS=ON -DLEVELFORGE_BUILD_BENCHMARKS=ON
 
 if [[ "${LEVELFORGE_SKIP_SANITIZERS:-0}" != 1 ]]; then
   sanitized="$LEVELFORGE_BUILD-sanitize"
-  cmake -S "$LEVELFORGE_ROOT" -B "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  levelforge_configure "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DLEVELFORGE_SANITIZE=ON -DLEVELFORGE_BUILD_BENCHMARKS=OFF
   cmake --build "$sanitized" -j "$(nproc)"
   # Leaks are reported, except Open MPI's own (tests/sanitizers/README.md).

@@ -5,14 +5,12 @@
 
 #include <cmath>
 
+#include "tests/kernel_params.hpp"
+
 namespace levelforge::kernels {
 namespace {
 
-ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
-  auto params = ParamSet::defaults(Match3::parameters());
-  for (const auto& [name, value] : values) params.set(name, value);
-  return params;
-}
+using testing::params_with;
 
 Rng rng_for(std::uint64_t individual) { return Rng({1, Stream::init, 0, 0, individual}); }
 
@@ -32,7 +30,7 @@ TEST(Match3Stats, ZeroSpreadIsAStep) {
 }
 
 TEST(Match3Kernel, SeedCrossoverTakesEachBitFromAParent) {
-  const Match3 kernel(params_with({}));
+  const Match3 kernel(params_with<Match3>({}));
   const Match3::Genome a{0xFFFF0000U, {}};
   const Match3::Genome b{0x0000FFFFU, {}};
   for (std::uint64_t i = 0; i < 50; ++i) {
@@ -45,7 +43,7 @@ TEST(Match3Kernel, SeedCrossoverTakesEachBitFromAParent) {
 }
 
 TEST(Match3Kernel, GridCrossoverSwapsARectangle) {
-  const Match3 kernel(params_with({{"genome", std::string("grid")}}));
+  const Match3 kernel(params_with<Match3>({{"genome", std::string("grid")}}));
   Match3::Genome a{0, std::vector<std::uint8_t>(50, 1)};
   Match3::Genome b{0, std::vector<std::uint8_t>(50, 2)};
   for (std::uint64_t i = 0; i < 50; ++i) {
@@ -69,7 +67,7 @@ TEST(Match3Kernel, GridCrossoverSwapsARectangle) {
 }
 
 TEST(Match3Kernel, MutationRates) {
-  const Match3 seed_kernel(params_with({}));
+  const Match3 seed_kernel(params_with<Match3>({}));
   Match3::Genome genome{0x12345678U, {}};
   auto rng = rng_for(0);
   seed_kernel.mutate(genome, 0.0, rng);
@@ -77,7 +75,7 @@ TEST(Match3Kernel, MutationRates) {
   seed_kernel.mutate(genome, 1.0, rng);
   EXPECT_EQ(genome.gene, ~0x12345678U);
 
-  const Match3 grid_kernel(params_with({{"genome", std::string("grid")}}));
+  const Match3 grid_kernel(params_with<Match3>({{"genome", std::string("grid")}}));
   Match3::Genome grid{0, std::vector<std::uint8_t>(50, 3)};
   grid_kernel.mutate(grid, 1.0, rng);
   for (auto color : grid.colors) {
@@ -87,13 +85,13 @@ TEST(Match3Kernel, MutationRates) {
 }
 
 TEST(Match3Kernel, EncodeDecodeRoundTrip) {
-  const Match3 seed_kernel(params_with({}));
+  const Match3 seed_kernel(params_with<Match3>({}));
   std::vector<std::int64_t> stored(1);
   seed_kernel.encode({static_cast<std::uint32_t>(-977507440), {}}, stored);
   EXPECT_EQ(stored[0], -977507440) << "the paper's signed spelling";
   EXPECT_EQ(seed_kernel.decode(stored).gene, static_cast<std::uint32_t>(-977507440));
 
-  const Match3 grid_kernel(params_with({{"genome", std::string("grid")}}));
+  const Match3 grid_kernel(params_with<Match3>({{"genome", std::string("grid")}}));
   auto rng = rng_for(3);
   const auto genome = grid_kernel.random_genome(rng);
   std::vector<std::int64_t> cells(grid_kernel.genome_length());
@@ -102,8 +100,8 @@ TEST(Match3Kernel, EncodeDecodeRoundTrip) {
 }
 
 TEST(Match3Kernel, FitnessIsOneMinusDistanceToTarget) {
-  const Match3 normal(params_with({{"target", 0.4}, {"playouts", std::int64_t{300}}}));
-  const Match3 counted(params_with(
+  const Match3 normal(params_with<Match3>({{"target", 0.4}, {"playouts", std::int64_t{300}}}));
+  const Match3 counted(params_with<Match3>(
       {{"target", 0.4}, {"playouts", std::int64_t{300}}, {"estimator", std::string("empirical")}}));
   const Match3::Genome genome{804118649U, {}};
   auto first = rng_for(9);
@@ -118,7 +116,7 @@ TEST(Match3Kernel, FitnessIsOneMinusDistanceToTarget) {
 }
 
 TEST(Match3Kernel, EvaluationIsAFunctionOfItsStream) {
-  const Match3 kernel(params_with({{"playouts", std::int64_t{50}}}));
+  const Match3 kernel(params_with<Match3>({{"playouts", std::int64_t{50}}}));
   const Match3::Genome genome{67428686U, {}};
   auto a = rng_for(4);
   auto b = rng_for(4);
@@ -129,7 +127,8 @@ TEST(Match3Kernel, EvaluationIsAFunctionOfItsStream) {
 }
 
 TEST(Match3Kernel, LevelIsTheBoardBeforePlay) {
-  const Match3 kernel(params_with({{"width", std::int64_t{6}}, {"height", std::int64_t{4}}}));
+  const Match3 kernel(
+      params_with<Match3>({{"width", std::int64_t{6}}, {"height", std::int64_t{4}}}));
   EXPECT_EQ(kernel.level_shape(), (std::vector<std::size_t>{4, 6}));
   const Match3::Genome genome{123U, {}};
   std::vector<std::uint8_t> level(24);
@@ -139,7 +138,7 @@ TEST(Match3Kernel, LevelIsTheBoardBeforePlay) {
 
 TEST(Match3Kernel, SweepRunReportsItsGene) {
   const Match3 kernel(
-      params_with({{"gene", std::int64_t{-977507440}}, {"playouts", std::int64_t{20}}}));
+      params_with<Match3>({{"gene", std::int64_t{-977507440}}, {"playouts", std::int64_t{20}}}));
   auto rng = rng_for(1);
   const auto record = kernel.run(rng);
   ASSERT_EQ(record.size(), Match3::record_fields().size());

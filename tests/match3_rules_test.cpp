@@ -18,22 +18,10 @@
 #include "kernels/match3/reference.hpp"
 #include "kernels/match3/rules.hpp"
 
+namespace levelforge::match3 {
 namespace {
 
-using levelforge::match3::Board;
-using levelforge::match3::Direction;
-using levelforge::match3::draw_choice;
-using levelforge::match3::draw_move;
-using levelforge::match3::empty_cell;
-using levelforge::match3::GeneStream;
-using levelforge::match3::InitialRuns;
-using levelforge::match3::NoMatch;
-using levelforge::match3::Player;
-using levelforge::match3::PlayoutStream;
-using levelforge::match3::Refill;
-using levelforge::match3::Rules;
-using levelforge::match3::score_table;
-namespace ref = levelforge::match3::reference;
+namespace ref = reference;
 
 using Rows = std::vector<std::string>;
 
@@ -435,8 +423,8 @@ TEST(MakeMove, RefillCascadesCanRemoveMoreBlocksThanCells) {
     most = std::max(most, removed);
   }
   ASSERT_GE(static_cast<std::size_t>(most), table.size()) << "no seed cascaded past the table";
-  EXPECT_DOUBLE_EQ(levelforge::match3::move_score(table, most), std::pow(1.5, most));
-  EXPECT_DOUBLE_EQ(levelforge::match3::move_score(table, 9), table[9]);
+  EXPECT_DOUBLE_EQ(move_score(table, most), std::pow(1.5, most));
+  EXPECT_DOUBLE_EQ(move_score(table, 9), table[9]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -530,10 +518,9 @@ TEST(InitialRuns, ResolveRemovesRunsAndCascades) {
   // The cascade board after its swap: A A A in column 0, then E E E.
   const Board raw = parse({"EBC", "DCB", "ABC", "AEE", "ABD"});
   const Rules rules = rules_for(raw, 5);
-  const Board resolved =
-      levelforge::match3::board_from_colors(raw.cells, rules, InitialRuns::resolve, 0);
+  const Board resolved = board_from_colors(raw.cells, rules, InitialRuns::resolve, 0);
   EXPECT_EQ(show(resolved), (Rows{"...", ".BC", ".CB", ".BC", "DBD"}));
-  const Board kept = levelforge::match3::board_from_colors(raw.cells, rules, InitialRuns::keep, 0);
+  const Board kept = board_from_colors(raw.cells, rules, InitialRuns::keep, 0);
   EXPECT_EQ(kept, raw);
   EXPECT_EQ(marked_count(kept), 3);
 }
@@ -543,8 +530,8 @@ TEST(InitialRuns, ResolveOnGenesLeavesNoRunAndConsistentCounts) {
   int had_runs = 0;
   for (std::uint32_t gene = 0; gene < 200; ++gene) {
     const std::uint32_t g = gene * 2654435761U;
-    const Board kept = levelforge::match3::board_from_gene(g, rules, InitialRuns::keep);
-    const Board resolved = levelforge::match3::board_from_gene(g, rules, InitialRuns::resolve);
+    const Board kept = board_from_gene(g, rules, InitialRuns::keep);
+    const Board resolved = board_from_gene(g, rules, InitialRuns::resolve);
     had_runs += any_run(kept) ? 1 : 0;
     EXPECT_FALSE(any_run(resolved)) << "gene " << g;
     Board copy = kept;
@@ -572,8 +559,7 @@ TEST(InitialRuns, ResolveOnGenesLeavesNoRunAndConsistentCounts) {
 
 TEST(InitialRuns, KeepLeavesRuns) {
   const Board raw = parse({"AAAB", "BCDC", "CDDD"});
-  const Board kept =
-      levelforge::match3::board_from_colors(raw.cells, rules_for(raw, 4), InitialRuns::keep, 0);
+  const Board kept = board_from_colors(raw.cells, rules_for(raw, 4), InitialRuns::keep, 0);
   EXPECT_EQ(kept, raw);
   EXPECT_EQ(marked_count(kept), 6);
 }
@@ -584,8 +570,7 @@ TEST(InitialRuns, RerollHandCase) {
   // (1,2) A completes nothing (A above, B above that): kept.
   // (2,0..2): C C then C completes the row: next draw is 0 (A): column 2 is B A A, fine.
   const Board raw = parse({"AAA", "BCA", "CCC"});
-  const Board rerolled =
-      levelforge::match3::board_from_colors(raw.cells, rules_for(raw, 3), InitialRuns::reroll, 0);
+  const Board rerolled = board_from_colors(raw.cells, rules_for(raw, 3), InitialRuns::reroll, 0);
   EXPECT_EQ(show(rerolled), (Rows{"AAB", "BCA", "CCA"}));
   EXPECT_FALSE(any_run(rerolled));
 }
@@ -594,13 +579,11 @@ TEST(InitialRuns, RerollRedrawsUntilTheColorFits) {
   // Colors 3, seed 0, draws mod 3: 1, 0, 1, 1, 1, 0. (0,2) B completes B B; draws 1 (B)
   // again, then 0 (A) fits.
   const Board raw = parse({"BBB"});
-  const Board rerolled =
-      levelforge::match3::board_from_colors(raw.cells, rules_for(raw, 3), InitialRuns::reroll, 0);
+  const Board rerolled = board_from_colors(raw.cells, rules_for(raw, 3), InitialRuns::reroll, 0);
   EXPECT_EQ(show(rerolled), (Rows{"BBA"}));
   // Vertically, with the seed's draws 1 (B, still completes), 0 (A).
   const Board column = parse({"B", "B", "B"});
-  EXPECT_EQ(show(levelforge::match3::board_from_colors(column.cells, rules_for(column, 3),
-                                                       InitialRuns::reroll, 0)),
+  EXPECT_EQ(show(board_from_colors(column.cells, rules_for(column, 3), InitialRuns::reroll, 0)),
             (Rows{"B", "B", "A"}));
 }
 
@@ -610,7 +593,7 @@ TEST(InitialRuns, RerollLeavesNoRunForThreeColorsAndMore) {
     rules.colors = colors;
     for (std::uint32_t gene = 0; gene < 200; ++gene) {
       const std::uint32_t g = gene * 2246822519U + 17U;
-      const Board board = levelforge::match3::board_from_gene(g, rules, InitialRuns::reroll);
+      const Board board = board_from_gene(g, rules, InitialRuns::reroll);
       EXPECT_FALSE(any_run(board)) << "colors " << colors << " gene " << g;
       EXPECT_EQ(blocks(board), 50);
       for (auto cell : board.cells) EXPECT_LT(cell, colors);
@@ -624,8 +607,8 @@ TEST(InitialRuns, RerollContinuesTheGenesStream) {
   Rules rules;
   int checked = 0;
   for (std::uint32_t gene = 0; gene < 50; ++gene) {
-    const Board kept = levelforge::match3::board_from_gene(gene, rules, InitialRuns::keep);
-    const Board rerolled = levelforge::match3::board_from_gene(gene, rules, InitialRuns::reroll);
+    const Board kept = board_from_gene(gene, rules, InitialRuns::keep);
+    const Board rerolled = board_from_gene(gene, rules, InitialRuns::reroll);
     std::size_t first = 0;
     while (first < kept.cells.size() && kept.cells[first] == rerolled.cells[first]) ++first;
     if (first == kept.cells.size()) {
@@ -678,12 +661,11 @@ TEST(BoardFromGene, Deterministic) {
   Rules rules;
   for (std::uint32_t gene : {0U, 1U, 42U, 0xffffffffU}) {
     for (auto mode : {InitialRuns::keep, InitialRuns::resolve, InitialRuns::reroll}) {
-      EXPECT_EQ(levelforge::match3::board_from_gene(gene, rules, mode),
-                levelforge::match3::board_from_gene(gene, rules, mode));
+      EXPECT_EQ(board_from_gene(gene, rules, mode), board_from_gene(gene, rules, mode));
     }
   }
-  EXPECT_NE(levelforge::match3::board_from_gene(1, rules, InitialRuns::keep),
-            levelforge::match3::board_from_gene(2, rules, InitialRuns::keep));
+  EXPECT_NE(board_from_gene(1, rules, InitialRuns::keep),
+            board_from_gene(2, rules, InitialRuns::keep));
 }
 
 TEST(BoardFromGene, KeepColorsEveryCellFromTheStreamInReadingOrder) {
@@ -691,7 +673,7 @@ TEST(BoardFromGene, KeepColorsEveryCellFromTheStreamInReadingOrder) {
   rules.width = 4;
   rules.height = 3;
   rules.colors = 7;
-  const Board board = levelforge::match3::board_from_gene(123456789U, rules, InitialRuns::keep);
+  const Board board = board_from_gene(123456789U, rules, InitialRuns::keep);
   ASSERT_EQ(board.width, 4);
   ASSERT_EQ(board.height, 3);
   ASSERT_EQ(board.cells.size(), 12U);
@@ -705,7 +687,7 @@ TEST(BoardFromGene, KeepColorsEveryCellFromTheStreamInReadingOrder) {
   // Gene 0: SplitMix64's first draw 0xe220a8397b1dcdaf mod 5 is 0, the second
   // 0x6e789e6aa1b965f4 mod 5 is 0 too.
   Rules five;
-  const Board zero = levelforge::match3::board_from_gene(0, five, InitialRuns::keep);
+  const Board zero = board_from_gene(0, five, InitialRuns::keep);
   EXPECT_EQ(zero.at(0, 0), 0);
   EXPECT_EQ(zero.at(0, 1), 0);
 }
@@ -720,11 +702,11 @@ TEST(BoardFromGene, PaperGeneIsZeroExtended) {
   EXPECT_EQ(stream(), 0x355816b3b37cdebdULL);
   EXPECT_EQ(stream(), 0xa489214252c2c603ULL);
   Rules rules;
-  const Board board = levelforge::match3::board_from_gene(gene, rules, InitialRuns::keep);
+  const Board board = board_from_gene(gene, rules, InitialRuns::keep);
   EXPECT_EQ(board.at(0, 0), 1);  // 0x355816b3b37cdebd mod 5
   EXPECT_EQ(board.at(0, 1), 2);  // 0xa489214252c2c603 mod 5
   for (auto mode : {InitialRuns::resolve, InitialRuns::reroll}) {
-    const Board other = levelforge::match3::board_from_gene(gene, rules, mode);
+    const Board other = board_from_gene(gene, rules, mode);
     EXPECT_EQ(other.cells.size(), 50U);
     EXPECT_FALSE(any_run(other));
   }
@@ -737,12 +719,10 @@ TEST(BoardFromGene, ColorsInRange) {
     rules.width = 7;
     rules.height = 9;
     for (std::uint32_t gene = 0; gene < 30; ++gene) {
-      const Board board =
-          levelforge::match3::board_from_gene(gene * 7919U, rules, InitialRuns::keep);
+      const Board board = board_from_gene(gene * 7919U, rules, InitialRuns::keep);
       ASSERT_EQ(board.cells.size(), 63U);
       for (auto cell : board.cells) EXPECT_LT(cell, colors);
-      const Board resolved =
-          levelforge::match3::board_from_gene(gene * 7919U, rules, InitialRuns::resolve);
+      const Board resolved = board_from_gene(gene * 7919U, rules, InitialRuns::resolve);
       for (auto cell : resolved.cells) EXPECT_TRUE(cell == empty_cell || cell < colors);
     }
   }
@@ -752,7 +732,7 @@ TEST(BoardFromGene, FiveColorHistogramIsRoughlyUniform) {
   Rules rules;  // 5 x 10, 5 colors
   std::array<int, 5> histogram{};
   for (std::uint32_t gene = 0; gene < 200; ++gene) {
-    for (auto cell : levelforge::match3::board_from_gene(gene, rules, InitialRuns::keep).cells) {
+    for (auto cell : board_from_gene(gene, rules, InitialRuns::keep).cells) {
       ASSERT_LT(cell, 5);
       ++histogram[cell];
     }
@@ -872,3 +852,4 @@ TEST(Greedy, NoScoringSwapScoresZero) {
 }
 
 }  // namespace
+}  // namespace levelforge::match3

@@ -7,18 +7,15 @@
 #include <string>
 
 #include "kernels/matchstick/candidates.hpp"
+#include "tests/kernel_params.hpp"
 
 namespace levelforge::kernels {
 namespace {
 
-ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
-  auto params = ParamSet::defaults(Matchstick::parameters());
-  for (const auto& [name, value] : values) params.set(name, value);
-  return params;
-}
+using testing::params_with;
 
 TEST(MatchstickKernel, IndexSpaceIsEveryPuzzleOpFastest) {
-  const Matchstick kernel(params_with({}));
+  const Matchstick kernel(params_with<Matchstick>({}));
   EXPECT_EQ(kernel.index_count(), 2'000'000U);
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(0)), "0+0=0");
   EXPECT_EQ(matchstick::to_string(kernel.puzzle(1)), "0-0=0");
@@ -33,9 +30,9 @@ TEST(MatchstickKernel, IndexSpaceIsEveryPuzzleOpFastest) {
 // each good puzzle's single solution is the one solve_dfs finds.
 TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
   for (const auto* zeros : {"allow", "forbid"}) {
-    const Matchstick kernel(params_with({{"max_value", std::int64_t{9}},
-                                         {"moves", std::int64_t{2}},
-                                         {"leading_zeros", std::string(zeros)}}));
+    const Matchstick kernel(params_with<Matchstick>({{"max_value", std::int64_t{9}},
+                                                     {"moves", std::int64_t{2}},
+                                                     {"leading_zeros", std::string(zeros)}}));
     const matchstick::Rules rules{2, matchstick::Count::up_to,
                                   std::string(zeros) == "allow" ? matchstick::LeadingZeros::allow
                                                                 : matchstick::LeadingZeros::forbid};
@@ -73,7 +70,7 @@ TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
 }
 
 TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
-  const Matchstick kernel(params_with({}));
+  const Matchstick kernel(params_with<Matchstick>({}));
   const auto specs = Matchstick::reductions();
   Reductions batched(specs);
   Reductions single(specs);

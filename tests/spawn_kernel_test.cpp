@@ -11,10 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "tests/kernel_params.hpp"
 #include "tests/spawn_tables.hpp"
 
 namespace levelforge::kernels {
 namespace {
+
+using testing::params_with;
 
 using testing::num;
 using testing::object_node;
@@ -25,12 +28,6 @@ DataNode key(double time, double value) {
 
 ParamValue table(DataNode node) {
   return ParamTable{std::make_shared<const DataNode>(std::move(node))};
-}
-
-ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
-  auto params = ParamSet::defaults(Spawn::parameters());
-  for (const auto& [name, value] : values) params.set(name, value);
-  return params;
 }
 
 Rng rng_for(std::uint64_t task) { return Rng({5, Stream::sweep_run, task, 0, 0}); }
@@ -70,7 +67,7 @@ TEST(SpawnKernel, DeclaresItsParametersAndRecord) {
 // The document's default: no objects, constant curve 1. Nothing spawns, every level misses
 // its whole difficulty, and the per-object columns are NaN.
 TEST(SpawnKernel, DefaultsSpawnNothing) {
-  const Spawn kernel(params_with({{"runs", std::int64_t{3}}}));
+  const Spawn kernel(params_with<Spawn>({{"runs", std::int64_t{3}}}));
   auto rng = rng_for(0);
   const Record record = kernel.run(rng);
   ASSERT_EQ(record.size(), Spawn::record_fields().size());
@@ -84,18 +81,18 @@ TEST(SpawnKernel, DefaultsSpawnNothing) {
 
 TEST(SpawnKernel, RequiredDifficultyIsTheCurveTimesTheBase) {
   const auto keys = table(DataNode::list({key(0, 1), key(4, 3)}));
-  const Spawn looped(
-      params_with({{"keyframes", keys}, {"levels", std::int64_t{6}}, {"base_difficulty", 10.0}}));
+  const Spawn looped(params_with<Spawn>(
+      {{"keyframes", keys}, {"levels", std::int64_t{6}}, {"base_difficulty", 10.0}}));
   EXPECT_EQ(looped.required(), (std::vector<double>{10, 15, 20, 25, 10, 15}));
-  const Spawn clamped(params_with({{"keyframes", keys},
-                                   {"levels", std::int64_t{6}},
-                                   {"base_difficulty", 10.0},
-                                   {"wrap", std::string("clamp")}}));
+  const Spawn clamped(params_with<Spawn>({{"keyframes", keys},
+                                          {"levels", std::int64_t{6}},
+                                          {"base_difficulty", 10.0},
+                                          {"wrap", std::string("clamp")}}));
   EXPECT_EQ(clamped.required(), (std::vector<double>{10, 15, 20, 25, 30, 30}));
-  const Spawn ping(params_with({{"keyframes", keys},
-                                {"levels", std::int64_t{6}},
-                                {"base_difficulty", 10.0},
-                                {"wrap", std::string("ping_pong")}}));
+  const Spawn ping(params_with<Spawn>({{"keyframes", keys},
+                                       {"levels", std::int64_t{6}},
+                                       {"base_difficulty", 10.0},
+                                       {"wrap", std::string("ping_pong")}}));
   EXPECT_EQ(ping.required(), (std::vector<double>{10, 15, 20, 25, 30, 25}));
 }
 
@@ -105,21 +102,22 @@ TEST(SpawnKernel, RefusesBadTablesNamingThePlace) {
        DataNode::map(
            {{"name", DataNode::scalar("orc", "spawn/e.yaml:4:11", "params.objects[1].name")}})}));
   try {
-    const Spawn kernel(params_with({{"objects", objects}}));
+    const Spawn kernel(params_with<Spawn>({{"objects", objects}}));
     ADD_FAILURE() << "accepted a duplicate name";
   } catch (const KernelError& error) {
     EXPECT_STREQ(error.what(),
                  "spawn/e.yaml:4:11: params.objects[1].name: duplicate object name 'orc'");
   }
   const auto unsorted = table(DataNode::list({key(5, 1), key(2, 1)}));
-  EXPECT_THROW(Spawn(params_with({{"keyframes", unsorted}})), KernelError);
+  EXPECT_THROW(Spawn(params_with<Spawn>({{"keyframes", unsorted}})), KernelError);
 }
 
 // One object of strength 1, ratio 1, at difficulty 1: every level holds exactly one.
 TEST(SpawnKernel, OneObjectFillingEveryLevel) {
-  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 1)}))},
-                                  {"base_difficulty", 1.0},
-                                  {"runs", std::int64_t{20}}}));
+  const Spawn kernel(
+      params_with<Spawn>({{"objects", table(DataNode::list({object_node("a", 1, 0, 1)}))},
+                          {"base_difficulty", 1.0},
+                          {"runs", std::int64_t{20}}}));
   auto rng = rng_for(1);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "mean_spawned"), 1);
@@ -138,10 +136,11 @@ TEST(SpawnKernel, OneObjectFillingEveryLevel) {
 // Two objects of strength 1 with cap floor(2 * 0.5) = 1 at difficulty 2: both in every level,
 // one each: entropy 1 bit per level, shares 1/2.
 TEST(SpawnKernel, TwoObjectsSharingEveryLevel) {
-  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5),
-                                                                    object_node("b", 1, 0, 0.5)}))},
-                                  {"base_difficulty", 2.0},
-                                  {"runs", std::int64_t{20}}}));
+  const Spawn kernel(params_with<Spawn>(
+      {{"objects",
+        table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 1, 0, 0.5)}))},
+       {"base_difficulty", 2.0},
+       {"runs", std::int64_t{20}}}));
   auto rng = rng_for(2);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), 2);
@@ -156,7 +155,7 @@ TEST(SpawnKernel, TwoObjectsSharingEveryLevel) {
 // level: absence 0. No level stalls (b has cap 0 but does not fit).
 TEST(SpawnKernel, LongestAbsenceCountsFromEligibility) {
   const auto keys = table(DataNode::list({key(0, 1), key(4, 5)}));
-  const Spawn kernel(params_with(
+  const Spawn kernel(params_with<Spawn>(
       {{"objects", table(DataNode::list({object_node("a", 1, 0, 1), object_node("b", 100, 3, 1),
                                          object_node("c", 1, 99, 1)}))},
        {"keyframes", keys},
@@ -180,10 +179,11 @@ TEST(SpawnKernel, LongestAbsenceCountsFromEligibility) {
 // leaves at least 5, so z always fits afterwards: the document's rule would hang on every
 // level.
 TEST(SpawnKernel, CountsTheLevelsTheDocumentsRuleNeverEnds) {
-  const Spawn kernel(params_with({{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5),
-                                                                    object_node("z", 2, 0, 0.1)}))},
-                                  {"base_difficulty", 10.0},
-                                  {"runs", std::int64_t{10}}}));
+  const Spawn kernel(params_with<Spawn>(
+      {{"objects",
+        table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("z", 2, 0, 0.1)}))},
+       {"base_difficulty", 10.0},
+       {"runs", std::int64_t{10}}}));
   auto rng = rng_for(4);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 1);
@@ -214,12 +214,13 @@ TEST(SpawnKernel, FirstRunRecordsTheObjectsOfEachLevel) {
   std::vector<DataNode> objects = {object_node("a", 1, 0, 0.1), object_node("b", 2, 15, 0.1)};
   for (int i = 2; i <= 12; ++i) objects.push_back(object_node(std::to_string(i), 1, 99, 1));
   objects.push_back(object_node("c", 4, 25, 0.2));
-  const Spawn kernel(params_with({{"objects", table(DataNode::list(objects))},
-                                  {"keyframes", table(DataNode::list({key(0, 1), key(2, 3)}))},
-                                  {"wrap", std::string("clamp")},
-                                  {"base_difficulty", 10.0},
-                                  {"levels", std::int64_t{5}},
-                                  {"runs", std::int64_t{7}}}));
+  const Spawn kernel(
+      params_with<Spawn>({{"objects", table(DataNode::list(objects))},
+                          {"keyframes", table(DataNode::list({key(0, 1), key(2, 3)}))},
+                          {"wrap", std::string("clamp")},
+                          {"base_difficulty", 10.0},
+                          {"levels", std::int64_t{5}},
+                          {"runs", std::int64_t{7}}}));
   auto rng = rng_for(11);
   const Record record = kernel.run(rng);
   EXPECT_EQ(text_at(record, "first_run"), "00010003200320032003");
@@ -238,7 +239,7 @@ TEST(SpawnKernel, FirstRunRecordsTheObjectsOfEachLevel) {
 // first_run is the first run of the same simulation: the other fields are what the
 // simulator measures on the same stream, and it holds the first 64 levels of a longer run.
 TEST(SpawnKernel, FirstRunLeavesTheMetricsAlone) {
-  const Spawn kernel(params_with(
+  const Spawn kernel(params_with<Spawn>(
       {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
                                          object_node("c", 7, 10, 0.5)}))},
        {"levels", std::int64_t{80}},
@@ -276,7 +277,7 @@ bool same_record(const Record& a, const Record& b) {
 }
 
 TEST(SpawnKernel, RunsAreAFunctionOfTheStream) {
-  const Spawn kernel(params_with(
+  const Spawn kernel(params_with<Spawn>(
       {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
                                          object_node("c", 7, 10, 0.5)}))},
        {"runs", std::int64_t{50}}}));
@@ -291,7 +292,7 @@ TEST(SpawnKernel, RunsAreAFunctionOfTheStream) {
 // ------------------------------------------------------------------------------------- ga
 
 const Spawn& ga_kernel() {
-  static const Spawn kernel(params_with(
+  static const Spawn kernel(params_with<Spawn>(
       {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
                                          object_node("c", 7, 10, 0.5)}))},
        {"recency", std::string("decay")},

@@ -14,7 +14,7 @@ namespace {
 
 namespace four = tiltmaze::four;
 
-ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
+ParamSet four_by_four_params(std::initializer_list<std::pair<const char*, ParamValue>> values) {
   auto params = ParamSet::defaults(TiltMaze::parameters());
   params.set("width", std::int64_t{4});
   params.set("height", std::int64_t{4});
@@ -37,17 +37,19 @@ std::vector<int> rests(const tiltmaze::Maze& maze, const std::string& moves) {
 }
 
 TEST(TiltMazeExhaustive, OnlyFourByFourStopModeFromTheCorner) {
-  EXPECT_EQ(TiltMaze(params_with({})).index_count(), std::uint64_t{1} << 24);
-  EXPECT_THROW((void)TiltMaze(params_with({{"width", std::int64_t{5}}})).index_count(),
+  EXPECT_EQ(TiltMaze(four_by_four_params({})).index_count(), std::uint64_t{1} << 24);
+  EXPECT_THROW((void)TiltMaze(four_by_four_params({{"width", std::int64_t{5}}})).index_count(),
                KernelError);
-  EXPECT_THROW((void)TiltMaze(params_with({{"collect", std::string("pass")}})).index_count(),
-               KernelError);
-  EXPECT_THROW((void)TiltMaze(params_with({{"start", std::string("random")}})).index_count(),
-               KernelError);
+  EXPECT_THROW(
+      (void)TiltMaze(four_by_four_params({{"collect", std::string("pass")}})).index_count(),
+      KernelError);
+  EXPECT_THROW(
+      (void)TiltMaze(four_by_four_params({{"start", std::string("random")}})).index_count(),
+      KernelError);
 }
 
 TEST(TiltMazeExhaustive, RangeVisitEqualsSingleVisits) {
-  const TiltMaze kernel(params_with({{"pairs", true}}));
+  const TiltMaze kernel(four_by_four_params({{"pairs", true}}));
   const auto specs = TiltMaze::reductions();
   Reductions batched(specs);
   Reductions single(specs);
@@ -82,8 +84,8 @@ TEST(TiltMazeExhaustive, ReflectionCountsEachMazeOnce) {
   const auto specs = TiltMaze::reductions();
   Reductions all(specs);
   Reductions halved(specs);
-  TiltMaze(params_with({})).visit_range(0, four::config_count, all);
-  TiltMaze(params_with({{"symmetry", std::string("reflection")}}))
+  TiltMaze(four_by_four_params({})).visit_range(0, four::config_count, all);
+  TiltMaze(four_by_four_params({{"symmetry", std::string("reflection")}}))
       .visit_range(0, four::config_count, halved);
   EXPECT_EQ(all.counts()[TiltMaze::evaluated], 1 << 24);
   EXPECT_EQ(all.counts()[TiltMaze::configurations], 1 << 24);
@@ -112,8 +114,9 @@ TEST(TiltMazeExhaustive, ReflectionCountsEachMazeOnce) {
 // that is its own mirror image: the counts match a plain per-configuration count, and the
 // histograms those of the canonical configurations visited one by one.
 TEST(TiltMazeExhaustive, ReflectionOnPartialRangesCountsTheCanonicalConfigurations) {
-  const TiltMaze kernel(params_with({{"symmetry", std::string("reflection")}, {"pairs", true}}));
-  const TiltMaze every(params_with({{"pairs", true}}));
+  const TiltMaze kernel(
+      four_by_four_params({{"symmetry", std::string("reflection")}, {"pairs", true}}));
+  const TiltMaze every(four_by_four_params({{"pairs", true}}));
   const auto specs = TiltMaze::reductions();
   for (const auto& [begin, end] : {std::pair<std::uint32_t, std::uint32_t>{20483, 30483},
                                    {20490, 30000},
@@ -141,7 +144,7 @@ TEST(TiltMazeExhaustive, ReflectionOnPartialRangesCountsTheCanonicalConfiguratio
 }
 
 TEST(TiltMazeExhaustive, TopEntriesAreReplayableShortestSolutions) {
-  const TiltMaze kernel(params_with({{"pairs", true}}));
+  const TiltMaze kernel(four_by_four_params({{"pairs", true}}));
   const auto specs = TiltMaze::reductions();
   Reductions out(specs);
   kernel.visit_range(3'000'000, 3'200'000, out);

@@ -9,17 +9,14 @@
 
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
+#include "tests/kernel_params.hpp"
 
 namespace levelforge::kernels {
 namespace {
 
-using tiltmaze::Maze;
+using testing::params_with;
 
-ParamSet params_with(std::initializer_list<std::pair<const char*, ParamValue>> values) {
-  auto params = ParamSet::defaults(TiltMaze::parameters());
-  for (const auto& [name, value] : values) params.set(name, value);
-  return params;
-}
+using tiltmaze::Maze;
 
 Rng rng_for(std::uint64_t individual) { return Rng({7, Stream::init, 0, 0, individual}); }
 
@@ -92,7 +89,7 @@ TEST(TiltMazeGeneration, SameStreamSameMaze) {
 
 TEST(TiltMazeKernel, TooManyTargetsIsAKernelError) {
   EXPECT_THROW(
-      TiltMaze(params_with(
+      TiltMaze(params_with<TiltMaze>(
           {{"width", std::int64_t{2}}, {"height", std::int64_t{2}}, {"targets", std::int64_t{4}}})),
       KernelError);
 }
@@ -100,11 +97,11 @@ TEST(TiltMazeKernel, TooManyTargetsIsAKernelError) {
 TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
   const auto maze = tiltmaze::parse_maze(example);
   auto rng = rng_for(0);
-  const TiltMaze pass(params_with({{"width", std::int64_t{3}},
-                                   {"height", std::int64_t{2}},
-                                   {"targets", std::int64_t{2}},
-                                   {"collect", std::string("pass")},
-                                   {"target_length", std::int64_t{5}}}));
+  const TiltMaze pass(params_with<TiltMaze>({{"width", std::int64_t{3}},
+                                             {"height", std::int64_t{2}},
+                                             {"targets", std::int64_t{2}},
+                                             {"collect", std::string("pass")},
+                                             {"target_length", std::int64_t{5}}}));
   const auto solved = pass.evaluate(maze, rng);
   EXPECT_EQ(solved.fitness, -2.0);  // length 3, wanted 5
   ASSERT_EQ(solved.record.size(), TiltMaze::evaluation_fields().size());
@@ -115,10 +112,10 @@ TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
   EXPECT_EQ(std::get<std::int64_t>(solved.record[4]), 5);  // every cell but the lower T
   EXPECT_EQ(std::get<std::string>(solved.record[6]), tiltmaze::to_compact(maze));
 
-  const TiltMaze stop(params_with({{"width", std::int64_t{3}},
-                                   {"height", std::int64_t{2}},
-                                   {"targets", std::int64_t{2}},
-                                   {"target_length", std::int64_t{5}}}));
+  const TiltMaze stop(params_with<TiltMaze>({{"width", std::int64_t{3}},
+                                             {"height", std::int64_t{2}},
+                                             {"targets", std::int64_t{2}},
+                                             {"target_length", std::int64_t{5}}}));
   const auto unsolved = stop.evaluate(maze, rng);
   EXPECT_EQ(std::get<std::int64_t>(unsolved.record[0]), 0);
   EXPECT_EQ(std::get<std::int64_t>(unsolved.record[1]), -1);
@@ -126,12 +123,12 @@ TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
 }
 
 TEST(TiltMazeKernel, UnsolvableRanksBelowEverySolvable) {
-  const TiltMaze kernel(params_with({{"width", std::int64_t{6}},
-                                     {"height", std::int64_t{6}},
-                                     {"targets", std::int64_t{2}},
-                                     {"wall_density", 0.25},
-                                     {"placement", std::string("anywhere")},
-                                     {"target_length", std::int64_t{3}}}));
+  const TiltMaze kernel(params_with<TiltMaze>({{"width", std::int64_t{6}},
+                                               {"height", std::int64_t{6}},
+                                               {"targets", std::int64_t{2}},
+                                               {"wall_density", 0.25},
+                                               {"placement", std::string("anywhere")},
+                                               {"target_length", std::int64_t{3}}}));
   double worst_solvable = 0;
   double best_unsolvable = -1e300;
   int solvable = 0;
@@ -152,7 +149,7 @@ TEST(TiltMazeKernel, UnsolvableRanksBelowEverySolvable) {
 }
 
 TEST(TiltMazeKernel, EncodeDecodeRoundTrip) {
-  const TiltMaze kernel(params_with({{"start", std::string("random")}}));
+  const TiltMaze kernel(params_with<TiltMaze>({{"start", std::string("random")}}));
   for (std::uint64_t i = 0; i < 100; ++i) {
     auto rng = rng_for(i);
     const auto genome = kernel.random_genome(rng);
@@ -163,7 +160,7 @@ TEST(TiltMazeKernel, EncodeDecodeRoundTrip) {
 }
 
 TEST(TiltMazeKernel, MutationRateZeroKeepsRateOneFlipsEveryWall) {
-  const TiltMaze kernel(params_with({}));
+  const TiltMaze kernel(params_with<TiltMaze>({}));
   auto rng = rng_for(1);
   const auto genome = kernel.random_genome(rng);
   auto same = genome;
@@ -185,9 +182,9 @@ TEST(TiltMazeKernel, MutationRateZeroKeepsRateOneFlipsEveryWall) {
 
 TEST(TiltMazeKernel, VariationKeepsTargetsValid) {
   for (const auto* placement : {"resting", "anywhere"}) {
-    const TiltMaze kernel(params_with({{"placement", std::string(placement)},
-                                       {"start", std::string("random")},
-                                       {"targets", std::int64_t{5}}}));
+    const TiltMaze kernel(params_with<TiltMaze>({{"placement", std::string(placement)},
+                                                 {"start", std::string("random")},
+                                                 {"targets", std::int64_t{5}}}));
     const auto kind = std::string(placement) == "resting" ? tiltmaze::Placement::resting
                                                           : tiltmaze::Placement::anywhere;
     for (std::uint64_t i = 0; i < 200; ++i) {
@@ -205,7 +202,7 @@ TEST(TiltMazeKernel, VariationKeepsTargetsValid) {
 }
 
 TEST(TiltMazeKernel, RenderedLevelIsTheTextForm) {
-  const TiltMaze kernel(params_with(
+  const TiltMaze kernel(params_with<TiltMaze>(
       {{"width", std::int64_t{3}}, {"height", std::int64_t{2}}, {"targets", std::int64_t{2}}}));
   const auto maze = tiltmaze::parse_maze(example);
   const auto shape = kernel.level_shape();
@@ -222,7 +219,7 @@ TEST(TiltMazeKernel, RenderedLevelIsTheTextForm) {
 }
 
 TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
-  const TiltMaze kernel(params_with({{"targets", std::int64_t{2}}}));
+  const TiltMaze kernel(params_with<TiltMaze>({{"targets", std::int64_t{2}}}));
   for (std::uint64_t i = 0; i < 50; ++i) {
     auto rng = rng_for(i);
     const auto record = kernel.run(rng);

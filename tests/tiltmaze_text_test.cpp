@@ -14,12 +14,14 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/api/index.hpp"
 #include "kernels/tiltmaze/maze.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "tests/error_message.hpp"
 
 namespace {
 
+using levelforge::to_index;
 using levelforge::testing::error_message;
 using levelforge::tiltmaze::format_maze;
 using levelforge::tiltmaze::from_compact;
@@ -61,8 +63,6 @@ Maze example_maze() {
   return maze;
 }
 
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
-
 // A random maze: the walls the model uses random, the ignored entries 0, sorted targets
 // that avoid the start.
 Maze random_maze(std::mt19937& rng, int width, int height) {
@@ -71,8 +71,8 @@ Maze random_maze(std::mt19937& rng, int width, int height) {
   for (int row = 0; row < height; ++row) {
     for (int column = 0; column < width; ++column) {
       const int cell = row * width + column;
-      if (column < width - 1) maze.east[at(cell)] = wall(rng) ? 1 : 0;
-      if (row < height - 1) maze.south[at(cell)] = wall(rng) ? 1 : 0;
+      if (column < width - 1) maze.east[to_index(cell)] = wall(rng) ? 1 : 0;
+      if (row < height - 1) maze.south[to_index(cell)] = wall(rng) ? 1 : 0;
     }
   }
   const int cells = maze.cells();
@@ -168,7 +168,7 @@ TEST(MazeText, RandomMazesRoundTrip) {
     SCOPED_TRACE("maze " + std::to_string(i) + ": " + to_compact(maze));
     const std::string text = format_maze(maze);
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2 * height + 1);
-    EXPECT_EQ(text.find('\n'), at(2 * width + 1));
+    EXPECT_EQ(text.find('\n'), to_index(2 * width + 1));
     EXPECT_EQ(parse_maze(text), maze);
     EXPECT_EQ(from_compact(to_compact(maze)), maze);
     EXPECT_EQ(to_compact(parse_maze(text)), to_compact(maze));
@@ -195,11 +195,11 @@ TEST(MazeText, LargestMazeParses) {
   }
   std::sort(maze.targets.begin(), maze.targets.end());
   const std::string text = format_maze(maze);
-  EXPECT_EQ(text.find('\n'), at(129));
+  EXPECT_EQ(text.find('\n'), to_index(129));
   const Maze parsed = parse_maze(text);
   EXPECT_EQ(parsed.width, 64);
   EXPECT_EQ(parsed.height, 64);
-  EXPECT_EQ(parsed.targets.size(), at(64));
+  EXPECT_EQ(parsed.targets.size(), to_index(64));
   EXPECT_EQ(parsed, maze);
   EXPECT_EQ(from_compact(to_compact(maze)), maze);
 }
@@ -344,7 +344,7 @@ TEST(MazeTextErrors, MoreThan64Targets) {
   const Maze parsed = parse_maze(join(lines));
   EXPECT_EQ(parsed.width, 9);
   EXPECT_EQ(parsed.height, 8);
-  EXPECT_EQ(parsed.targets.size(), at(64));
+  EXPECT_EQ(parsed.targets.size(), to_index(64));
   EXPECT_EQ(parsed.targets.front(), 1);
   EXPECT_EQ(parsed.targets.back(), 64);
 }
@@ -405,7 +405,7 @@ TEST(MazeCompactErrors, StartAndTargets) {
   const std::size_t offset = many.find(",65") + 1;
   expect_compact_error(many + ";" + std::string(16, '0') + ";" + std::string(16, '0'),
                        static_cast<int>(offset) + 1, "more than 64 targets");
-  EXPECT_EQ(offset, at(189));
+  EXPECT_EQ(offset, to_index(189));
 }
 
 TEST(MazeCompactErrors, Walls) {

@@ -13,13 +13,13 @@ using Ways = std::array<std::array<std::int64_t, budget>, budget>;  // [removed]
 // ways[p]: the symbols of one kind that pattern p turns into with r sticks taken and a
 // placed; the kinds are a digit, a digit that may not be 0 (a forbidden leading zero), and
 // the operator.
-enum Kind { any_digit, nonzero_digit, operator_slot, kinds };
+enum SlotKind { any_digit, nonzero_digit, operator_slot, slot_kinds };
 
 struct Tables {
-  std::array<std::array<Ways, kinds>, 128> ways{};
+  std::array<std::array<Ways, slot_kinds>, 128> ways{};
   Tables() {
     for (unsigned p = 0; p < 128; ++p) {
-      const auto add = [&](Kind kind, unsigned q) {
+      const auto add = [&](SlotKind kind, unsigned q) {
         const auto removed = static_cast<std::size_t>(std::popcount(p & ~q));
         const auto added = static_cast<std::size_t>(std::popcount(q & ~p));
         if (removed < budget && added < budget) ++ways[p][kind][removed][added];
@@ -52,7 +52,7 @@ std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
   Ways count{};
   count[0][0] = 1;
   for (int position = 0; position < form.positions(); ++position) {
-    Kind kind = any_digit;
+    SlotKind kind = any_digit;
     if (position == form.operator_position()) {
       kind = operator_slot;
     } else if (rules.leading_zeros == LeadingZeros::forbid) {

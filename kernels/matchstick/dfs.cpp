@@ -21,12 +21,11 @@
 #include <bit>
 #include <cstddef>
 
+#include "kernels/api/index.hpp"
 #include "kernels/matchstick/equation.hpp"
 
 namespace levelforge::matchstick {
 namespace {
-
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
 // What a position may hold decides what "whole" means there.
 enum Kind { digit_kind, leading_digit_kind, operator_kind, kinds };
@@ -88,15 +87,15 @@ class DocumentSearch {
       : puzzle_(puzzle), rules_(rules), layout_(puzzle) {
     const Form& form = puzzle.form;
     positions_ = form.positions();
-    kind_.assign(at(positions_), digit_kind);
-    kind_[at(form.operator_position())] = operator_kind;
+    kind_.assign(to_index(positions_), digit_kind);
+    kind_[to_index(form.operator_position())] = operator_kind;
     for (int number = 0; number < 3; ++number) {
       if (rules.leading_zeros == LeadingZeros::forbid && form.digits(number) > 1) {
-        kind_[at(form.first_position(number))] = leading_digit_kind;
+        kind_[to_index(form.first_position(number))] = leading_digit_kind;
       }
     }
-    arrived_.assign(at(positions_), 0);
-    left_.assign(at(positions_), 0);
+    arrived_.assign(to_index(positions_), 0);
+    left_.assign(to_index(positions_), 0);
     for (int position = 0; position < positions_; ++position) {
       const int segments =
           position == form.operator_position() ? operator_segments : digit_segments;
@@ -121,24 +120,24 @@ class DocumentSearch {
     Pattern to_place;
   };
 
-  [[nodiscard]] Pattern cell(int position) const { return layout_.cells[at(position)]; }
+  [[nodiscard]] Pattern cell(int position) const { return layout_.cells[to_index(position)]; }
   // Sticks that may move: filled, and not moved here by the path (trc check).
   [[nodiscard]] unsigned movable(int position) const {
-    return cell(position) & ~arrived_[at(position)];
+    return cell(position) & ~arrived_[to_index(position)];
   }
   // Places a stick may go: empty, and not emptied by the path (trc check).
   [[nodiscard]] unsigned open(int position) const {
-    return places_[at(position)] & ~cell(position) & ~left_[at(position)];
+    return places_[to_index(position)] & ~cell(position) & ~left_[to_index(position)];
   }
   [[nodiscard]] bool broken(int position, Pattern pattern) const {
-    return !whole(kind_[at(position)], pattern);
+    return !whole(kind_[to_index(position)], pattern);
   }
 
   void set_cell(int position, Pattern pattern) {
-    layout_.cells[at(position)] = pattern;
+    layout_.cells[to_index(position)] = pattern;
     const int now = broken(position, pattern) ? 1 : 0;
-    broken_count_ += now - broken_[at(position)];
-    broken_[at(position)] = static_cast<char>(now);
+    broken_count_ += now - broken_[to_index(position)];
+    broken_[to_index(position)] = static_cast<char>(now);
   }
 
   // Moves the stick (seg move), records the move on the stack, checks the equation, searches
@@ -147,8 +146,8 @@ class DocumentSearch {
     set_cell(move.from_position, cell(move.from_position) ^ move.from_place);
     set_cell(move.to_position, cell(move.to_position) ^ move.to_place);
     stack_.push_back(move);
-    left_[at(move.from_position)] |= move.from_place;
-    arrived_[at(move.to_position)] |= move.to_place;
+    left_[to_index(move.from_position)] |= move.from_place;
+    arrived_[to_index(move.to_position)] |= move.to_place;
 
     const int moves_left = rules_.moves - depth - 1;
     if (broken_count_ == 0 && (rules_.count == Count::up_to || moves_left == 0) &&
@@ -157,8 +156,8 @@ class DocumentSearch {
     }
     if (moves_left > 0 && broken_count_ <= 2 * moves_left) game_dfs(depth + 1);
 
-    arrived_[at(move.to_position)] &= static_cast<Pattern>(~move.to_place);
-    left_[at(move.from_position)] &= static_cast<Pattern>(~move.from_place);
+    arrived_[to_index(move.to_position)] &= static_cast<Pattern>(~move.to_place);
+    left_[to_index(move.from_position)] &= static_cast<Pattern>(~move.from_place);
     stack_.pop_back();
     set_cell(move.to_position, cell(move.to_position) ^ move.to_place);
     set_cell(move.from_position, cell(move.from_position) ^ move.from_place);
@@ -195,7 +194,7 @@ class DocumentSearch {
     for (int from = 0; from < positions_; ++from) {
       for_each_place(movable(from), [&](Pattern from_place) {
         const auto emptied = static_cast<Pattern>(cell(from) ^ from_place);
-        const int broken_elsewhere = broken_count_ - broken_[at(from)];
+        const int broken_elsewhere = broken_count_ - broken_[to_index(from)];
         const int from_broken = broken(from, emptied) ? 1 : 0;
         for (int to = 0; to < positions_; ++to) {
           if (to == from) {
@@ -206,7 +205,7 @@ class DocumentSearch {
             });
             continue;
           }
-          const int others = broken_elsewhere - broken_[at(to)] + from_broken;
+          const int others = broken_elsewhere - broken_[to_index(to)] + from_broken;
           if (others > repairable) continue;
           for_each_place(open(to), [&](Pattern to_place) {
             if (others + (broken(to, cell(to) ^ to_place) ? 1 : 0) <= repairable) {
@@ -224,7 +223,7 @@ class DocumentSearch {
     if (broken_count_ > 2) return;
     std::array<int, 2> broken{};
     for (int position = 0, listed = 0; listed < broken_count_; ++position) {
-      if (broken_[at(position)] != 0) broken[at(listed++)] = position;
+      if (broken_[to_index(position)] != 0) broken[to_index(listed++)] = position;
     }
     if (broken_count_ == 2) {
       move_across(depth, broken[0], broken[1]);
@@ -246,12 +245,12 @@ class DocumentSearch {
     std::array<bool, max_positions> can_take{};
     for (int position = 0; position < positions_; ++position) {
       move_inside(depth, position);
-      can_take[at(position)] = whole_adding(position) != 0;
+      can_take[to_index(position)] = whole_adding(position) != 0;
     }
     for (int from = 0; from < positions_; ++from) {
       if (whole_removing(from) == 0) continue;
       for (int to = 0; to < positions_; ++to) {
-        if (to != from && can_take[at(to)]) move_across(depth, from, to);
+        if (to != from && can_take[to_index(to)]) move_across(depth, from, to);
       }
     }
   }
@@ -259,10 +258,11 @@ class DocumentSearch {
   // The sticks of `position` that may leave it whole, the open places that take one and
   // leave it whole.
   [[nodiscard]] unsigned whole_removing(int position) const {
-    return movable(position) & whole_after.removing[at(kind_[at(position)])][cell(position)];
+    return movable(position) &
+           whole_after.removing[to_index(kind_[to_index(position)])][cell(position)];
   }
   [[nodiscard]] unsigned whole_adding(int position) const {
-    return open(position) & whole_after.adding[at(kind_[at(position)])][cell(position)];
+    return open(position) & whole_after.adding[to_index(kind_[to_index(position)])][cell(position)];
   }
 
   void move_across(int depth, int from, int to) {
@@ -277,7 +277,7 @@ class DocumentSearch {
   }
 
   void move_inside(int depth, int position) {
-    const auto kind = at(kind_[at(position)]);
+    const auto kind = to_index(kind_[to_index(position)]);
     const auto& moving = whole_after.moving[kind][cell(position)];
     for_each_place(
         movable(position) & whole_after.movers[kind][cell(position)], [&](Pattern from_place) {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <stdexcept>
 
+#include "kernels/api/index.hpp"
 #include "kernels/api/text.hpp"
 
 namespace levelforge::matchstick {
@@ -13,8 +14,6 @@ PuzzleError::PuzzleError(const std::string& source, int column, const std::strin
     : PuzzleInputError(source + ":" + std::to_string(column) + ": " + message), column_(column) {}
 
 namespace {
-
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
 bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 bool is_symbol(char ch) { return is_digit(ch) || ch == '+' || ch == '-' || ch == '='; }
@@ -61,10 +60,10 @@ class EquationParser {
   int number(const std::string& name) {
     const std::size_t begin = next_;
     while (!end() && is_digit(peek())) {
-      if (next_ - begin == at(max_digits)) {
+      if (next_ - begin == to_index(max_digits)) {
         fail(name + " has more than " + std::to_string(max_digits) + " digits");
       }
-      layout_.cells.push_back(digit_patterns[at(peek() - '0')]);
+      layout_.cells.push_back(digit_patterns[to_index(peek() - '0')]);
       ++next_;
     }
     if (next_ == begin) {
@@ -108,7 +107,7 @@ void check_shape(const Layout& layout) {
                                   " digits, outside 1.." + std::to_string(max_digits));
     }
   }
-  if (layout.cells.size() != at(form.positions())) {
+  if (layout.cells.size() != to_index(form.positions())) {
     throw std::invalid_argument("matchstick layout: " + std::to_string(layout.cells.size()) +
                                 " cells for " + std::to_string(form.positions()) + " positions");
   }
@@ -121,7 +120,7 @@ void check_layout(const Layout& layout) {
   const Form& form = layout.form;
   for (int position = 0; position < form.positions(); ++position) {
     const int places = position == form.operator_position() ? operator_segments : digit_segments;
-    if ((layout.cells[at(position)] >> places) != 0) {
+    if ((layout.cells[to_index(position)] >> places) != 0) {
       throw std::invalid_argument("matchstick layout: position " + std::to_string(position) +
                                   " has a stick outside its " + std::to_string(places) + " places");
     }
@@ -139,9 +138,9 @@ std::string to_string(const Layout& layout) {
   check_shape(layout);
   const Form& form = layout.form;
   std::string text;
-  text.reserve(at(form.positions() + 1));
+  text.reserve(to_index(form.positions() + 1));
   for (int position = 0; position < form.positions(); ++position) {
-    const Pattern pattern = layout.cells[at(position)];
+    const Pattern pattern = layout.cells[to_index(position)];
     if (position == form.operator_position()) {
       text += pattern == plus_pattern ? '+' : pattern == minus_pattern ? '-' : '?';
       continue;
@@ -163,20 +162,20 @@ int sticks(const Layout& layout) {
 bool is_true(const Layout& layout, LeadingZeros leading_zeros) {
   check_shape(layout);
   const Form& form = layout.form;
-  const Pattern op = layout.cells[at(form.operator_position())];
+  const Pattern op = layout.cells[to_index(form.operator_position())];
   if (op != plus_pattern && op != minus_pattern) return false;
   std::array<std::int64_t, 3> values = {};
   for (int number = 0; number < 3; ++number) {
     const int first = form.first_position(number);
     const int digits = form.digits(number);
     if (leading_zeros == LeadingZeros::forbid && digits > 1 &&
-        layout.cells[at(first)] == digit_patterns[0]) {
+        layout.cells[to_index(first)] == digit_patterns[0]) {
       return false;
     }
     for (int position = first; position < first + digits; ++position) {
-      const int digit = digit_of(layout.cells[at(position)]);
+      const int digit = digit_of(layout.cells[to_index(position)]);
       if (digit < 0) return false;
-      values[at(number)] = 10 * values[at(number)] + digit;
+      values[to_index(number)] = 10 * values[to_index(number)] + digit;
     }
   }
   return (op == plus_pattern ? values[0] + values[1] : values[0] - values[1]) == values[2];
@@ -190,26 +189,26 @@ void layout_of(std::int64_t a, char op, std::int64_t b, std::int64_t c, Layout& 
   const std::array<std::int64_t, 3> numbers = {a, b, c};
   std::array<int, 3> digits = {};
   for (int n = 0; n < 3; ++n) {
-    if (numbers[at(n)] < 0) {
+    if (numbers[to_index(n)] < 0) {
       throw std::invalid_argument("matchstick layout: negative number " +
-                                  std::to_string(numbers[at(n)]));
+                                  std::to_string(numbers[to_index(n)]));
     }
-    digits[at(n)] = decimal_digits(numbers[at(n)]);
-    if (digits[at(n)] > max_digits) {
-      throw std::invalid_argument("matchstick layout: " + std::to_string(numbers[at(n)]) +
+    digits[to_index(n)] = decimal_digits(numbers[to_index(n)]);
+    if (digits[to_index(n)] > max_digits) {
+      throw std::invalid_argument("matchstick layout: " + std::to_string(numbers[to_index(n)]) +
                                   " has more than " + std::to_string(max_digits) + " digits");
     }
   }
   layout.form = Form{digits[0], digits[1], digits[2]};
-  layout.cells.resize(at(layout.form.positions()));
+  layout.cells.resize(to_index(layout.form.positions()));
   int end = 0;  // one past the number's last position
   for (int n = 0; n < 3; ++n) {
-    end += digits[at(n)];
-    auto rest = static_cast<std::uint32_t>(numbers[at(n)]);  // below 10^max_digits
-    for (int position = end - 1; position >= end - digits[at(n)]; --position, rest /= 10) {
-      layout.cells[at(position)] = digit_patterns[rest % 10];
+    end += digits[to_index(n)];
+    auto rest = static_cast<std::uint32_t>(numbers[to_index(n)]);  // below 10^max_digits
+    for (int position = end - 1; position >= end - digits[to_index(n)]; --position, rest /= 10) {
+      layout.cells[to_index(position)] = digit_patterns[rest % 10];
     }
-    if (n == 0) layout.cells[at(end++)] = op == '+' ? plus_pattern : minus_pattern;
+    if (n == 0) layout.cells[to_index(end++)] = op == '+' ? plus_pattern : minus_pattern;
   }
 }
 
@@ -228,8 +227,8 @@ std::string moved_sticks(const Layout& puzzle, const Layout& after) {
   std::vector<std::string> sources;
   std::vector<std::string> destinations;
   for (int position = 0; position < puzzle.form.positions(); ++position) {
-    const Pattern before = puzzle.cells[at(position)];
-    const Pattern now = after.cells[at(position)];
+    const Pattern before = puzzle.cells[to_index(position)];
+    const Pattern now = after.cells[to_index(position)];
     for (int segment = 0; segment < digit_segments; ++segment) {
       const auto bit = static_cast<Pattern>(1U << segment);
       if ((before & bit) == (now & bit)) continue;

@@ -22,12 +22,11 @@
 #include <bit>
 #include <cstddef>
 
+#include "kernels/api/index.hpp"
 #include "kernels/matchstick/equation.hpp"
 
 namespace levelforge::matchstick {
 namespace {
-
-std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
 constexpr std::array<std::int64_t, max_digits> powers_of_ten = [] {
   std::array<std::int64_t, max_digits> powers{};
@@ -106,17 +105,18 @@ struct FastSolver::Decoded {
     check_layout(puzzle);
     const Form& form = puzzle.form;
     op_position = form.operator_position();
-    digit[at(op_position)] = -1;
-    number[at(op_position)] = -1;
+    digit[to_index(op_position)] = -1;
+    number[to_index(op_position)] = -1;
     for (int n = 0; n < 3; ++n) {
-      start[at(n)] = form.first_position(n);
-      digits[at(n)] = form.digits(n);
-      for (int i = 0; i < digits[at(n)]; ++i) {
-        const int position = start[at(n)] + i;
-        digit[at(position)] = digit_of(puzzle.cells[at(position)]);
-        number[at(position)] = n;
-        place[at(position)] = digits[at(n)] - 1 - i;
-        lead[at(position)] = i == 0 && digits[at(n)] > 1 && leading_zeros == LeadingZeros::forbid;
+      start[to_index(n)] = form.first_position(n);
+      digits[to_index(n)] = form.digits(n);
+      for (int i = 0; i < digits[to_index(n)]; ++i) {
+        const int position = start[to_index(n)] + i;
+        digit[to_index(position)] = digit_of(puzzle.cells[to_index(position)]);
+        number[to_index(position)] = n;
+        place[to_index(position)] = digits[to_index(n)] - 1 - i;
+        lead[to_index(position)] =
+            i == 0 && digits[to_index(n)] > 1 && leading_zeros == LeadingZeros::forbid;
       }
     }
   }
@@ -156,7 +156,7 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
   const int positions = form.positions();
   if (form.a_digits < 1 || form.a_digits > max_digits || form.b_digits < 1 ||
       form.b_digits > max_digits || form.c_digits < 1 || form.c_digits > max_digits ||
-      puzzle.cells.size() != at(positions)) {
+      puzzle.cells.size() != to_index(positions)) {
     return not_whole;
   }
   const Pattern* const cells = puzzle.cells.data();
@@ -182,13 +182,13 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
     for (int position = first[n], place = digits[n] - 1; place >= 0; ++position, --place) {
       const int d = digit_of(cells[position]);
       if (d < 0) return not_whole;
-      digit[at(position)] = d;
+      digit[to_index(position)] = d;
       value[n] = 10 * value[n] + d;
-      givers[at(giving)] = Giver{position, static_cast<int>(n), place};
-      giving += one_stick.removed[at(d)] != 0 ? 1 : 0;
+      givers[to_index(giving)] = Giver{position, static_cast<int>(n), place};
+      giving += one_stick.removed[to_index(d)] != 0 ? 1 : 0;
     }
     lead[n] = forbid && digits[n] > 1 ? first[n] : -1;
-    if (digit[at(first[n])] == 0 && lead[n] >= 0) return not_whole;
+    if (digit[to_index(first[n])] == 0 && lead[n] >= 0) return not_whole;
   }
   const auto leading = [&](std::size_t n, int position) { return position == lead[n]; };
 
@@ -202,7 +202,7 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
     std::int64_t magnitude = needed < 0 ? -needed : needed;
     int place = 0;
     if (magnitude < static_cast<std::int64_t>(one_digit_amounts.size())) {
-      const OneDigitAmount amount = one_digit_amounts[at(static_cast<int>(magnitude))];
+      const OneDigitAmount amount = one_digit_amounts[to_index(static_cast<int>(magnitude))];
       if (amount.digit == 0) return;
       magnitude = amount.digit;
       place = amount.place;
@@ -217,9 +217,9 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
       if (place >= digits[n]) continue;
       const int position = first[n] + digits[n] - 1 - place;
       if (position == skip) continue;
-      const int old = digit[at(position)];
+      const int old = digit[to_index(position)];
       const int now = old + (needed < 0 ? -1 : 1) * signs[n] * static_cast<int>(magnitude);
-      if (now < 0 || now > 9 || ((targets[at(old)] >> now) & 1U) == 0) continue;
+      if (now < 0 || now > 9 || ((targets[to_index(old)] >> now) & 1U) == 0) continue;
       if (now == 0 && leading(n, position)) continue;
       found(position, now);
     }
@@ -227,8 +227,8 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
   const auto store = [&](int position, int now, int other, int other_now) {
     FoundLayout& found = out.emplace_back();
     std::copy(cells, cells + positions, found.cells.begin());
-    found.cells[at(position)] = digit_patterns[at(now)];
-    if (other >= 0) found.cells[at(other)] = digit_patterns[at(other_now)];
+    found.cells[to_index(position)] = digit_patterns[to_index(now)];
+    if (other >= 0) found.cells[to_index(other)] = digit_patterns[to_index(other_now)];
     found.distance = 1;
   };
 
@@ -241,12 +241,12 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
 
   // One symbol gives a stick, another digit takes it; the operator stays.
   for (int g = 0; g < giving; ++g) {
-    const Giver giver = givers[at(g)];
+    const Giver giver = givers[to_index(g)];
     const int position = giver.position;
-    const auto n = at(giver.number);
-    const int old = digit[at(position)];
-    const std::int64_t weight = signs[n] * powers_of_ten[at(giver.place)];
-    for (unsigned mask = one_stick.removed[at(old)]; mask != 0; mask &= mask - 1) {
+    const auto n = to_index(giver.number);
+    const int old = digit[to_index(position)];
+    const std::int64_t weight = signs[n] * powers_of_ten[to_index(giver.place)];
+    for (unsigned mask = one_stick.removed[to_index(old)]; mask != 0; mask &= mask - 1) {
       const int now = std::countr_zero(mask);
       if (now == 0 && leading(n, position)) continue;
       complement(-imbalance - weight * (now - old), signs, one_stick.added, position,
@@ -262,7 +262,7 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
   complement(-flipped_imbalance, flipped, plus ? one_stick.added : one_stick.removed, -1,
              [&](int position, int now) {
                store(position, now, -1, 0);
-               out.back().cells[at(op_position)] = flipped_op;
+               out.back().cells[to_index(op_position)] = flipped_op;
              });
   return out.size() - before;
 }
@@ -293,40 +293,41 @@ std::size_t FastSolver::solve_general(const Layout& puzzle, const Decoded& decod
     void visit(int step, int removed, int added, std::int64_t imbalance) {
       // Each change from here on spends at least one removal or one addition.
       const int changes_left = 2 * k - removed - added;
-      if (must_change[at(step)] > changes_left) return;
-      const std::int64_t slack = reach[at(std::min(step + changes_left, steps))] - reach[at(step)];
-      const std::int64_t unchanged = imbalance + rest[at(step)];
+      if (must_change[to_index(step)] > changes_left) return;
+      const std::int64_t slack =
+          reach[to_index(std::min(step + changes_left, steps))] - reach[to_index(step)];
+      const std::int64_t unchanged = imbalance + rest[to_index(step)];
       if (unchanged > slack || unchanged < -slack) return;
 
-      const int position = order[at(step)];
-      const Pattern original = current.cells[at(position)];
+      const int position = order[to_index(step)];
+      const Pattern original = current.cells[to_index(position)];
       if (step == steps - 1) {
         // A units digit comes last (weight +-1): it has to settle E alone, so its digit is
         // known; no leading-zero rule applies to it.
-        const std::int64_t last = -imbalance * weight[at(step)];
+        const std::int64_t last = -imbalance * weight[to_index(step)];
         if (last < 0 || last > 9) return;
-        const Pattern to = digit_patterns[at(static_cast<int>(last))];
+        const Pattern to = digit_patterns[to_index(static_cast<int>(last))];
         const int all_removed = removed + sticks_in[original & ~to];
         const int all_added = added + sticks_in[to & ~original];
         if (all_removed != all_added || all_removed < 1 || all_removed > k ||
             (exact && all_removed != k)) {
           return;
         }
-        current.cells[at(position)] = to;
+        current.cells[to_index(position)] = to;
         current.distance = all_removed;
         out.push_back(current);
-        current.cells[at(position)] = original;
+        current.cells[to_index(position)] = original;
         return;
       }
-      const unsigned key = 2U * original + (decoded.lead[at(position)] ? 1U : 0U);
+      const unsigned key = 2U * original + (decoded.lead[to_index(position)] ? 1U : 0U);
       for (int t = solver.first_[key]; t < solver.first_[key + 1]; ++t) {
-        const Transition& transition = solver.transitions_[at(t)];
+        const Transition& transition = solver.transitions_[to_index(t)];
         if (transition.removed > k - removed || transition.added > k - added) continue;
-        current.cells[at(position)] = transition.to;
+        current.cells[to_index(position)] = transition.to;
         visit(step + 1, removed + transition.removed, added + transition.added,
-              imbalance + weight[at(step)] * transition.digit);
+              imbalance + weight[to_index(step)] * transition.digit);
       }
-      current.cells[at(position)] = original;
+      current.cells[to_index(position)] = original;
     }
   };
 
@@ -336,34 +337,36 @@ std::size_t FastSolver::solve_general(const Layout& puzzle, const Decoded& decod
   const int longest = *std::max_element(decoded.digits.begin(), decoded.digits.end());
   for (int place = longest - 1; place >= 0; --place) {
     for (int n = 0; n < 3; ++n) {
-      if (place < decoded.digits[at(n)]) {
-        search.order[at(search.steps++)] = decoded.start[at(n)] + decoded.digits[at(n)] - 1 - place;
+      if (place < decoded.digits[to_index(n)]) {
+        search.order[to_index(search.steps++)] =
+            decoded.start[to_index(n)] + decoded.digits[to_index(n)] - 1 - place;
       }
     }
   }
   for (int step = 0; step < search.steps; ++step) {
-    const int position = search.order[at(step)];
-    const std::int64_t largest = 9 * powers_of_ten[at(decoded.place[at(position)])];
-    search.reach[at(step + 1)] = search.reach[at(step)] + largest;
+    const int position = search.order[to_index(step)];
+    const std::int64_t largest = 9 * powers_of_ten[to_index(decoded.place[to_index(position)])];
+    search.reach[to_index(step + 1)] = search.reach[to_index(step)] + largest;
   }
 
-  const Pattern op = puzzle.cells[at(decoded.op_position)];
+  const Pattern op = puzzle.cells[to_index(decoded.op_position)];
   for (const Pattern to : {minus_pattern, plus_pattern}) {
     const int removed = sticks_in[op & ~to & 0xFF];
     const int added = sticks_in[to & ~op & 0xFF];
     if (removed > search.k || added > search.k) continue;
     const std::array<int, 3> signs = {1, to == plus_pattern ? 1 : -1, -1};
     for (int step = search.steps - 1; step >= 0; --step) {
-      const int position = search.order[at(step)];
-      const int old = decoded.digit[at(position)];
-      search.weight[at(step)] =
-          signs[at(decoded.number[at(position)])] * powers_of_ten[at(decoded.place[at(position)])];
-      search.rest[at(step)] =
-          search.rest[at(step + 1)] + search.weight[at(step)] * std::max(old, 0);
-      search.must_change[at(step)] = search.must_change[at(step + 1)] +
-                                     (old < 0 || (old == 0 && decoded.lead[at(position)]) ? 1 : 0);
+      const int position = search.order[to_index(step)];
+      const int old = decoded.digit[to_index(position)];
+      search.weight[to_index(step)] = signs[to_index(decoded.number[to_index(position)])] *
+                                      powers_of_ten[to_index(decoded.place[to_index(position)])];
+      search.rest[to_index(step)] =
+          search.rest[to_index(step + 1)] + search.weight[to_index(step)] * std::max(old, 0);
+      search.must_change[to_index(step)] =
+          search.must_change[to_index(step + 1)] +
+          (old < 0 || (old == 0 && decoded.lead[to_index(position)]) ? 1 : 0);
     }
-    search.current.cells[at(decoded.op_position)] = to;
+    search.current.cells[to_index(decoded.op_position)] = to;
     search.visit(0, removed, added, 0);
   }
   return out.size() - before;

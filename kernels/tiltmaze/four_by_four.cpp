@@ -10,27 +10,26 @@
 #include <string>
 #include <vector>
 
+#include "kernels/api/index.hpp"
 #include "kernels/tiltmaze/solver.hpp"
 
 namespace levelforge::tiltmaze::four {
 namespace {
 
 constexpr int side = 4;
-constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
-
 // Shortest tilt distances from `source` to every cell, -1 where the ball cannot come to
 // rest; plain BFS with roll().
 std::array<int, 16> distances_from(const Maze& maze, int source) {
   std::array<int, 16> distance{};
   distance.fill(-1);
-  distance[idx(source)] = 0;
+  distance[to_index(source)] = 0;
   std::vector<int> queue{source};
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const int cell = queue[head];
     for (int d = 0; d < 4; ++d) {
       const int next = roll(maze, cell, static_cast<Direction>(d));
-      if (distance[idx(next)] < 0) {
-        distance[idx(next)] = distance[idx(cell)] + 1;
+      if (distance[to_index(next)] < 0) {
+        distance[to_index(next)] = distance[to_index(cell)] + 1;
         queue.push_back(next);
       }
     }
@@ -47,11 +46,11 @@ Maze maze_of(std::uint32_t config) {
   Maze maze = open_maze(side, side);
   for (int row = 0; row < side; ++row)
     for (int column = 0; column < side - 1; ++column)
-      maze.east[idx(row * side + column)] =
+      maze.east[to_index(row * side + column)] =
           static_cast<std::uint8_t>((config >> (row * 3 + column)) & 1U);
   for (int column = 0; column < side; ++column)
     for (int row = 0; row < side - 1; ++row)
-      maze.south[idx(row * side + column)] =
+      maze.south[to_index(row * side + column)] =
           static_cast<std::uint8_t>((config >> (12 + column * 3 + row)) & 1U);
   return maze;
 }
@@ -77,17 +76,19 @@ Summary summarize_reference(std::uint32_t config) {
 PairSummary hardest_pair_reference(std::uint32_t config) {
   const Maze maze = maze_of(config);
   std::array<std::array<int, 16>, 16> distance{};
-  for (int cell = 0; cell < 16; ++cell) distance[idx(cell)] = distances_from(maze, cell);
-  const auto& from_start = distance[idx(maze.start)];
+  for (int cell = 0; cell < 16; ++cell) distance[to_index(cell)] = distances_from(maze, cell);
+  const auto& from_start = distance[to_index(maze.start)];
   PairSummary best{0, -1, -1};
   for (int a = 0; a < 16; ++a)
     for (int b = a + 1; b < 16; ++b) {
-      if (a == maze.start || b == maze.start || from_start[idx(a)] < 0 || from_start[idx(b)] < 0)
+      if (a == maze.start || b == maze.start || from_start[to_index(a)] < 0 ||
+          from_start[to_index(b)] < 0)
         continue;
       int length = -1;  // the better of the two visiting orders, -1 when neither works
-      if (distance[idx(a)][idx(b)] >= 0) length = from_start[idx(a)] + distance[idx(a)][idx(b)];
-      if (distance[idx(b)][idx(a)] >= 0) {
-        const int other = from_start[idx(b)] + distance[idx(b)][idx(a)];
+      if (distance[to_index(a)][to_index(b)] >= 0)
+        length = from_start[to_index(a)] + distance[to_index(a)][to_index(b)];
+      if (distance[to_index(b)][to_index(a)] >= 0) {
+        const int other = from_start[to_index(b)] + distance[to_index(b)][to_index(a)];
         length = length < 0 ? other : std::min(length, other);
       }
       if (length > best.length)  // strictly: the first pair in (a, b) order wins ties

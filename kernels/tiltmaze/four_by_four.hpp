@@ -20,6 +20,8 @@
 namespace levelforge::tiltmaze::four {
 
 inline constexpr std::uint32_t config_count = 1U << 24;
+// The cells of a 4x4 maze.
+inline constexpr int cells = 16;
 
 // The maze of `config`: 4x4, start 0, no targets. Throws std::out_of_range when
 // config >= config_count.

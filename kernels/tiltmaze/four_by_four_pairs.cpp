@@ -21,7 +21,6 @@
 namespace levelforge::tiltmaze::four {
 namespace {
 
-constexpr int cells = 16;
 constexpr std::uint8_t unreachable = 0x40;  // above any sum of two real distances (<= 30)
 
 // rests[pattern][i]: bit j set when a ball at position i of a line whose walls are

@@ -46,7 +46,6 @@ namespace {
 // instruction per 512, 256 or 128 bits, depending on the target it is compiled for.
 using Lanes = std::uint64_t __attribute__((vector_size(64)));
 constexpr std::uint32_t batch_size = 512;
-constexpr int cells = 16;
 
 using CellWords = std::array<Lanes, cells>;
 

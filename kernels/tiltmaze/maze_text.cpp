@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/index.hpp"
 #include "kernels/api/text.hpp"
 
 namespace levelforge::tiltmaze {
@@ -23,8 +24,6 @@ namespace {
 
 constexpr int max_line_length = 2 * max_side + 1;
 
-std::size_t to_size(int value) { return static_cast<std::size_t>(value); }
-
 // A character as an error message shows it.
 std::string describe(char ch) { return ch == '\t' ? "a tab" : describe_char(ch); }
 
@@ -37,13 +36,13 @@ void check_maze(const Maze& maze, bool start_may_be_target) {
          " outside 1..64 x 1..64");
   }
   const int cells = maze.cells();
-  if (maze.east.size() != to_size(cells) || maze.south.size() != to_size(cells)) {
+  if (maze.east.size() != to_index(cells) || maze.south.size() != to_index(cells)) {
     fail("east and south need one entry per cell (" + std::to_string(cells) + ")");
   }
   if (maze.start < 0 || maze.start >= cells) {
     fail("start cell " + std::to_string(maze.start) + " outside 0.." + std::to_string(cells - 1));
   }
-  if (maze.targets.size() > to_size(max_targets)) fail("more than 64 targets");
+  if (maze.targets.size() > to_index(max_targets)) fail("more than 64 targets");
   std::vector<int> sorted = maze.targets;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t i = 0; i < sorted.size(); ++i) {
@@ -136,13 +135,13 @@ class TextParser {
     const int length = static_cast<int>(line.text.size());
     const bool cell_row = row % 2 == 1;
     if (cell_row) {
-      maze_.east.resize(maze_.east.size() + to_size(width_), 0);
+      maze_.east.resize(maze_.east.size() + to_index(width_), 0);
     } else if (row > 0) {
-      maze_.south.resize(maze_.south.size() + to_size(width_), 0);
+      maze_.south.resize(maze_.south.size() + to_index(width_), 0);
     }
-    const std::size_t first_cell = to_size((row - 1) / 2 * width_);
+    const std::size_t first_cell = to_index((row - 1) / 2 * width_);
     for (int j = 0; j < expected; ++j) {
-      const char ch = j < length ? line.text[to_size(j)] : ' ';
+      const char ch = j < length ? line.text[to_index(j)] : ' ';
       // An error found in the padding is a short line: report where it ends.
       auto bad = [&](const std::string& message) {
         if (j >= length) {
@@ -159,7 +158,7 @@ class TextParser {
         if (ch != '+') bad("expected '+' at a corner, found " + describe(ch));
       } else if (!cell_row) {
         if (ch == '-') {
-          if (row > 0) maze_.south[to_size((row / 2 - 1) * width_ + column)] = 1;
+          if (row > 0) maze_.south[to_index((row / 2 - 1) * width_ + column)] = 1;
         } else if (ch == ' ') {
           if (row == 0) bad("open border: the top border needs '-' here");
         } else {
@@ -168,7 +167,7 @@ class TextParser {
         }
       } else if (j % 2 == 0) {
         if (ch == '|') {
-          if (j > 0 && j < expected - 1) maze_.east[first_cell + to_size(column - 1)] = 1;
+          if (j > 0 && j < expected - 1) maze_.east[first_cell + to_index(column - 1)] = 1;
         } else if (ch == ' ') {
           if (j == 0) bad("open border: the left border needs '|' here");
           if (j == expected - 1) bad("open border: the right border needs '|' here");
@@ -187,7 +186,7 @@ class TextParser {
           start_column_ = j + 1;
           maze_.start = cell;
         } else if (ch == 'T') {
-          if (maze_.targets.size() == to_size(max_targets)) {
+          if (maze_.targets.size() == to_index(max_targets)) {
             bad("more than 64 targets");
           }
           maze_.targets.push_back(cell);
@@ -216,13 +215,13 @@ class TextParser {
            "only 1 maze line: a maze has 2H+1 >= 3 lines (a row of cells between two borders)");
     }
     for (int j = 1; j < 2 * width_ + 1; j += 2) {
-      if (last.text[to_size(j)] == ' ') {
+      if (last.text[to_index(j)] == ' ') {
         fail(last.number, j + 1, "open border: the bottom border needs '-' here");
       }
     }
     maze_.height = (count - 1) / 2;
     // The bottom border's '-' are not walls of the model: the last row's south is ignored.
-    maze_.south.resize(to_size(maze_.cells()), 0);
+    maze_.south.resize(to_index(maze_.cells()), 0);
     std::fill(maze_.south.end() - width_, maze_.south.end(), std::uint8_t{0});
     if (start_line_ == 0) {
       fail(lines_.front().number, 1, "no start cell: a maze needs exactly one 'S'");
@@ -247,7 +246,7 @@ std::string to_hex(const std::vector<std::uint8_t>& walls, int width, int height
   std::vector<bool> bits;
   for (int row = 0; row < height - (east ? 0 : 1); ++row) {
     for (int column = 0; column < width - (east ? 1 : 0); ++column) {
-      bits.push_back(walls[to_size(row * width + column)] != 0);
+      bits.push_back(walls[to_index(row * width + column)] != 0);
     }
   }
   std::string hex;
@@ -323,7 +322,7 @@ class CompactParser {
         fail(target_begin, "targets must be strictly ascending: " + std::to_string(target) +
                                " after " + std::to_string(maze.targets.back()));
       }
-      if (maze.targets.size() == to_size(max_targets)) fail(target_begin, "more than 64 targets");
+      if (maze.targets.size() == to_index(max_targets)) fail(target_begin, "more than 64 targets");
       maze.targets.push_back(target);
       if (at == targets_end) break;
       if (text_[at] != ',') expected(at, "',' between targets");
@@ -367,10 +366,10 @@ class CompactParser {
                                                 int height, bool east) const {
     const int rows = east ? height : height - 1;
     const int columns = east ? width - 1 : width;
-    const std::size_t bits = to_size(rows * columns);
+    const std::size_t bits = to_index(rows * columns);
     const std::size_t digits = (bits + 3) / 4;
     const std::string name = east ? "east" : "south";
-    std::vector<std::uint8_t> result(to_size(width * height), 0);
+    std::vector<std::uint8_t> result(to_index(width * height), 0);
     for (std::size_t d = 0; d < digits; ++d) {
       const std::size_t at = begin + d;
       if (at >= end) {
@@ -391,7 +390,7 @@ class CompactParser {
         }
         const int row = static_cast<int>(k) / columns;
         const int column = static_cast<int>(k) % columns;
-        result[to_size(row * width + column)] = 1;
+        result[to_index(row * width + column)] = 1;
       }
     }
     if (begin + digits < end) {
@@ -415,16 +414,16 @@ std::string format_maze(const Maze& maze) {
   check_maze(maze, false);
   const int w = maze.width;
   const int h = maze.height;
-  std::vector<char> cell_chars(to_size(maze.cells()), ' ');
-  cell_chars[to_size(maze.start)] = 'S';
-  for (int target : maze.targets) cell_chars[to_size(target)] = 'T';
+  std::vector<char> cell_chars(to_index(maze.cells()), ' ');
+  cell_chars[to_index(maze.start)] = 'S';
+  for (int target : maze.targets) cell_chars[to_index(target)] = 'T';
   std::string text;
-  text.reserve(to_size((2 * h + 1) * (2 * w + 2)));
+  text.reserve(to_index((2 * h + 1) * (2 * w + 2)));
   for (int row = 0; row <= h; ++row) {
     // The wall line above `row` (the bottom border when row == h).
     text += '+';
     for (int column = 0; column < w; ++column) {
-      const bool wall = row == 0 || row == h || maze.south[to_size((row - 1) * w + column)] != 0;
+      const bool wall = row == 0 || row == h || maze.south[to_index((row - 1) * w + column)] != 0;
       text += wall ? '-' : ' ';
       text += '+';
     }
@@ -433,8 +432,8 @@ std::string format_maze(const Maze& maze) {
     text += '|';
     for (int column = 0; column < w; ++column) {
       const int cell = row * w + column;
-      text += cell_chars[to_size(cell)];
-      text += column == w - 1 || maze.east[to_size(cell)] != 0 ? '|' : ' ';
+      text += cell_chars[to_index(cell)];
+      text += column == w - 1 || maze.east[to_index(cell)] != 0 ? '|' : ' ';
     }
     text += '\n';
   }

@@ -12,13 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/index.hpp"
+
 namespace levelforge::tiltmaze {
 namespace {
 
 using Mask = std::uint64_t;  // one bit per target (max_targets == 64)
 using Graph = std::vector<std::vector<int>>;
-
-constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
 constexpr Mask bit(int i) { return Mask{1} << i; }
 
 Mask all_targets(const Maze& maze) {
@@ -28,9 +28,9 @@ Mask all_targets(const Maze& maze) {
 
 // target_at[cell]: the index of the target on cell, -1 when none.
 std::vector<int> target_at(const Maze& maze) {
-  std::vector<int> at(idx(maze.cells()), -1);
+  std::vector<int> at(to_index(maze.cells()), -1);
   for (std::size_t t = 0; t < maze.targets.size(); ++t)
-    at[idx(maze.targets[t])] = static_cast<int>(t);
+    at[to_index(maze.targets[t])] = static_cast<int>(t);
   return at;
 }
 
@@ -39,10 +39,10 @@ Mask roll_gain(const Maze& maze, const std::vector<int>& at, int cell, int direc
                Collect collect) {
   std::vector<int> passed;
   const int end = roll(maze, cell, static_cast<Direction>(direction), &passed);
-  if (collect == Collect::stop) return at[idx(end)] >= 0 ? bit(at[idx(end)]) : 0;
+  if (collect == Collect::stop) return at[to_index(end)] >= 0 ? bit(at[to_index(end)]) : 0;
   Mask gain = 0;
   for (const int c : passed)
-    if (at[idx(c)] >= 0) gain |= bit(at[idx(c)]);
+    if (at[to_index(c)] >= 0) gain |= bit(at[to_index(c)]);
   return gain;
 }
 
@@ -63,38 +63,38 @@ Sccs tarjan(const Adjacency& graph, const std::vector<int>& roots) {
   std::vector<std::pair<int, std::size_t>> calls;  // vertex, next edge to follow
   int counter = 0;
   const auto visit = [&](int v) {
-    index[idx(v)] = low[idx(v)] = counter++;
+    index[to_index(v)] = low[to_index(v)] = counter++;
     stack.push_back(v);
-    on_stack[idx(v)] = 1;
+    on_stack[to_index(v)] = 1;
     calls.emplace_back(v, 0);
   };
   for (const int root : roots) {
-    if (index[idx(root)] >= 0) continue;
+    if (index[to_index(root)] >= 0) continue;
     visit(root);
     while (!calls.empty()) {
       const int v = calls.back().first;
-      const auto& out = graph[idx(v)];
+      const auto& out = graph[to_index(v)];
       if (calls.back().second < out.size()) {
         const int w = out[calls.back().second++];
-        if (index[idx(w)] < 0) {
+        if (index[to_index(w)] < 0) {
           visit(w);
-        } else if (on_stack[idx(w)] != 0) {
-          low[idx(v)] = std::min(low[idx(v)], index[idx(w)]);
+        } else if (on_stack[to_index(w)] != 0) {
+          low[to_index(v)] = std::min(low[to_index(v)], index[to_index(w)]);
         }
         continue;
       }
       calls.pop_back();
       if (!calls.empty()) {
         const int parent = calls.back().first;
-        low[idx(parent)] = std::min(low[idx(parent)], low[idx(v)]);
+        low[to_index(parent)] = std::min(low[to_index(parent)], low[to_index(v)]);
       }
-      if (low[idx(v)] != index[idx(v)]) continue;
+      if (low[to_index(v)] != index[to_index(v)]) continue;
       int w = -1;
       do {
         w = stack.back();
         stack.pop_back();
-        on_stack[idx(w)] = 0;
-        result.id[idx(w)] = result.count;
+        on_stack[to_index(w)] = 0;
+        result.id[to_index(w)] = result.count;
       } while (w != v);
       ++result.count;
     }
@@ -106,13 +106,13 @@ Sccs tarjan(const Adjacency& graph, const std::vector<int>& roots) {
 std::vector<char> reach(const Graph& graph, int source) {
   std::vector<char> seen(graph.size(), 0);
   std::vector<int> todo{source};
-  seen[idx(source)] = 1;
+  seen[to_index(source)] = 1;
   while (!todo.empty()) {
     const int v = todo.back();
     todo.pop_back();
-    for (const int w : graph[idx(v)])
-      if (seen[idx(w)] == 0) {
-        seen[idx(w)] = 1;
+    for (const int w : graph[to_index(v)])
+      if (seen[to_index(w)] == 0) {
+        seen[to_index(w)] = 1;
         todo.push_back(w);
       }
   }
@@ -120,9 +120,9 @@ std::vector<char> reach(const Graph& graph, int source) {
 }
 
 Graph predecessors(const Condensation& condensation) {
-  Graph result(idx(condensation.count));
+  Graph result(to_index(condensation.count));
   for (int c = 0; c < condensation.count; ++c)
-    for (const int s : condensation.successors[idx(c)]) result[idx(s)].push_back(c);
+    for (const int s : condensation.successors[to_index(c)]) result[to_index(s)].push_back(c);
   return result;
 }
 
@@ -131,11 +131,11 @@ Graph predecessors(const Condensation& condensation) {
 // some x_v and !x_v share a strongly connected component of the implication graph.
 class TwoSat {
  public:
-  explicit TwoSat(int variables) : implications_(idx(2 * variables)) {}
+  explicit TwoSat(int variables) : implications_(to_index(2 * variables)) {}
   static int literal(int variable, bool value) { return 2 * variable + (value ? 0 : 1); }
   void clause(int a, int b) {  // a || b, i.e. !a -> b and !b -> a
-    implications_[idx(a ^ 1)].push_back(b);
-    implications_[idx(b ^ 1)].push_back(a);
+    implications_[to_index(a ^ 1)].push_back(b);
+    implications_[to_index(b ^ 1)].push_back(a);
   }
   void unit(int a) { clause(a, a); }
   [[nodiscard]] bool satisfiable() const {
@@ -183,7 +183,7 @@ bool one_play_visits(const Condensation& condensation, const std::vector<int>& u
   for (std::size_t i = 0; i < named.size(); ++i) {
     const auto below = reach(condensation.successors, named[i]);
     for (std::size_t j = i + 1; j < named.size(); ++j)
-      if (below[idx(named[j])] == 0) sat.clause(no(named[i]), no(named[j]));
+      if (below[to_index(named[j])] == 0) sat.clause(no(named[i]), no(named[j]));
   }
   return sat.satisfiable();
 }
@@ -222,24 +222,25 @@ struct Coverage {
 Coverage coverage(const Maze& maze, const RollGraph& graph, const Condensation& condensation,
                   Collect collect) {
   const auto at = target_at(maze);
-  Coverage result{std::vector<Mask>(idx(condensation.count), 0), {}};
+  Coverage result{std::vector<Mask>(to_index(condensation.count), 0), {}};
   std::vector<Edge> raw;
   for (const int u : graph.resting) {
-    const int c = condensation.component[idx(u)];
-    if (at[idx(u)] >= 0) result.component[idx(c)] |= bit(at[idx(u)]);
+    const int c = condensation.component[to_index(u)];
+    if (at[to_index(u)] >= 0) result.component[to_index(c)] |= bit(at[to_index(u)]);
     for (int d = 0; d < 4; ++d) {
-      const int v = graph.next[idx(u)][idx(d)];
+      const int v = graph.next[to_index(u)][to_index(d)];
       if (v == u) continue;
       const Mask gain = roll_gain(maze, at, u, d, collect);
-      const int to = condensation.component[idx(v)];
+      const int to = condensation.component[to_index(v)];
       if (to == c) {
-        result.component[idx(c)] |= gain;
+        result.component[to_index(c)] |= gain;
       } else {
         raw.push_back({c, to, gain, u, d});
       }
     }
   }
-  for (auto& e : raw) e.extra &= ~(result.component[idx(e.from)] | result.component[idx(e.to)]);
+  for (auto& e : raw)
+    e.extra &= ~(result.component[to_index(e.from)] | result.component[to_index(e.to)]);
   const auto key = [](const Edge& e) { return std::tie(e.from, e.to, e.extra); };
   std::stable_sort(raw.begin(), raw.end(),
                    [&](const Edge& a, const Edge& b) { return key(a) < key(b); });
@@ -268,13 +269,13 @@ std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condens
   const int count = condensation.count;
 
   // Forced components: required, together with the start's.
-  std::vector<int> position(idx(count));
-  for (int i = 0; i < count; ++i) position[idx(condensation.order[idx(i)])] = i;
-  std::vector<int> required{condensation.component[idx(maze.start)]};
+  std::vector<int> position(to_index(count));
+  for (int i = 0; i < count; ++i) position[to_index(condensation.order[to_index(i)])] = i;
+  std::vector<int> required{condensation.component[to_index(maze.start)]};
   for (int t = 0; t < static_cast<int>(maze.targets.size()); ++t) {
     int holder = -1, holders = 0;
     for (int c = 0; c < count; ++c)
-      if ((cover[idx(c)] & bit(t)) != 0) {
+      if ((cover[to_index(c)] & bit(t)) != 0) {
         holder = c;
         ++holders;
       }
@@ -284,7 +285,7 @@ std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condens
     if (holders == 1 && !on_edge) required.push_back(holder);
   }
   std::sort(required.begin(), required.end(),
-            [&](int a, int b) { return position[idx(a)] < position[idx(b)]; });
+            [&](int a, int b) { return position[to_index(a)] < position[to_index(b)]; });
   required.erase(std::unique(required.begin(), required.end()), required.end());
 
   // ancestors[j][c]: c reaches required[j] (or is it). The chain must be totally ordered.
@@ -294,54 +295,57 @@ std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condens
   ancestors.reserve(required.size());
   for (const int r : required) ancestors.push_back(reach(back, r));
   for (int j = 1; j <= last; ++j)
-    if (ancestors[idx(j)][idx(required[idx(j - 1)])] == 0) return std::nullopt;
+    if (ancestors[to_index(j)][to_index(required[to_index(j - 1)])] == 0) return std::nullopt;
 
   Mask done = 0;
-  for (const int r : required) done |= cover[idx(r)];
+  for (const int r : required) done |= cover[to_index(r)];
   const Mask free = all_targets(maze) & ~done;
 
   // next_required[c]: the index of the next chain component a path at c must still visit.
-  std::vector<int> next_required(idx(count), last + 1);
+  std::vector<int> next_required(to_index(count), last + 1);
   for (int j = last; j >= 1; --j)
     for (int c = 0; c < count; ++c)
-      if (ancestors[idx(j)][idx(c)] != 0 && c != required[idx(j)]) next_required[idx(c)] = j;
-  Graph out(idx(count));
+      if (ancestors[to_index(j)][to_index(c)] != 0 && c != required[to_index(j)])
+        next_required[to_index(c)] = j;
+  Graph out(to_index(count));
   for (int e = 0; e < static_cast<int>(edges.size()); ++e)
-    out[idx(edges[idx(e)].from)].push_back(e);
+    out[to_index(edges[to_index(e)].from)].push_back(e);
 
   struct State {
     Mask mask;
     int parent, edge, component;
   };
-  std::vector<State> states{{cover[idx(required[0])] & free, -1, -1, required[0]}};
-  Graph pending(idx(count));
-  pending[idx(required[0])].push_back(0);
+  std::vector<State> states{{cover[to_index(required[0])] & free, -1, -1, required[0]}};
+  Graph pending(to_index(count));
+  pending[to_index(required[0])].push_back(0);
   for (const int c : condensation.order) {
-    auto& candidates = pending[idx(c)];
+    auto& candidates = pending[to_index(c)];
     std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-      return std::popcount(states[idx(a)].mask) > std::popcount(states[idx(b)].mask);
+      return std::popcount(states[to_index(a)].mask) > std::popcount(states[to_index(b)].mask);
     });
     std::vector<int> kept;
     for (const int s : candidates) {
-      const Mask m = states[idx(s)].mask;
-      if (std::none_of(kept.begin(), kept.end(),
-                       [&](int k) { return (states[idx(k)].mask | m) == states[idx(k)].mask; }))
+      const Mask m = states[to_index(s)].mask;
+      if (std::none_of(kept.begin(), kept.end(), [&](int k) {
+            return (states[to_index(k)].mask | m) == states[to_index(k)].mask;
+          }))
         kept.push_back(s);
     }
-    const int j = next_required[idx(c)];
+    const int j = next_required[to_index(c)];
     for (const int s : kept) {
-      if (j <= last || states[idx(s)].mask != free) continue;
-      for (int at = s; at >= 0; at = states[idx(at)].parent)
-        result.steps.push_back({states[idx(at)].component, states[idx(at)].edge});
+      if (j <= last || states[to_index(s)].mask != free) continue;
+      for (int at = s; at >= 0; at = states[to_index(at)].parent)
+        result.steps.push_back({states[to_index(at)].component, states[to_index(at)].edge});
       std::reverse(result.steps.begin(), result.steps.end());
       return result;
     }
-    for (const int e : out[idx(c)]) {
-      const Edge& edge = edges[idx(e)];
-      if (j <= last && ancestors[idx(j)][idx(edge.to)] == 0) continue;  // would skip required[j]
+    for (const int e : out[to_index(c)]) {
+      const Edge& edge = edges[to_index(e)];
+      if (j <= last && ancestors[to_index(j)][to_index(edge.to)] == 0)
+        continue;  // would skip required[j]
       for (const int s : kept) {
-        const Mask m = (states[idx(s)].mask | edge.extra | cover[idx(edge.to)]) & free;
-        pending[idx(edge.to)].push_back(static_cast<int>(states.size()));
+        const Mask m = (states[to_index(s)].mask | edge.extra | cover[to_index(edge.to)]) & free;
+        pending[to_index(edge.to)].push_back(static_cast<int>(states.size()));
         states.push_back({m, s, e, edge.to});
       }
     }
@@ -357,11 +361,12 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
   const auto at = target_at(maze);
   const int targets = static_cast<int>(maze.targets.size());
   const Mask full = all_targets(maze);
-  const Mask start_mask = at[idx(maze.start)] >= 0 ? bit(at[idx(maze.start)]) : 0;
+  const Mask start_mask = at[to_index(maze.start)] >= 0 ? bit(at[to_index(maze.start)]) : 0;
   const auto key = [&](int cell, Mask mask) { return (static_cast<Mask>(cell) << targets) | mask; };
-  std::vector<std::array<Mask, 4>> gains(idx(graph.cells));
+  std::vector<std::array<Mask, 4>> gains(to_index(graph.cells));
   for (const int u : graph.resting)
-    for (int d = 0; d < 4; ++d) gains[idx(u)][idx(d)] = roll_gain(maze, at, u, d, collect);
+    for (int d = 0; d < 4; ++d)
+      gains[to_index(u)][to_index(d)] = roll_gain(maze, at, u, d, collect);
 
   const Mask start_key = key(maze.start, start_mask);
   std::unordered_map<Mask, Mask> parent{
@@ -379,9 +384,9 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
     }
     const int cell = static_cast<int>(current >> targets);
     for (int d = 0; d < 4; ++d) {
-      const int next = graph.next[idx(cell)][idx(d)];
+      const int next = graph.next[to_index(cell)][to_index(d)];
       if (next == cell) continue;
-      const Mask k = key(next, mask | gains[idx(cell)][idx(d)]);
+      const Mask k = key(next, mask | gains[to_index(cell)][to_index(d)]);
       if (parent.emplace(k, (current << 2) | static_cast<Mask>(d)).second) queue.push_back(k);
     }
   }
@@ -400,17 +405,17 @@ class Walker {
         collect_(collect),
         at_(target_at(maze)),
         cell_(maze.start),
-        collected_(at_[idx(maze.start)] >= 0 ? bit(at_[idx(maze.start)]) : 0) {}
+        collected_(at_[to_index(maze.start)] >= 0 ? bit(at_[to_index(maze.start)]) : 0) {}
 
   Solution play(const Plan& plan) {
     for (const Step& step : plan.steps) {
       if (step.edge >= 0) {
-        const Edge& e = plan.coverage.edges[idx(step.edge)];
+        const Edge& e = plan.coverage.edges[to_index(step.edge)];
         if (!walk_and_tilt([&](int x, int d) { return x == e.cell && d == e.direction; }))
           throw std::logic_error("tiltmaze: planned roll not reachable");
       }
       while (walk_and_tilt([&](int x, int d) {
-        const int to = graph_.next[idx(x)][idx(d)];
+        const int to = graph_.next[to_index(x)][to_index(d)];
         return to != x && same_component(to) && (gain(x, d) & ~collected_) != 0;
       })) {
       }
@@ -421,38 +426,38 @@ class Walker {
 
  private:
   [[nodiscard]] bool same_component(int cell) const {
-    return condensation_.component[idx(cell)] == condensation_.component[idx(cell_)];
+    return condensation_.component[to_index(cell)] == condensation_.component[to_index(cell_)];
   }
   [[nodiscard]] Mask gain(int cell, int d) const {
     return roll_gain(maze_, at_, cell, d, collect_);
   }
   void tilt(int d) {
     collected_ |= gain(cell_, d);
-    cell_ = graph_.next[idx(cell_)][idx(d)];
-    moves_.push_back(direction_letters[idx(d)]);
+    cell_ = graph_.next[to_index(cell_)][to_index(d)];
+    moves_.push_back(direction_letters[to_index(d)]);
   }
   // Breadth-first over the rolls inside the current component for the first (cell, direction)
   // that `accept`s; walks there and tilts it. False when there is none.
   template <class Accept>
   bool walk_and_tilt(Accept accept) {
-    std::vector<int> from(idx(graph_.cells), -1);  // previous cell * 4 + direction
+    std::vector<int> from(to_index(graph_.cells), -1);  // previous cell * 4 + direction
     std::vector<int> queue{cell_};
-    from[idx(cell_)] = 0;
+    from[to_index(cell_)] = 0;
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int x = queue[head];
       for (int d = 0; d < 4; ++d) {
         if (accept(x, d)) {
           std::string path;
-          for (int y = x; y != cell_; y = from[idx(y)] / 4)
-            path.push_back(static_cast<char>(from[idx(y)] % 4));
+          for (int y = x; y != cell_; y = from[to_index(y)] / 4)
+            path.push_back(static_cast<char>(from[to_index(y)] % 4));
           std::reverse(path.begin(), path.end());
           for (const char step : path) tilt(step);
           tilt(d);
           return true;
         }
-        const int y = graph_.next[idx(x)][idx(d)];
-        if (from[idx(y)] < 0 && same_component(y)) {
-          from[idx(y)] = x * 4 + d;
+        const int y = graph_.next[to_index(x)][to_index(d)];
+        if (from[to_index(y)] < 0 && same_component(y)) {
+          from[to_index(y)] = x * 4 + d;
           queue.push_back(y);
         }
       }
@@ -473,7 +478,7 @@ class Walker {
 }  // namespace
 
 RollGraph roll_graph(const Maze& maze) {
-  RollGraph graph{maze.cells(), std::vector<std::array<int, 4>>(idx(maze.cells())), {}};
+  RollGraph graph{maze.cells(), std::vector<std::array<int, 4>>(to_index(maze.cells())), {}};
   // A ball that can step from `cell` towards a neighbour ends where one rolling from that
   // neighbour does: sweep each direction from its far side, one step per cell, rather than
   // rolling every cell to its wall.
@@ -481,29 +486,29 @@ RollGraph roll_graph(const Maze& maze) {
   const int w = maze.width;
   const int h = maze.height;
   const auto end_of = [&](int cell, Direction d, bool wall, int from) {
-    next[idx(cell)][idx(d)] = wall ? cell : next[idx(from)][idx(d)];
+    next[to_index(cell)][to_index(d)] = wall ? cell : next[to_index(from)][to_index(d)];
   };
   for (int row = 0; row < h; ++row) {
     for (int column = 0; column < w; ++column) {
       const int cell = row * w + column;
-      end_of(cell, left, column == 0 || maze.east[idx(cell - 1)] != 0, cell - 1);
-      end_of(cell, up, row == 0 || maze.south[idx(cell - w)] != 0, cell - w);
+      end_of(cell, left, column == 0 || maze.east[to_index(cell - 1)] != 0, cell - 1);
+      end_of(cell, up, row == 0 || maze.south[to_index(cell - w)] != 0, cell - w);
     }
   }
   for (int row = h - 1; row >= 0; --row) {
     for (int column = w - 1; column >= 0; --column) {
       const int cell = row * w + column;
-      end_of(cell, right, column == w - 1 || maze.east[idx(cell)] != 0, cell + 1);
-      end_of(cell, down, row == h - 1 || maze.south[idx(cell)] != 0, cell + w);
+      end_of(cell, right, column == w - 1 || maze.east[to_index(cell)] != 0, cell + 1);
+      end_of(cell, down, row == h - 1 || maze.south[to_index(cell)] != 0, cell + w);
     }
   }
-  std::vector<char> seen(idx(graph.cells), 0);
+  std::vector<char> seen(to_index(graph.cells), 0);
   graph.resting.push_back(maze.start);
-  seen[idx(maze.start)] = 1;
+  seen[to_index(maze.start)] = 1;
   for (std::size_t head = 0; head < graph.resting.size(); ++head)
-    for (const int v : graph.next[idx(graph.resting[head])])
-      if (seen[idx(v)] == 0) {
-        seen[idx(v)] = 1;
+    for (const int v : graph.next[to_index(graph.resting[head])])
+      if (seen[to_index(v)] == 0) {
+        seen[to_index(v)] = 1;
         graph.resting.push_back(v);
       }
   return graph;
@@ -514,19 +519,20 @@ Condensation condense(const RollGraph& graph) {
   // Every resting cell is reached from the start, whose component completes last.
   const Sccs sccs = tarjan(graph.next, {graph.resting.front()});
   Condensation result{
-      std::vector<int>(idx(graph.cells), -1), sccs.count, Graph(idx(sccs.count)), {}};
+      std::vector<int>(to_index(graph.cells), -1), sccs.count, Graph(to_index(sccs.count)), {}};
   for (int c = 0; c < graph.cells; ++c)
-    if (sccs.id[idx(c)] >= 0) result.component[idx(c)] = sccs.count - 1 - sccs.id[idx(c)];
+    if (sccs.id[to_index(c)] >= 0)
+      result.component[to_index(c)] = sccs.count - 1 - sccs.id[to_index(c)];
   for (const int u : graph.resting)
-    for (const int v : graph.next[idx(u)]) {
-      const int a = result.component[idx(u)], b = result.component[idx(v)];
-      if (a != b) result.successors[idx(a)].push_back(b);
+    for (const int v : graph.next[to_index(u)]) {
+      const int a = result.component[to_index(u)], b = result.component[to_index(v)];
+      if (a != b) result.successors[to_index(a)].push_back(b);
     }
   for (auto& s : result.successors) {
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
   }
-  result.order.resize(idx(sccs.count));
+  result.order.resize(to_index(sccs.count));
   std::iota(result.order.begin(), result.order.end(), 0);
   return result;
 }
@@ -534,9 +540,9 @@ Condensation condense(const RollGraph& graph) {
 bool solvable_2sat(const Maze& maze, const RollGraph& /*graph*/, const Condensation& condensation) {
   // The unit x_comp(t) for every target; a target off the resting cells lies in no
   // component, so no play collects it (the empty clause).
-  std::vector<int> units{condensation.component[idx(maze.start)]};
+  std::vector<int> units{condensation.component[to_index(maze.start)]};
   for (const int t : maze.targets) {
-    const int c = condensation.component[idx(t)];
+    const int c = condensation.component[to_index(t)];
     if (c < 0) return false;
     units.push_back(c);
   }
@@ -550,11 +556,11 @@ bool solvable_pass_2sat(const Maze& maze, const RollGraph& graph,
   // the two directions end at the run's ends; by Lemma 1 both are resting or neither, and
   // they share a component.
   const auto run_component = [&](int cell, Direction one_way, Direction other_way) {
-    const int a = graph.next[idx(cell)][idx(one_way)];
-    const int b = graph.next[idx(cell)][idx(other_way)];
-    return a == b ? -1 : condensation.component[idx(a)];
+    const int a = graph.next[to_index(cell)][to_index(one_way)];
+    const int b = graph.next[to_index(cell)][to_index(other_way)];
+    return a == b ? -1 : condensation.component[to_index(a)];
   };
-  std::vector<int> units{condensation.component[idx(maze.start)]};
+  std::vector<int> units{condensation.component[to_index(maze.start)]};
   std::vector<std::pair<int, int>> either;
   for (const int t : maze.targets) {
     if (t == maze.start) continue;  // collected at time 0
@@ -571,18 +577,19 @@ bool solvable_pass_2sat(const Maze& maze, const RollGraph& graph,
 
 bool solvable_chain(const Maze& maze, const RollGraph& /*graph*/,
                     const Condensation& condensation) {
-  std::vector<int> position(idx(condensation.count));
-  for (int i = 0; i < condensation.count; ++i) position[idx(condensation.order[idx(i)])] = i;
-  std::vector<int> required{condensation.component[idx(maze.start)]};
+  std::vector<int> position(to_index(condensation.count));
+  for (int i = 0; i < condensation.count; ++i)
+    position[to_index(condensation.order[to_index(i)])] = i;
+  std::vector<int> required{condensation.component[to_index(maze.start)]};
   for (const int t : maze.targets) {
-    if (condensation.component[idx(t)] < 0) return false;
-    required.push_back(condensation.component[idx(t)]);
+    if (condensation.component[to_index(t)] < 0) return false;
+    required.push_back(condensation.component[to_index(t)]);
   }
   std::sort(required.begin(), required.end(),
-            [&](int a, int b) { return position[idx(a)] < position[idx(b)]; });
+            [&](int a, int b) { return position[to_index(a)] < position[to_index(b)]; });
   required.erase(std::unique(required.begin(), required.end()), required.end());
   for (std::size_t i = 1; i < required.size(); ++i)
-    if (reach(condensation.successors, required[i - 1])[idx(required[i])] == 0) return false;
+    if (reach(condensation.successors, required[i - 1])[to_index(required[i])] == 0) return false;
   return true;
 }
 
@@ -614,7 +621,7 @@ Solution shortest_solution(const Maze& maze, Collect collect) {
 Solution shortest_solution(const Maze& maze, const RollGraph& graph,
                            const Condensation& condensation, Collect collect) {
   if (!decide(maze, graph, condensation, collect)) return {false, false, -1, ""};
-  if (maze.targets.size() <= idx(max_exact_targets)) return bfs_solution(maze, graph, collect);
+  if (maze.targets.size() <= to_index(max_exact_targets)) return bfs_solution(maze, graph, collect);
   const auto found = plan(maze, graph, condensation, collect);
   if (!found) throw std::logic_error("tiltmaze: solvable by the 2-SAT, not by the exact search");
   return Walker(maze, graph, condensation, collect).play(*found);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/api/grid.hpp"
+#include "kernels/api/index.hpp"
 #include "kernels/tiltmaze/analysis.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
@@ -17,8 +18,6 @@ using tiltmaze::Placement;
 using tiltmaze::StartPlacement;
 
 namespace {
-
-constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
 
 // What the sweep records and the GA evaluations report of one maze.
 struct Assessment {
@@ -110,7 +109,7 @@ Record TiltMaze::run(Rng& rng) const { return measure(tiltmaze::random_maze(gene
 // GA.
 
 std::size_t TiltMaze::genome_length() const {
-  return idx(2 * generation_.width * generation_.height + 1 + generation_.targets);
+  return to_index(2 * generation_.width * generation_.height + 1 + generation_.targets);
 }
 
 TiltMaze::Genome TiltMaze::random_genome(Rng& rng) const {
@@ -119,19 +118,19 @@ TiltMaze::Genome TiltMaze::random_genome(Rng& rng) const {
 
 void TiltMaze::repair(Genome& genome, Rng& rng) const {
   const auto allowed = tiltmaze::target_candidates(genome, generation_.placement);
-  std::vector<char> is_allowed(idx(genome.cells()), 0);
-  for (const int cell : allowed) is_allowed[idx(cell)] = 1;
-  std::vector<char> taken(idx(genome.cells()), 0);
+  std::vector<char> is_allowed(to_index(genome.cells()), 0);
+  for (const int cell : allowed) is_allowed[to_index(cell)] = 1;
+  std::vector<char> taken(to_index(genome.cells()), 0);
   std::vector<int> kept;
   for (const int cell : genome.targets) {
-    if (is_allowed[idx(cell)] == 0 || taken[idx(cell)] != 0) continue;
-    taken[idx(cell)] = 1;
+    if (is_allowed[to_index(cell)] == 0 || taken[to_index(cell)] != 0) continue;
+    taken[to_index(cell)] = 1;
     kept.push_back(cell);
   }
-  const auto wanted = std::min(allowed.size(), idx(generation_.targets));
+  const auto wanted = std::min(allowed.size(), to_index(generation_.targets));
   std::vector<int> free;
   for (const int cell : allowed)
-    if (taken[idx(cell)] == 0) free.push_back(cell);
+    if (taken[to_index(cell)] == 0) free.push_back(cell);
   while (kept.size() < wanted) {
     const auto pick = static_cast<std::size_t>(rng.below(free.size()));
     kept.push_back(free[pick]);
@@ -151,7 +150,7 @@ std::pair<TiltMaze::Genome, TiltMaze::Genome> TiltMaze::crossover(const Genome& 
   const auto block = random_rectangle(rng, generation_.width, generation_.height);
   for (int row = block.top; row <= block.bottom; ++row) {
     for (int column = block.left; column <= block.right; ++column) {
-      const auto cell = idx(row * generation_.width + column);
+      const auto cell = to_index(row * generation_.width + column);
       std::swap(first.east[cell], second.east[cell]);
       std::swap(first.south[cell], second.south[cell]);
     }
@@ -170,8 +169,8 @@ void TiltMaze::mutate(Genome& genome, double rate, Rng& rng) const {
   const int width = generation_.width;
   const int height = generation_.height;
   for (int cell = 0; cell < genome.cells(); ++cell) {
-    if (cell % width + 1 < width && rng.bernoulli(rate)) genome.east[idx(cell)] ^= 1U;
-    if (cell / width + 1 < height && rng.bernoulli(rate)) genome.south[idx(cell)] ^= 1U;
+    if (cell % width + 1 < width && rng.bernoulli(rate)) genome.east[to_index(cell)] ^= 1U;
+    if (cell / width + 1 < height && rng.bernoulli(rate)) genome.south[to_index(cell)] ^= 1U;
   }
   const auto cells = static_cast<std::uint64_t>(genome.cells());
   if (generation_.start == StartPlacement::random && rng.bernoulli(rate))
@@ -196,30 +195,30 @@ Evaluation TiltMaze::evaluate(const Genome& genome, Rng& /*rng*/) const {
 
 // Layout: east[W*H], south[W*H], start, then `targets` slots (-1 for an empty one).
 void TiltMaze::encode(const Genome& genome, std::span<std::int64_t> out) const {
-  const auto cells = idx(genome.cells());
+  const auto cells = to_index(genome.cells());
   std::copy(genome.east.begin(), genome.east.end(), out.begin());
   std::copy(genome.south.begin(), genome.south.end(), out.begin() + static_cast<long>(cells));
   out[2 * cells] = genome.start;
-  for (std::size_t t = 0; t < idx(generation_.targets); ++t)
+  for (std::size_t t = 0; t < to_index(generation_.targets); ++t)
     out[2 * cells + 1 + t] = t < genome.targets.size() ? genome.targets[t] : -1;
 }
 
 TiltMaze::Genome TiltMaze::decode(std::span<const std::int64_t> stored) const {
   Genome genome = tiltmaze::open_maze(generation_.width, generation_.height);
-  const auto cells = idx(genome.cells());
+  const auto cells = to_index(genome.cells());
   for (std::size_t c = 0; c < cells; ++c) {
     genome.east[c] = static_cast<std::uint8_t>(stored[c] != 0);
     genome.south[c] = static_cast<std::uint8_t>(stored[cells + c] != 0);
   }
   genome.start = static_cast<int>(stored[2 * cells]);
-  for (std::size_t t = 0; t < idx(generation_.targets); ++t)
+  for (std::size_t t = 0; t < to_index(generation_.targets); ++t)
     if (stored[2 * cells + 1 + t] >= 0)
       genome.targets.push_back(static_cast<int>(stored[2 * cells + 1 + t]));
   return genome;
 }
 
 std::vector<std::size_t> TiltMaze::level_shape() const {
-  return {idx(2 * generation_.height + 1), idx(2 * generation_.width + 1)};
+  return {to_index(2 * generation_.height + 1), to_index(2 * generation_.width + 1)};
 }
 
 void TiltMaze::render_level(const Genome& genome, std::span<std::uint8_t> out) const {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "kernels/api/index.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/tiltmaze.hpp"
 
@@ -18,8 +19,6 @@ namespace {
 
 using tiltmaze::Collect;
 using tiltmaze::Maze;
-
-constexpr std::size_t idx(int i) { return static_cast<std::size_t>(i); }
 
 std::string_view plural(std::size_t count) { return count == 1 ? "" : "s"; }
 
@@ -35,17 +34,17 @@ struct ComponentCells {
 };
 
 ComponentCells component_cells(const Maze& maze, const tiltmaze::Condensation& condensation) {
-  ComponentCells result{std::vector<std::vector<int>>(idx(condensation.count)),
-                        std::vector<std::vector<int>>(idx(condensation.count))};
+  ComponentCells result{std::vector<std::vector<int>>(to_index(condensation.count)),
+                        std::vector<std::vector<int>>(to_index(condensation.count))};
   for (int cell = 0; cell < maze.cells(); ++cell) {
-    const int c = condensation.component[idx(cell)];
-    if (c >= 0) result.cells[idx(c)].push_back(cell);
+    const int c = condensation.component[to_index(cell)];
+    if (c >= 0) result.cells[to_index(c)].push_back(cell);
   }
   std::vector<int> targets = maze.targets;
   std::sort(targets.begin(), targets.end());
   for (const int t : targets) {
-    const int c = condensation.component[idx(t)];
-    if (c >= 0) result.targets[idx(c)].push_back(t);
+    const int c = condensation.component[to_index(t)];
+    if (c >= 0) result.targets[to_index(c)].push_back(t);
   }
   return result;
 }
@@ -53,7 +52,7 @@ ComponentCells component_cells(const Maze& maze, const tiltmaze::Condensation& c
 std::vector<int> off_resting_targets(const Maze& maze, const tiltmaze::Condensation& condensation) {
   std::vector<int> off;
   for (const int t : maze.targets)
-    if (condensation.component[idx(t)] < 0) off.push_back(t);
+    if (condensation.component[to_index(t)] < 0) off.push_back(t);
   std::sort(off.begin(), off.end());
   return off;
 }
@@ -74,29 +73,30 @@ std::string report_text(const Maze& maze, const tiltmaze::MazeAnalysis& analysis
                      analysis.two_sat ? "satisfiable" : "unsatisfiable",
                      tiltmaze::second_method(analysis.collect));
   const std::size_t resting = analysis.graph.resting.size();
-  const auto components = idx(condensation.count);
+  const auto components = to_index(condensation.count);
   const std::size_t edges = dag_edges(condensation);
   out += fmt::format(
       "roll graph: {} resting cell{} reachable from the start, {} component{}, {} DAG edge{}\n",
       resting, plural(resting), components, plural(components), edges, plural(edges));
 
   const ComponentCells parts = component_cells(maze, condensation);
-  const int start_component = condensation.component[idx(maze.start)];
+  const int start_component = condensation.component[to_index(maze.start)];
   out += "components in topological order (* marks a target):\n";
   for (const int c : condensation.order) {
     std::vector<std::string> notes;
     if (c == start_component) notes.emplace_back("start");
-    const std::size_t held = parts.targets[idx(c)].size();
+    const std::size_t held = parts.targets[to_index(c)].size();
     if (held > 0) notes.push_back(fmt::format("{} target{}", held, plural(held)));
     std::string line = fmt::format("  C{}", c);
     if (!notes.empty()) line += fmt::format(" ({})", fmt::join(notes, ", "));
     line += ":";
-    for (const int cell : parts.cells[idx(c)]) {
+    for (const int cell : parts.cells[to_index(c)]) {
       line += fmt::format(" {}", cell_text(maze, cell));
-      if (std::binary_search(parts.targets[idx(c)].begin(), parts.targets[idx(c)].end(), cell))
+      if (std::binary_search(parts.targets[to_index(c)].begin(), parts.targets[to_index(c)].end(),
+                             cell))
         line += "*";
     }
-    const auto& successors = condensation.successors[idx(c)];
+    const auto& successors = condensation.successors[to_index(c)];
     if (!successors.empty()) {
       line += " ->";
       for (const int s : successors) line += fmt::format(" C{}", s);
@@ -114,7 +114,7 @@ std::string report_text(const Maze& maze, const tiltmaze::MazeAnalysis& analysis
   }
 
   const auto& solution = analysis.solution;
-  const auto tilts = idx(solution.length);
+  const auto tilts = to_index(solution.length);
   if (!solution.solvable) {
     out += "solution: unsolvable\n";
   } else if (solution.proven_shortest) {
@@ -174,9 +174,9 @@ Report TiltMaze::report(const Puzzle& maze, const PuzzleAnswer& answer, const st
   Report::Json components = Report::Json::array();
   for (const int c : condensation.order) {
     components.push_back({{"id", c},
-                          {"cells", parts.cells[idx(c)]},
-                          {"targets", parts.targets[idx(c)]},
-                          {"successors", condensation.successors[idx(c)]}});
+                          {"cells", parts.cells[to_index(c)]},
+                          {"targets", parts.targets[to_index(c)]},
+                          {"successors", condensation.successors[to_index(c)]}});
   }
   const bool stop = answer.collect == Collect::stop;
   const auto& solution = answer.solution;

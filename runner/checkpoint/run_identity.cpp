@@ -15,7 +15,7 @@ namespace levelforge {
 namespace {
 
 // Keys of the effective config that may change between sessions of one run.
-bool identity_key(const std::string& key) {
+bool is_identity_key(const std::string& key) {
   return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.");
 }
 
@@ -52,7 +52,7 @@ RunIdentity run_identity(const config::Experiment& experiment, const ShardSpec& 
   flatten(YAML::Load(config::effective_yaml(experiment, config_schema())), "", config);
   RunIdentity identity;
   for (auto& [key, value] : config) {
-    if (identity_key(key)) identity.emplace(key, std::move(value));
+    if (is_identity_key(key)) identity.emplace(key, std::move(value));
   }
   identity["levelforge version"] = std::string(build_version());
   identity["git commit"] = std::string(build_commit());
