@@ -159,18 +159,23 @@ Layout random_puzzle(int moves, std::mt19937_64& rng) {
 TEST(MatchstickSolvers, EveryOneDigitPuzzle) {
   for (int k = 1; k <= 3; ++k) {
     Comparison comparison;
+    int puzzle_number = 0;
     for (const Mode& mode : modes) {
       const Rules rules{k, mode.count, mode.leading_zeros};
       for (int a = 0; a < 10; ++a) {
         for (const char op : {'+', '-'}) {
           for (int b = 0; b < 10; ++b) {
-            for (int c = 0; c < 10; ++c) comparison.check(layout_of(a, op, b, c), rules);
+            for (int c = 0; c < 10; ++c) {
+              if (testing::sampled_case(puzzle_number++)) {
+                comparison.check(layout_of(a, op, b, c), rules);
+              }
+            }
           }
         }
       }
     }
     comparison.report("one digit, k=" + std::to_string(k));
-    EXPECT_GT(comparison.solved(), 100U);
+    EXPECT_GT(comparison.solved(), static_cast<std::size_t>(testing::random_cases(100)));
   }
 }
 
