@@ -7,7 +7,10 @@ target_compile_options(levelforge_warnings INTERFACE
 add_library(levelforge_standard INTERFACE)
 add_library(levelforge::standard ALIAS levelforge_standard)
 target_compile_features(levelforge_standard INTERFACE cxx_std_20)
-target_include_directories(levelforge_standard INTERFACE ${PROJECT_SOURCE_DIR})
+include(GNUInstallDirs)
+target_include_directories(levelforge_standard INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/levelforge>)
 # The deprecated MPI C++ bindings are not used and would need their own library.
 target_compile_definitions(levelforge_standard INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 if(LEVELFORGE_SANITIZE)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Static checks of the whole tree: clang-format (.clang-format) and clang-tidy (.clang-tidy:
-# bugprone, performance, mpi, modernize) on every C++ file git tracks. clang-tidy reads the
+# bugprone, performance, mpi) on every C++ file git tracks. clang-tidy reads the
 # compile commands of the build folder (scripts/test.sh builds it first). Exit 1 on any finding.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -18,8 +18,11 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/testing/onemax.hpp"
+#include "runner/engine/describe_kernel.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
+#include "tests/error_message.hpp"
 
 namespace levelforge {
 namespace {
@@ -121,6 +124,33 @@ TEST(KernelRegistry, RegistersTheTestKernelsWithTheirDrivers) {
   EXPECT_EQ(entry("onemax").drivers(), (std::vector<std::string>{"ga", "sweep"}));
   EXPECT_EQ(entry("collatz").drivers(), (std::vector<std::string>{"sweep", "exhaustive"}));
   EXPECT_EQ(entry("faulty").drivers(), (std::vector<std::string>{"ga", "sweep", "exhaustive"}));
+}
+
+// LEVELFORGE_REGISTER_KERNEL's entry for a kernel built out of the tree is the registry's own.
+TEST(KernelRegistry, DescribeMakesTheEntryTheRegistryHolds) {
+  const KernelEntry described = describe<kernels::OneMax>();
+  const KernelEntry& registered = entry("onemax");
+  EXPECT_EQ(described.name, registered.name);
+  EXPECT_EQ(described.summary, registered.summary);
+  EXPECT_EQ(described.drivers(), registered.drivers());
+  ASSERT_EQ(described.params.size(), registered.params.size());
+  for (std::size_t i = 0; i < described.params.size(); ++i)
+    EXPECT_EQ(described.params[i].name, registered.params[i].name);
+  EXPECT_EQ(static_cast<bool>(described.memory_estimate),
+            static_cast<bool>(registered.memory_estimate));
+  EXPECT_FALSE(described.puzzle.has_value());
+}
+
+// A kernel added once the registry is read would be missing from it: refused, not dropped.
+TEST(KernelRegistry, KernelsAddedAfterTheRegistryWasReadAreRefused) {
+  EXPECT_FALSE(registered_kernels().empty());
+  KernelEntry late;
+  late.name = "late";
+  const auto message =
+      testing::error_message<std::logic_error>([&] { add_kernel(std::move(late)); });
+  EXPECT_NE(message.find("kernel 'late' added after the registry was read"), std::string::npos)
+      << message;
+  EXPECT_EQ(find_kernel("late"), nullptr);
 }
 
 TEST(KernelRegistry, NamesAreUniqueAndEveryKernelServesADriver) {

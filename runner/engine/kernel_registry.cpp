@@ -2,69 +2,31 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/all.hpp"
+#include "runner/engine/describe_kernel.hpp"
 #include "runner/engine/driver_specs.hpp"
 
 namespace levelforge {
 
 namespace {
 
-template <PuzzleKernel K>
-PuzzleCapability describe_puzzle() {
-  const auto solve = [](std::string_view text, const std::string& source, const ParamSet& options) {
-    const auto puzzle = K::parse_puzzle(text, source);
-    const auto answer = K::solve_puzzle(puzzle, options);
-    if (const std::string problem = K::check_answer(puzzle, options, answer); !problem.empty())
-      throw std::logic_error("the answer " + problem);
-    return K::report(puzzle, answer, source);
-  };
-  const auto draw = [](std::string_view text, const std::string& source,
-                       const std::string& heading) {
-    return K::draw_puzzle(K::parse_puzzle(text, source), heading);
-  };
-  return {K::puzzle_info(), K::solve_options(), solve, draw};
-}
-
-// What K claims, and only that (concepts.hpp, capabilities_hold).
-template <Kernel K>
-KernelEntry describe() {
-  static_assert(capabilities_hold<K>());
-  KernelEntry entry;
-  entry.name = K::name;
-  entry.summary = K::summary;
-  entry.params = K::parameters();
-  if constexpr (claims<K>(Capability::memory_estimate)) {
-    entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
-  }
-  if constexpr (claims<K>(Capability::ga)) {
-    entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
-                              return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
-                            }};
-    if constexpr (claims<K>(Capability::validate))
-      entry.ga->validation_fields = K::validation_fields();
-  }
-  if constexpr (claims<K>(Capability::sweep)) {
-    entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {
-                                    return std::unique_ptr<SweepModel>(new ErasedSweep<K>(params));
-                                  }};
-  }
-  if constexpr (claims<K>(Capability::exhaustive)) {
-    entry.exhaustive = ExhaustiveCapability{
-        K::reductions(), K::solution_fields(), [](const ParamSet& params) {
-          return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
-        }};
-  }
-  if constexpr (claims<K>(Capability::puzzle)) entry.puzzle = describe_puzzle<K>();
-  if constexpr (claims<K>(Capability::summary)) {
-    entry.summarize = [](const ResultTables& results) { return K::summarize(results); };
-  }
-  return entry;
-}
-
 template <class... Ks>
 std::vector<KernelEntry> describe_all(kernels::KernelList<Ks...> /*list*/) {
   return {describe<Ks>()...};
+}
+
+// The kernels registered from outside the tree (LEVELFORGE_REGISTER_KERNEL), in the order
+// their static initializers ran; read once, by the first registered_kernels().
+struct AddedKernels {
+  std::vector<KernelEntry> entries;
+  bool read = false;
+};
+
+AddedKernels& added_kernels() {
+  static AddedKernels added;
+  return added;
 }
 
 }  // namespace
@@ -77,8 +39,29 @@ std::vector<std::string> KernelEntry::drivers() const {
   return names;
 }
 
+bool add_kernel(KernelEntry entry) {
+  auto& added = added_kernels();
+  if (added.read)
+    throw std::logic_error("kernel '" + entry.name +
+                           "' added after the registry was read: register kernels with "
+                           "LEVELFORGE_REGISTER_KERNEL, at static initialization");
+  added.entries.push_back(std::move(entry));
+  return true;
+}
+
 const std::vector<KernelEntry>& registered_kernels() {
-  static const std::vector<KernelEntry> entries = describe_all(kernels::Registered{});
+  static const std::vector<KernelEntry> entries = [] {
+    auto all = describe_all(kernels::Registered{});
+    auto& added = added_kernels();
+    added.read = true;
+    for (auto& entry : added.entries) {
+      if (std::any_of(all.begin(), all.end(),
+                      [&](const KernelEntry& known) { return known.name == entry.name; }))
+        throw std::logic_error("two kernels are registered under the name '" + entry.name + "'");
+      all.push_back(std::move(entry));
+    }
+    return all;
+  }();
   return entries;
 }
 

@@ -71,7 +71,12 @@ struct KernelEntry {
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
 
+// The kernels of kernels/all.hpp, then those added with add_kernel. Throws std::logic_error
+// when two share a name.
 const std::vector<KernelEntry>& registered_kernels();
+// Adds a kernel built outside kernels/ (LEVELFORGE_REGISTER_KERNEL calls it during static
+// initialization); returns true. Throws std::logic_error once the registry has been read.
+bool add_kernel(KernelEntry entry);
 // nullptr when no kernel has that name.
 const KernelEntry* find_kernel(std::string_view name);
 

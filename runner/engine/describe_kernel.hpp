@@ -1,0 +1,69 @@
+#pragma once
+// The runner's entry for a kernel type: what it claims, and only that (kernels/api/
+// concepts.hpp, capabilities_hold), with the type-erased models of its drivers. The
+// registry describes the kernels of kernels/all.hpp with it, and LEVELFORGE_REGISTER_KERNEL
+// (runner/engine/register_kernel.hpp) a kernel built out of the tree.
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "kernels/api/concepts.hpp"
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/models.hpp"
+
+namespace levelforge {
+
+template <PuzzleKernel K>
+PuzzleCapability describe_puzzle() {
+  const auto solve = [](std::string_view text, const std::string& source, const ParamSet& options) {
+    const auto puzzle = K::parse_puzzle(text, source);
+    const auto answer = K::solve_puzzle(puzzle, options);
+    if (const std::string problem = K::check_answer(puzzle, options, answer); !problem.empty())
+      throw std::logic_error("the answer " + problem);
+    return K::report(puzzle, answer, source);
+  };
+  const auto draw = [](std::string_view text, const std::string& source,
+                       const std::string& heading) {
+    return K::draw_puzzle(K::parse_puzzle(text, source), heading);
+  };
+  return {K::puzzle_info(), K::solve_options(), solve, draw};
+}
+
+template <Kernel K>
+KernelEntry describe() {
+  static_assert(capabilities_hold<K>());
+  KernelEntry entry;
+  entry.name = K::name;
+  entry.summary = K::summary;
+  entry.params = K::parameters();
+  if constexpr (claims<K>(Capability::memory_estimate)) {
+    entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
+  }
+  if constexpr (claims<K>(Capability::ga)) {
+    entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
+                              return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
+                            }};
+    if constexpr (claims<K>(Capability::validate))
+      entry.ga->validation_fields = K::validation_fields();
+  }
+  if constexpr (claims<K>(Capability::sweep)) {
+    entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {
+                                    return std::unique_ptr<SweepModel>(new ErasedSweep<K>(params));
+                                  }};
+  }
+  if constexpr (claims<K>(Capability::exhaustive)) {
+    entry.exhaustive = ExhaustiveCapability{
+        K::reductions(), K::solution_fields(), [](const ParamSet& params) {
+          return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
+        }};
+  }
+  if constexpr (claims<K>(Capability::puzzle)) entry.puzzle = describe_puzzle<K>();
+  if constexpr (claims<K>(Capability::summary)) {
+    entry.summarize = [](const ResultTables& results) { return K::summarize(results); };
+  }
+  return entry;
+}
+
+}  // namespace levelforge
