@@ -23,7 +23,9 @@ constexpr int operator_vertical = 1;
 
 using Rows = std::array<std::string, drawing_lines>;
 
-bool lit(Pattern pattern, int segment) { return ((pattern >> segment) & 1U) != 0; }
+bool lit(Pattern pattern, int segment) {
+  return ((static_cast<unsigned>(pattern) >> segment) & 1U) != 0;
+}
 
 Rows digit_rows(Pattern pattern) {
   const auto horizontal = [&](int segment) {

@@ -219,7 +219,8 @@ std::size_t FastSolver::solve_one_move(const Layout& puzzle, std::vector<FoundLa
       if (position == skip) continue;
       const int old = digit[to_index(position)];
       const int now = old + (needed < 0 ? -1 : 1) * signs[n] * static_cast<int>(magnitude);
-      if (now < 0 || now > 9 || ((targets[to_index(old)] >> now) & 1U) == 0) continue;
+      if (now < 0 || now > 9 || ((static_cast<unsigned>(targets[to_index(old)]) >> now) & 1U) == 0)
+        continue;
       if (now == 0 && leading(n, position)) continue;
       found(position, now);
     }

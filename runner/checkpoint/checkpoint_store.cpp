@@ -284,12 +284,20 @@ void CheckpointStore::save(Segment segment) {
   segment.write((fs::path(directory_) / name).string());
 }
 
+void remove_checkpoint(const std::string& directory) {
+  std::error_code ignored;
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(directory, ignored)) {
+    if (entry.path().filename() != manifest_name) entries.push_back(entry.path());
+  }
+  for (const auto& entry : entries) fs::remove_all(entry, ignored);
+  fs::remove(manifest_path(directory), ignored);
+  fs::remove(directory, ignored);
+}
+
 void CheckpointStore::remove() {
   comm_.barrier();
-  if (comm_.rank() == 0) {
-    std::error_code ignored;
-    fs::remove_all(directory_, ignored);
-  }
+  if (comm_.rank() == 0) remove_checkpoint(directory_);
 }
 
 CheckpointSummary summarize_checkpoint(const std::string& directory) {

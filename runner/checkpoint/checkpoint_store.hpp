@@ -49,7 +49,8 @@ std::string checkpoint_directory(const std::string& output);
 struct CheckpointFound {
   enum class Kind {
     absent,      // nothing there
-    unstarted,   // a directory with nothing saved: the run stopped before its first manifest
+    unstarted,   // a folder with nothing saved: stopped before its first manifest, or while
+                 // remove_checkpoint emptied it
     levelforge,  // a checkpoint with a readable manifest
     unusable,    // levelforge's manifest, but damaged or of another format version
     foreign,     // not made by levelforge: a file, or a folder without a manifest
@@ -58,6 +59,11 @@ struct CheckpointFound {
   std::string problem;  // unusable, foreign: what is wrong, naming the path
 };
 CheckpointFound find_checkpoint(const std::string& directory);
+
+// Deletes the checkpoint folder `directory`, its manifest last: a process killed meanwhile
+// leaves a checkpoint still known as levelforge's (its manifest, fewer segments) or an
+// empty folder, never segments without their manifest, which every command must refuse.
+void remove_checkpoint(const std::string& directory);
 
 // What `levelforge resume OUTPUT` needs to run again what a checkpoint holds.
 struct SavedRun {

@@ -145,8 +145,8 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
   }
   if (output_done) {
     // The run had finished; a checkpoint left beside it (a kill between the result's rename
-    // and the checkpoint's removal, or a retry of its failures stopped) goes only when it is
-    // this run's, and a retry continues it instead.
+    // and the checkpoint's removal or during it, or a retry of its failures stopped) goes
+    // only when it is this run's, and a retry continues it instead.
     const bool leftover =
         checkpoint.kind == Kind::unstarted ||
         (checkpoint.kind == Kind::levelforge && read_saved_run(directory).identity == identity);
@@ -168,7 +168,7 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
       return Start::nothing_to_do;
     }
     if (leftover) {
-      fs::remove_all(directory);
+      remove_checkpoint(directory);
     } else if (checkpoint.kind != Kind::absent) {
       notes.push_back("the checkpoint " + directory + " beside it is not this run's and is kept: " +
                       (checkpoint.problem.empty()
