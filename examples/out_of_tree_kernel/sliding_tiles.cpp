@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/api/crossover.hpp"
+
 namespace tiles {
 
 using levelforge::ParamSet;
@@ -104,12 +106,7 @@ SlidingTiles::Genome SlidingTiles::random_genome(Rng& rng) const {
 std::pair<SlidingTiles::Genome, SlidingTiles::Genome> SlidingTiles::crossover(const Genome& a,
                                                                               const Genome& b,
                                                                               Rng& rng) const {
-  const auto cut = static_cast<std::ptrdiff_t>(rng.below(a.size() + 1));
-  Genome first(a.begin(), a.begin() + cut);
-  first.insert(first.end(), b.begin() + cut, b.end());
-  Genome second(b.begin(), b.begin() + cut);
-  second.insert(second.end(), a.begin() + cut, a.end());
-  return {std::move(first), std::move(second)};
+  return levelforge::one_point_crossover(a, b, rng);
 }
 
 void SlidingTiles::mutate(Genome& genome, double rate, Rng& rng) const {

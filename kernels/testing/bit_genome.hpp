@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/crossover.hpp"
 #include "kernels/api/rng.hpp"
 
 namespace levelforge::kernels::bits {
@@ -19,15 +20,6 @@ inline Genome random(std::size_t length, Rng& rng) {
   Genome genome(length);
   for (auto& bit : genome) bit = static_cast<std::uint8_t>(rng() & 1U);
   return genome;
-}
-
-inline std::pair<Genome, Genome> one_point_crossover(const Genome& a, const Genome& b, Rng& rng) {
-  const auto cut = static_cast<std::ptrdiff_t>(rng.below(a.size() + 1));
-  Genome first(a.begin(), a.begin() + cut);
-  first.insert(first.end(), b.begin() + cut, b.end());
-  Genome second(b.begin(), b.begin() + cut);
-  second.insert(second.end(), a.begin() + cut, a.end());
-  return {std::move(first), std::move(second)};
 }
 
 // Each bit flips with probability `rate`.
