@@ -75,8 +75,19 @@ TEST_F(CheckpointManifests, AGoodManifestIsSummarized) {
   EXPECT_EQ(summary.shard, "0 of 1");
   EXPECT_EQ(summary.sessions, 3);
   EXPECT_EQ(summary.tasks_total, 10U);
-  EXPECT_EQ(summary.tasks_done, 0U);
+  EXPECT_EQ(summary.unit, "task");
+  EXPECT_EQ(summary.units_total, 10U);
+  EXPECT_EQ(summary.units_done, 0U);
   EXPECT_EQ(summary.segments, 0U);
+}
+
+TEST_F(CheckpointManifests, AnUnknownDriverIsRefused) {
+  auto manifest = good_manifest();
+  manifest.put_bytes("driver", bytes_of("annealing"));
+  write(manifest);
+  EXPECT_NE(refusal().find("driver 'annealing', which this levelforge does not have"),
+            std::string::npos)
+      << refusal();
 }
 
 TEST_F(CheckpointManifests, MissingOrImpossibleCountsAreRefused) {
@@ -180,16 +191,18 @@ TEST_F(CheckpointManifests, ASavedRunIsReadBackWithItsShard) {
 
 TEST_F(CheckpointManifests, ProgressIsDescribedPerDriver) {
   CheckpointSummary summary;
-  summary.driver = "sweep";
+  summary.unit = "task";
   summary.sessions = 1;
-  summary.tasks_total = 216;
-  summary.tasks_done = 39;
+  summary.units_total = 216;
+  summary.units_done = 39;
   EXPECT_EQ(describe_progress(summary), "39 of 216 tasks done in 1 session");
-  summary.driver = "exhaustive";
+  summary.unit = "chunk";
   summary.sessions = 2;
+  summary.units_total = 0;
+  summary.units_done = 0;
   EXPECT_EQ(describe_progress(summary), "0 of (not yet known) chunks done in 2 sessions");
-  summary.chunks_total = 40;
-  summary.chunks_done = 12;
+  summary.units_total = 40;
+  summary.units_done = 12;
   EXPECT_EQ(describe_progress(summary), "12 of 40 chunks done in 2 sessions");
 }
 

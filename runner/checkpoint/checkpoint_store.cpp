@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/engine/driver_specs.hpp"
 #include "runner/h5/seal.hpp"
 
 namespace levelforge {
@@ -309,11 +310,20 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   summary.shard = decode_identity(to_text(manifest.bytes(identity_key)))["shard"];
   summary.sessions = manifest.ints("session").front() + 1;
   summary.tasks_total = static_cast<std::uint64_t>(manifest.ints("tasks").front());
+  const auto* driver = find_driver_spec(summary.driver);
+  if (driver == nullptr) {
+    throw CheckpointError(directory + ": the checkpoint is of a run by driver '" + summary.driver +
+                          "', which this levelforge does not have");
+  }
+  summary.unit = driver->unit;
+  // A driver saves the units it finished under one key of the two.
+  const bool units_are_tasks = driver->unit == "task";
+  if (units_are_tasks) summary.units_total = summary.tasks_total;
   const auto listing = list_directory(directory);
   summary.segments = listing.segments.size();
   summary.unfinished_files = listing.unfinished.size();
   std::set<std::int64_t> tasks;
-  std::set<std::int64_t> chunks;
+  std::set<std::int64_t> units;
   std::set<std::int64_t> failed;
   std::map<std::int64_t, std::int64_t> snapshots;
   for (const auto& name : listing.segments) {
@@ -325,13 +335,14 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
       throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
     }
     for (auto task : segment.ints(segment_key::tasks)) tasks.insert(task);
-    for (auto chunk : segment.ints(segment_key::chunks)) chunks.insert(chunk);
+    for (auto unit : segment.ints(units_are_tasks ? segment_key::tasks : segment_key::chunks))
+      units.insert(unit);
     for (auto unit : segment.ints(segment_key::failed_units)) {
-      (summary.driver == "exhaustive" ? chunks : tasks).insert(unit);
+      units.insert(unit);
       failed.insert(unit);
     }
     if (const auto total = segment.ints(segment_key::chunk_total); !total.empty())
-      summary.chunks_total = static_cast<std::uint64_t>(total.front());
+      summary.units_total = static_cast<std::uint64_t>(total.front());
     const auto snapshot_tasks = segment.ints(segment_key::snapshot_tasks);
     const auto generations = segment.ints(segment_key::snapshot_generations);
     for (std::size_t i = 0; i < snapshot_tasks.size() && i < generations.size(); ++i) {
@@ -339,8 +350,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
       newest = std::max(newest, generations[i]);
     }
   }
-  summary.tasks_done = tasks.size();
-  summary.chunks_done = chunks.size();
+  summary.units_done = units.size();
   summary.failed = failed.size();
   for (const auto& [task, generations] : snapshots) {
     if (!tasks.contains(task))
@@ -354,14 +364,10 @@ std::string describe_progress(const CheckpointSummary& summary) {
       fmt::format("{} session{}", summary.sessions, summary.sessions == 1 ? "" : "s");
   const auto failed =
       summary.failed == 0 ? std::string() : fmt::format(" ({} failed)", summary.failed);
-  if (summary.driver == "exhaustive") {
-    return fmt::format("{} of {} chunks done{} in {}", summary.chunks_done,
-                       summary.chunks_total > 0 ? std::to_string(summary.chunks_total)
-                                                : std::string("(not yet known)"),
-                       failed, sessions);
-  }
-  return fmt::format("{} of {} tasks done{} in {}", summary.tasks_done, summary.tasks_total, failed,
-                     sessions);
+  return fmt::format("{} of {} {}s done{} in {}", summary.units_done,
+                     summary.units_total > 0 ? std::to_string(summary.units_total)
+                                             : std::string("(not yet known)"),
+                     summary.unit, failed, sessions);
 }
 
 }  // namespace levelforge

@@ -82,10 +82,10 @@ struct CheckpointSummary {
   std::string shard;
   std::int64_t sessions = 0;
   std::uint64_t tasks_total = 0;
-  std::uint64_t tasks_done = 0;    // ga, sweep
-  std::uint64_t chunks_total = 0;  // exhaustive; 0 until a segment says
-  std::uint64_t chunks_done = 0;
-  std::uint64_t failed = 0;  // of the done tasks or chunks, those that failed
+  std::string unit;               // the driver's unit of work: "task", "chunk"
+  std::uint64_t units_total = 0;  // 0 until known: chunks are counted by the first segment
+  std::uint64_t units_done = 0;
+  std::uint64_t failed = 0;  // of the done units, those that failed
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
   std::size_t segments = 0;
   std::size_t unfinished_files = 0;  // .tmp: being written when the run died
@@ -93,7 +93,7 @@ struct CheckpointSummary {
 
 // One process; throws CheckpointError when `directory` is not a readable checkpoint.
 CheckpointSummary summarize_checkpoint(const std::string& directory);
-// "12 of 40 tasks done in 2 sessions" (chunks for exhaustive runs).
+// "12 of 40 tasks done in 2 sessions", in the driver's unit.
 std::string describe_progress(const CheckpointSummary& summary);
 
 class CheckpointStore {

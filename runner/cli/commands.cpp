@@ -14,6 +14,7 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/run.hpp"
+#include "runner/engine/driver_specs.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/files/input_file.hpp"
 
@@ -323,7 +324,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
              comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   if (summary.failures > 0) {
-    const auto* unit = experiment.driver == "exhaustive" ? "chunk" : "task";
+    const auto unit = driver_spec(experiment.driver).unit;
     fmt::print(stderr,
                "levelforge: {} {}{} failed (on_error: record); their results are missing. "
                "The failures are in /failures{}\n",

@@ -324,22 +324,17 @@ void inspect_checkpoint(const std::string& directory) {
   const auto percent = [](std::uint64_t done, std::uint64_t total) {
     return total == 0 ? 0.0 : 100.0 * static_cast<double>(done) / static_cast<double>(total);
   };
-  if (summary.driver == "exhaustive") {
-    if (summary.chunks_total == 0) {
-      fmt::print("{:<20} no chunk saved yet\n", "done");
-    } else {
-      fmt::print("{:<20} {} of {} chunks ({:.1f}%)\n", "done", summary.chunks_done,
-                 summary.chunks_total, percent(summary.chunks_done, summary.chunks_total));
-    }
+  if (summary.units_total == 0) {
+    fmt::print("{:<20} no {} saved yet\n", "done", summary.unit);
   } else {
-    fmt::print("{:<20} {} of {} tasks ({:.1f}%)\n", "done", summary.tasks_done, summary.tasks_total,
-               percent(summary.tasks_done, summary.tasks_total));
+    fmt::print("{:<20} {} of {} {}s ({:.1f}%)\n", "done", summary.units_done, summary.units_total,
+               summary.unit, percent(summary.units_done, summary.units_total));
   }
   if (summary.failed > 0) {
     fmt::print(
         "{:<20} {} of the done {} (on_error: record; `resume --retry-failed` runs "
         "them again)\n",
-        "failed", summary.failed, summary.driver == "exhaustive" ? "chunks" : "tasks");
+        "failed", summary.failed, summary.unit + "s");
   }
   for (const auto& [task, generations] : summary.in_progress)
     fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);

@@ -91,6 +91,28 @@ void DriverContext::save(Segment segment) {
   if (!segment.empty()) checkpoint->save(std::move(segment));
 }
 
+std::pair<std::vector<std::int64_t>, std::uint64_t> DriverContext::restore_tasks(
+    TaskBlocks& results) {
+  std::vector<std::int64_t> ids;
+  std::uint64_t units = 0;
+  for (const auto& segment : restored) {
+    results.absorb(segment);
+    const auto segment_ids = segment.ints(segment_key::tasks);
+    const auto rows = segment.bytes(segment_key::task_rows);
+    ids.insert(ids.end(), segment_ids.begin(), segment_ids.end());
+    tasks.add_packed(segment_ids, rows);
+    units += TaskLog::units_of(rows);
+  }
+  return {std::move(ids), units};
+}
+
+void DriverContext::log_failed_tasks(std::uint64_t units) {
+  for (const auto& failure : failures.local()) {
+    tasks.add(experiment, {failure.task, failure.wall_seconds, static_cast<int>(failure.rank),
+                           units, 0, failure.session, TaskEntry::task_failed});
+  }
+}
+
 std::vector<std::uint64_t> DriverContext::restore_done(std::span<const std::int64_t> succeeded) {
   auto done = gather_ids(succeeded);
   const auto failed = failures.restore(restored, done, retry_failed, comm);
@@ -189,33 +211,21 @@ FinishedTasks read_finished_tasks(const h5::File& file) {
   return finished;
 }
 
-std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string& path,
-                                        const h5::Datatype& memory_type,
-                                        std::span<const std::int64_t> tasks) {
-  const auto dataset = file.root().open_dataset(path);
-  const auto dims = dataset.dims();
-  const auto block =
-      static_cast<std::size_t>(dataset.element_count() / std::max<hsize_t>(1, dims.front())) *
-      memory_type.size();
-  std::vector<std::byte> all(static_cast<std::size_t>(dataset.element_count()) *
-                             memory_type.size());
-  dataset.read_all(memory_type, all.data());
-  std::vector<std::byte> blocks;
-  blocks.reserve(tasks.size() * block);
-  for (const auto task : tasks) {
-    const auto first =
-        all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(task) * block);
-    blocks.insert(blocks.end(), first, first + static_cast<std::ptrdiff_t>(block));
-  }
-  return blocks;
+Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results) {
+  auto finished = read_finished_tasks(shard.file);
+  Segment segment;
+  read_failures(shard.file, segment,
+                [](std::uint64_t task, std::int64_t /*begin*/) { return task; });
+  results.read(shard.file, shard.experiment.task_count(), finished.ids, segment);
+  segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
+  segment.put_ints(segment_key::tasks, std::move(finished.ids));
+  return segment;
 }
 
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
                       const KernelEntry& kernel, const PointModels& models,
                       const ShardSpec& shard) {
-  if (experiment.driver == "ga") return ga_shard_segment(file, kernel, models);
-  if (experiment.driver == "sweep") return sweep_shard_segment(file, kernel);
-  return exhaustive_shard_segment(file, experiment, kernel, models, shard);
+  return driver_for(experiment).read_shard({file, experiment, kernel, models, shard});
 }
 
 }  // namespace levelforge

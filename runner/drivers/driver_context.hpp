@@ -15,10 +15,12 @@
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/drivers/driver_table.hpp"
 #include "runner/drivers/failure_log.hpp"
 #include "runner/drivers/idle_clock.hpp"
 #include "runner/drivers/point_models.hpp"
 #include "runner/drivers/progress.hpp"
+#include "runner/drivers/task_datasets.hpp"
 #include "runner/drivers/work_queue.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/mpi/mpi.hpp"
@@ -148,8 +150,17 @@ struct DriverContext {
     }
   }
 
+  // After the work of a driver whose unit is the task: a /tasks row for each failed task this
+  // rank holds, with `units` work units.
+  void log_failed_tasks(std::uint64_t units);
+
   // Collective: the union of every rank's `local` ids, sorted.
   [[nodiscard]] std::vector<std::uint64_t> gather_ids(std::span<const std::int64_t> local) const;
+  // For a driver whose unit is the task: the tasks of this rank's restored segments go into
+  // `results` and the task log. Returns their ids and the work units they hold.
+  [[nodiscard]] std::pair<std::vector<std::int64_t>, std::uint64_t> restore_tasks(
+      TaskBlocks& results);
+
   // Collective, before `restored` is cleared: the units earlier sessions did on any rank,
   // sorted: those in `succeeded` (this rank's) and those that failed (unless retried).
   [[nodiscard]] std::vector<std::uint64_t> restore_done(std::span<const std::int64_t> succeeded);
@@ -173,24 +184,24 @@ struct FinishedTasks {
   std::vector<std::byte> rows;
 };
 FinishedTasks read_finished_tasks(const h5::File& file);
-// The rows `tasks` of a dataset whose leading dimension is the task, packed as
-// `memory_type` (every element below the task index, row-major).
-std::vector<std::byte> read_task_blocks(const h5::File& file, const std::string& path,
-                                        const h5::Datatype& memory_type,
-                                        std::span<const std::int64_t> tasks);
+// For a driver whose unit is the task: its finished tasks, their blocks of `results`'s
+// datasets and its failures.
+Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results);
 
 // One process: a shard's result file as the segment a checkpoint of its work would be.
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
                       const KernelEntry& kernel, const PointModels& models, const ShardSpec& shard);
-Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel);
-Segment ga_shard_segment(const h5::File& file, const KernelEntry& kernel,
-                         const PointModels& models);
-Segment exhaustive_shard_segment(const h5::File& file, const config::Experiment& experiment,
-                                 const KernelEntry& kernel, const PointModels& models,
-                                 const ShardSpec& shard);
 
+// The drivers of driver_table.cpp.
+void check_ga_point(const config::Experiment& experiment, const PointModels& models,
+                    std::size_t point);
+void check_exhaustive_point(const config::Experiment& experiment, const PointModels& models,
+                            std::size_t point);
 void run_ga_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);
 void run_exhaustive_driver(DriverContext& context);
+Segment ga_shard_segment(const ShardReading& shard);
+Segment sweep_shard_segment(const ShardReading& shard);
+Segment exhaustive_shard_segment(const ShardReading& shard);
 
 }  // namespace levelforge

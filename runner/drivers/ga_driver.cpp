@@ -12,7 +12,7 @@
 
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
-#include "runner/output/compound.hpp"
+#include "runner/drivers/task_datasets.hpp"
 
 namespace levelforge {
 
@@ -98,58 +98,50 @@ int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {
   return static_cast<int>(std::clamp<std::uint64_t>(tasks, 1, static_cast<std::uint64_t>(ranks)));
 }
 
-template <class T>
-void append_raw(std::vector<T>& out, std::span<const std::byte> bytes) {
-  const auto start = out.size();
-  out.resize(start + bytes.size() / sizeof(T));
-  if (!bytes.empty()) std::memcpy(out.data() + start, bytes.data(), bytes.size());
+// The largest of every point in each dimension of the task-indexed datasets, whose blocks
+// are all of one size.
+struct GaShape {
+  std::size_t generations = 0;
+  std::size_t kept = 0;
+  std::size_t genome_length = 0;
+  std::vector<std::size_t> level;  // empty: the kernel renders no levels
+};
+
+GaShape ga_shape(const config::Experiment& experiment, const PointModels& models) {
+  GaShape shape;
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    const auto settings = GaSettings::from(experiment.points[p].driver);
+    const auto& model = *models.ga()[p];
+    shape.generations = std::max(shape.generations, static_cast<std::size_t>(settings.generations));
+    shape.kept = std::max(shape.kept, static_cast<std::size_t>(settings.keep_best));
+    shape.genome_length = std::max(shape.genome_length, model.genome_length());
+    const auto level = model.level_shape();
+    shape.level.resize(std::max(shape.level.size(), level.size()), 0);
+    for (std::size_t d = 0; d < level.size(); ++d)
+      shape.level[d] = std::max(shape.level[d], level[d]);
+  }
+  return shape;
 }
 
-// What a group leader keeps of each task until the collective write: one fixed-size block
-// per task in each member, padded to the largest point.
-struct GaResults {
-  std::vector<std::uint64_t> tasks;
-  std::vector<std::byte> history;
-  std::vector<std::byte> best;
-  std::vector<std::int64_t> genomes;
-  std::vector<std::byte> validation;
-  std::vector<std::uint8_t> levels;
-  // Elements per task of each member.
-  std::size_t history_size = 0;
-  std::size_t best_size = 0;
-  std::size_t genomes_size = 0;
-  std::size_t validation_size = 0;
-  std::size_t levels_size = 0;
-
-  // Calls f(segment name, member, elements per task) for each member.
-  template <class Self, class F>
-  static void each_member(Self& self, F&& f) {
-    f("ga.history", self.history, self.history_size);
-    f("ga.best", self.best, self.best_size);
-    f("ga.best_genomes", self.genomes, self.genomes_size);
-    f("ga.validation", self.validation, self.validation_size);
-    f("ga.best_levels", self.levels, self.levels_size);
+// The ga driver's per-task datasets, in the order fill_blocks fills them.
+std::vector<TaskDataset> ga_datasets(const GaCapability& ga, const GaShape& shape) {
+  std::vector<TaskDataset> datasets{
+      task_table("ga/history", ga_history_layout(ga.evaluation_fields), {shape.generations}),
+      task_table("ga/best", ga_best_layout(ga.evaluation_fields), {shape.kept}),
+      task_int64_array("ga/best_genomes", {shape.kept, shape.genome_length})};
+  if (!ga.validation_fields.empty()) {
+    datasets.push_back(
+        task_table("ga/validation", RecordLayout(ga.validation_fields), {shape.kept}));
   }
-
-  // The blocks of tasks [from, end) (the task ids go in with the task log's rows).
-  void save_since(std::size_t from, Segment& segment) const {
-    each_member(*this, [&](const char* name, const auto& member, std::size_t size) {
-      segment.append_bytes(name, std::as_bytes(std::span(member).subspan(from * size)));
-    });
+  if (!shape.level.empty()) {
+    std::vector<hsize_t> block{shape.kept};
+    block.insert(block.end(), shape.level.begin(), shape.level.end());
+    datasets.push_back(task_uint8_array(
+        "ga/best_levels", std::move(block),
+        "the level of each kept genome before play; 255: empty or outside a smaller level"));
   }
-
-  void absorb(const Segment& segment) {
-    const auto ids = segment.ints(segment_key::tasks);
-    each_member(*this, [&](const char* name, auto& member, std::size_t size) {
-      const auto bytes = segment.bytes(name);
-      if (bytes.size() != ids.size() * size * sizeof(member.front())) {
-        throw CheckpointError(std::string("saved ") + name + " does not match its task list");
-      }
-      append_raw(member, bytes);
-    });
-    tasks.insert(tasks.end(), ids.begin(), ids.end());
-  }
-};
+  return datasets;
+}
 
 namespace snapshot_key {
 constexpr const char* evaluations = "snapshot.evaluations";
@@ -220,35 +212,47 @@ std::map<std::uint64_t, Segment> gather_snapshots(const std::vector<Segment>& re
   return newest;
 }
 
-// Appends `level` (of `shape`) as a block of `padded` shape, 255 outside the level.
-void append_level(std::vector<std::uint8_t>& out, std::span<const std::uint8_t> level,
-                  const std::vector<std::size_t>& shape, const std::vector<std::size_t>& padded) {
-  const auto start = out.size();
-  const auto padded_cells =
-      std::accumulate(padded.begin(), padded.end(), std::size_t{1}, std::multiplies<>());
-  out.resize(start + padded_cells, std::uint8_t{255});
-  for (std::size_t cell = 0; cell < level.size(); ++cell) {
-    // Row-major index in `shape` to row-major index in `padded`.
-    std::size_t remainder = cell;
-    std::size_t target = 0;
-    std::size_t stride = 1;
-    for (std::size_t d = shape.size(); d-- > 0;) {
-      target += (remainder % shape[d]) * stride;
-      remainder /= shape[d];
-      stride *= padded[d];
-    }
-    out[start + target] = level[cell];
+// Row-major index of `cell` of a level of `shape` within a block of `padded` shape.
+std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
+                         const std::vector<std::size_t>& padded) {
+  std::size_t target = 0;
+  std::size_t stride = 1;
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    target += (cell % shape[d]) * stride;
+    cell /= shape[d];
+    stride *= padded[d];
   }
+  return target;
 }
 
-void append_padded(std::vector<std::byte>& out, std::span<const std::byte> rows,
-                   const RecordLayout& layout, std::size_t row_count) {
-  const auto size = layout.row_size();
-  const auto start = out.size();
-  out.resize(start + row_count * size);
-  std::copy(rows.begin(), rows.end(), out.begin() + static_cast<std::ptrdiff_t>(start));
-  for (auto offset = start + rows.size(); offset < out.size(); offset += size) {
-    layout.fill_missing(std::span(out).subspan(offset, size));
+// A finished task's blocks of the datasets of ga_datasets, which start out missing.
+void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcome& outcome,
+                 const GaCapability& ga, const GaShape& shape, const GaModel& model,
+                 std::size_t kept) {
+  auto block = blocks.begin();
+  const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
+    std::copy(from.begin(), from.end(), to.begin());
+  };
+  copy_into(outcome.history, *block++);
+  copy_into(outcome.best, *block++);
+  const auto length = model.genome_length();
+  const auto genomes = *block++;
+  for (std::size_t k = 0; k < kept; ++k) {
+    copy_into(std::as_bytes(std::span(outcome.best_genomes).subspan(k * length, length)),
+              genomes.subspan(k * shape.genome_length * sizeof(std::int64_t)));
+  }
+  if (!ga.validation_fields.empty()) copy_into(outcome.validation, *block++);
+  if (shape.level.empty()) return;
+  const auto level = model.level_shape();
+  const auto cells = outcome.levels.size() / kept;
+  const auto padded_cells =
+      std::accumulate(shape.level.begin(), shape.level.end(), std::size_t{1}, std::multiplies<>());
+  const auto levels = *block;
+  for (std::size_t k = 0; k < kept; ++k) {
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+      levels[k * padded_cells + padded_index(cell, level, shape.level)] =
+          static_cast<std::byte>(outcome.levels[k * cells + cell]);
+    }
   }
 }
 
@@ -261,54 +265,21 @@ void run_ga_driver(DriverContext& context) {
 
   const auto& models = context.models.ga();
   std::vector<GaSettings> settings;
-  std::size_t max_generations = 0;
-  std::size_t max_kept = 0;
-  std::size_t max_length = 0;
-  std::vector<std::size_t> level_shape;    // the largest level of every point, per dimension
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    const auto& point = experiment.points[p];
-    settings.push_back(GaSettings::from(point.driver));
-    max_generations =
-        std::max(max_generations, static_cast<std::size_t>(settings.back().generations));
-    max_kept = std::max(max_kept, static_cast<std::size_t>(settings.back().keep_best));
-    max_length = std::max(max_length, models[p]->genome_length());
-    const auto shape = models[p]->level_shape();
-    level_shape.resize(std::max(level_shape.size(), shape.size()), 0);
-    for (std::size_t d = 0; d < shape.size(); ++d)
-      level_shape[d] = std::max(level_shape[d], shape[d]);
+  for (const auto& point : experiment.points) {
+    const auto& last = settings.emplace_back(GaSettings::from(point.driver));
     // Elites keep their fitness, so later generations evaluate only the offspring.
-    const auto& last = settings.back();
     point_units.push_back(static_cast<std::uint64_t>(last.population) +
                           static_cast<std::uint64_t>(last.generations - 1) *
                               last.evaluations_per_generation());
   }
-  const auto history_layout = ga_history_layout(ga.evaluation_fields);
-  const auto best_layout = ga_best_layout(ga.evaluation_fields);
-  GaResults results;
-  results.history_size = max_generations * history_layout.row_size();
-  results.best_size = max_kept * best_layout.row_size();
-  results.genomes_size = max_kept * max_length;
-  results.validation_size =
-      ga.validation_fields.empty() ? 0 : max_kept * RecordLayout(ga.validation_fields).row_size();
-  results.levels_size = level_shape.empty()
-                            ? 0
-                            : max_kept * std::accumulate(level_shape.begin(), level_shape.end(),
-                                                         std::size_t{1}, std::multiplies<>());
+  const auto shape = ga_shape(experiment, context.models);
+  TaskBlocks results(ga_datasets(ga, shape));
 
   // Earlier sessions' work: finished tasks stay with the rank that read them; the newest
   // state of each unfinished one goes to every rank.
-  std::int64_t restored_units = 0;
-  std::vector<std::int64_t> restored_ids;
-  for (const auto& segment : context.restored) {
-    results.absorb(segment);
-    const auto ids = segment.ints(segment_key::tasks);
-    restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
-    context.tasks.add_packed(segment.ints(segment_key::tasks),
-                             segment.bytes(segment_key::task_rows));
-    restored_units +=
-        static_cast<std::int64_t>(TaskLog::units_of(segment.bytes(segment_key::task_rows)));
-  }
+  const auto [restored_ids, finished_units] = context.restore_tasks(results);
+  auto restored_units = static_cast<std::int64_t>(finished_units);
   const auto done = context.restore_done(restored_ids);
   // A retried task starts over: its saved state came before what made it fail.
   auto skipped = done;
@@ -335,16 +306,15 @@ void run_ga_driver(DriverContext& context) {
                                      context.comm.size());
   WorkQueue queue(context.comm, todo.size(), context.idle,
                   {done.size(), static_cast<std::uint64_t>(prior_units.front())});
-  std::size_t saved = results.tasks.size();
+  std::size_t saved = results.size();
   std::uint64_t current_task = 0;
   // The group leader's segment: tasks finished since the last one, and the task in progress.
   auto save_segment = [&](const GaSnapshot* snapshot) {
-    if (snapshot == nullptr && saved == results.tasks.size() && context.failures.unsaved() == 0)
-      return;
+    if (snapshot == nullptr && saved == results.size() && context.failures.unsaved() == 0) return;
     Segment segment = snapshot != nullptr ? snapshot_segment(current_task, *snapshot) : Segment();
     context.tasks.save_since(saved, segment);
     results.save_since(saved, segment);
-    saved = results.tasks.size();
+    saved = results.size();
     context.save(std::move(segment));
   };
   MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
@@ -395,32 +365,8 @@ void run_ga_driver(DriverContext& context) {
     }
     if (leader) {
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-      results.tasks.push_back(task);
-      append_padded(results.history, outcome.history, history_layout, max_generations);
-      append_padded(results.best, outcome.best, best_layout, max_kept);
-      const auto length = models[point]->genome_length();
-      for (std::size_t k = 0; k < max_kept; ++k) {
-        for (std::size_t i = 0; i < max_length; ++i) {
-          const bool stored = k < static_cast<std::size_t>(settings[point].keep_best) && i < length;
-          results.genomes.push_back(stored ? outcome.best_genomes[k * length + i] : -1);
-        }
-      }
-      if (!ga.validation_fields.empty()) {
-        append_padded(results.validation, outcome.validation, RecordLayout(ga.validation_fields),
-                      max_kept);
-      }
-      if (!level_shape.empty()) {
-        const auto shape = models[point]->level_shape();
-        const auto cells =
-            outcome.levels.size() / static_cast<std::size_t>(settings[point].keep_best);
-        for (std::size_t k = 0; k < max_kept; ++k) {
-          const auto level =
-              k < static_cast<std::size_t>(settings[point].keep_best)
-                  ? std::span<const std::uint8_t>(outcome.levels).subspan(k * cells, cells)
-                  : std::span<const std::uint8_t>();
-          append_level(results.levels, level, shape, level_shape);
-        }
-      }
+      fill_blocks(results.add(task), outcome, ga, shape, *models[point],
+                  static_cast<std::size_t>(settings[point].keep_best));
       context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), outcome.evaluations,
                                      outcome.evaluations_before, context.session});
       queue.finished(1, 0);
@@ -433,45 +379,13 @@ void run_ga_driver(DriverContext& context) {
     return;
   }
   context.work_units = group.local_evaluations();
+  context.log_failed_tasks(0);
   if (context.file == nullptr) return;
 
   // A failed task's rows are missing, as those of a point that keeps fewer.
-  for (const auto& failure : context.failures.local()) {
-    results.tasks.push_back(failure.task);
-    append_padded(results.history, {}, history_layout, max_generations);
-    append_padded(results.best, {}, best_layout, max_kept);
-    results.genomes.insert(results.genomes.end(), max_kept * max_length, -1);
-    if (!ga.validation_fields.empty())
-      append_padded(results.validation, {}, RecordLayout(ga.validation_fields), max_kept);
-    if (!level_shape.empty()) {
-      for (std::size_t k = 0; k < max_kept; ++k) append_level(results.levels, {}, {}, level_shape);
-    }
-  }
+  for (const auto& failure : context.failures.local()) (void)results.add(failure.task);
   auto& file = *context.file;
-  auto history = file.create_table("ga/history", history_layout, {task_count, max_generations});
-  file.write(history, results.tasks, results.history);
-  auto best = file.create_table("ga/best", best_layout, {task_count, max_kept});
-  file.write(best, results.tasks, results.best);
-  auto genomes = file.create_array("ga/best_genomes", h5::Datatype::int64(),
-                                   {task_count, max_kept, max_length});
-  file.write_rows(genomes, h5::Datatype::int64(), results.tasks,
-                  std::as_bytes(std::span(results.genomes)));
-  if (!ga.validation_fields.empty()) {
-    auto validation = file.create_table("ga/validation", RecordLayout(ga.validation_fields),
-                                        {task_count, max_kept});
-    file.write(validation, results.tasks, results.validation);
-  }
-  if (!level_shape.empty()) {
-    std::vector<hsize_t> dims{task_count, max_kept};
-    dims.insert(dims.end(), level_shape.begin(), level_shape.end());
-    auto levels = file.create_array("ga/best_levels", h5::Datatype::uint8(), dims);
-    file.write_rows(levels, h5::Datatype::uint8(), results.tasks,
-                    std::as_bytes(std::span(results.levels)));
-    levels.write_attribute(
-        "doc",
-        std::string(
-            "the level of each kept genome before play; 255: empty or outside a smaller level"));
-  }
+  results.write(file, task_count);
   std::vector<std::int64_t> lengths;
   lengths.reserve(models.size());
   for (const auto& model : models)
@@ -488,27 +402,19 @@ void run_ga_driver(DriverContext& context) {
   file.root().open_group("ga").write_attribute("group_sizes", group_sizes);
 }
 
-Segment ga_shard_segment(const h5::File& file, const KernelEntry& kernel,
-                         const PointModels& models) {
-  const auto& ga = *kernel.ga;
-  auto finished = read_finished_tasks(file);
-  Segment segment;
-  read_failures(file, segment, [](std::uint64_t task, std::int64_t /*begin*/) { return task; });
-  auto read = [&](const char* name, const char* path, const h5::Datatype& type) {
-    segment.put_bytes(name, read_task_blocks(file, path, type, finished.ids));
-  };
-  read("ga.history", "ga/history", compound_type(ga_history_layout(ga.evaluation_fields)));
-  read("ga.best", "ga/best", compound_type(ga_best_layout(ga.evaluation_fields)));
-  read("ga.best_genomes", "ga/best_genomes", h5::Datatype::int64());
-  if (!ga.validation_fields.empty()) {
-    read("ga.validation", "ga/validation", compound_type(RecordLayout(ga.validation_fields)));
+Segment ga_shard_segment(const ShardReading& shard) {
+  return read_task_shard(
+      shard, TaskBlocks(ga_datasets(*shard.kernel.ga, ga_shape(shard.experiment, shard.models))));
+}
+
+void check_ga_point(const config::Experiment& experiment, const PointModels& /*models*/,
+                    std::size_t point) {
+  const auto& settings = experiment.points[point].driver;
+  if (settings.integer("ranks_per_task") != experiment.points[0].driver.integer("ranks_per_task")) {
+    throw config::ConfigError(
+        "ga.ranks_per_task cannot be swept: one value holds for the whole run");
   }
-  if (!models.ga().front()->level_shape().empty()) {
-    read("ga.best_levels", "ga/best_levels", h5::Datatype::uint8());
-  }
-  segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
-  segment.put_ints(segment_key::tasks, std::move(finished.ids));
-  return segment;
+  (void)GaSettings::from(settings);
 }
 
 }  // namespace levelforge

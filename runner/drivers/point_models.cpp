@@ -5,16 +5,10 @@
 namespace levelforge {
 
 PointModels::PointModels(const config::Experiment& experiment, const KernelEntry& kernel) {
+  const auto& driver = driver_for(experiment);
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    const auto& params = experiment.points[p].params;
     try {
-      if (experiment.driver == "ga") {
-        ga_.push_back(kernel.ga->make(params));
-      } else if (experiment.driver == "sweep") {
-        sweep_.push_back(kernel.sweep->make(params));
-      } else {
-        exhaustive_.push_back(kernel.exhaustive->make(params));
-      }
+      driver.add_model(*this, kernel, experiment.points[p].params);
     } catch (const KernelError& error) {
       throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
     }

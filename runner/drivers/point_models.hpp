@@ -19,6 +19,11 @@ class PointModels {
   // kernel refuses (KernelError) is a config::ConfigError naming the point.
   PointModels(const config::Experiment& experiment, const KernelEntry& kernel);
 
+  // The next point's model (a driver's add_model).
+  void add(std::unique_ptr<GaModel> model) { ga_.push_back(std::move(model)); }
+  void add(std::unique_ptr<SweepModel> model) { sweep_.push_back(std::move(model)); }
+  void add(std::unique_ptr<ExhaustiveModel> model) { exhaustive_.push_back(std::move(model)); }
+
   // One per point, in point order; only the experiment's driver's is filled.
   [[nodiscard]] const std::vector<std::unique_ptr<GaModel>>& ga() const { return ga_; }
   [[nodiscard]] const std::vector<std::unique_ptr<SweepModel>>& sweep() const { return sweep_; }

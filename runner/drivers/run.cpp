@@ -153,22 +153,11 @@ std::string full_disk_note(const std::string& output) {
       folder.string(), space.available, output);
 }
 
-void run_driver(DriverContext& context) {
-  if (context.experiment.driver == "ga") return run_ga_driver(context);
-  if (context.experiment.driver == "sweep") return run_sweep_driver(context);
-  return run_exhaustive_driver(context);
-}
-
 ProgressReporter make_progress(const config::Experiment& experiment, const RunOptions& options,
                                const mpi::Comm& comm) {
-  const bool enabled = options.show_progress && comm.rank() == 0;
-  if (experiment.driver == "ga") {
-    return {"tasks", "evals", options.progress_interval_seconds, enabled, stderr};
-  }
-  if (experiment.driver == "sweep") {
-    return {"tasks", "runs", options.progress_interval_seconds, enabled, stderr};
-  }
-  return {"chunks", "indices", options.progress_interval_seconds, enabled, stderr};
+  const auto& driver = driver_spec(experiment.driver);
+  return {std::string(driver.unit) + "s", std::string(driver.work_unit),
+          options.progress_interval_seconds, options.show_progress && comm.rank() == 0, stderr};
 }
 
 }  // namespace
@@ -178,22 +167,11 @@ PointModels check_runnable(const config::Experiment& experiment) {
   if (kernel == nullptr) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
-  for (const auto& point : experiment.points) {
-    if (experiment.driver == "ga" && point.driver.integer("ranks_per_task") !=
-                                         experiment.points[0].driver.integer("ranks_per_task")) {
-      throw config::ConfigError(
-          "ga.ranks_per_task cannot be swept: one value holds for the whole run");
-    }
-  }
   PointModels models(experiment, *kernel);
+  const auto& driver = driver_for(experiment);
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    const auto& point = experiment.points[p];
     try {
-      if (experiment.driver == "ga") {
-        (void)GaSettings::from(point.driver);
-      } else if (experiment.driver == "exhaustive") {
-        (void)exhaustive_range(point.driver, models.exhaustive()[p]->index_count());
-      }
+      driver.check_point(experiment, models, p);
     } catch (const KernelError& error) {
       throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
     }
@@ -275,7 +253,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   context.session = summary.session;
   context.retry_failed = options.retry_failed;
   const auto started = std::chrono::steady_clock::now();
-  run_driver(context);
+  driver_for(experiment).run(context);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
 
   summary.tasks = experiment.task_count();
@@ -293,14 +271,6 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   }
   const auto failures = context.failures.gather(comm);
   summary.failures = failures.size();
-  // The exhaustive driver logs its tasks itself, a failed chunk failing the task.
-  if (experiment.driver != "exhaustive") {
-    for (const auto& failure : context.failures.local()) {
-      tasks.add(experiment, {failure.task, failure.wall_seconds, static_cast<int>(failure.rank),
-                             experiment.driver == "sweep" ? 1U : 0U, 0, failure.session,
-                             TaskEntry::task_failed});
-    }
-  }
 
   if (file) {
     tasks.write(*file, experiment.task_count());

@@ -2,53 +2,45 @@
 // A rank saves the tasks it finished every `checkpoint.every` tasks; a resumed run restores
 // them and hands out only the rest.
 
+#include <algorithm>
 #include <chrono>
 
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
-#include "runner/output/compound.hpp"
+#include "runner/drivers/task_datasets.hpp"
 
 namespace levelforge {
 
 namespace {
-constexpr const char* records_key = "sweep.records";
+
+// The sweep driver's one per-task dataset: a record per task.
+std::vector<TaskDataset> sweep_datasets(const SweepCapability& sweep) {
+  return {task_table("sweep/records", RecordLayout(sweep.record_fields), {})};
+}
+
 }  // namespace
 
 void run_sweep_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
-  const auto& sweep = *context.kernel.sweep;
   const auto task_count = experiment.task_count();
-
   const auto& models = context.models.sweep();
 
-  const RecordLayout layout(sweep.record_fields);
-  std::vector<std::uint64_t> tasks;
-  std::vector<std::byte> rows;
-  std::vector<std::int64_t> restored_ids;
-  for (const auto& segment : context.restored) {
-    const auto ids = segment.ints(segment_key::tasks);
-    const auto records = segment.bytes(records_key);
-    if (records.size() != ids.size() * layout.row_size()) {
-      throw CheckpointError("saved sweep records do not match their task list");
-    }
-    tasks.insert(tasks.end(), ids.begin(), ids.end());
-    rows.insert(rows.end(), records.begin(), records.end());
-    restored_ids.insert(restored_ids.end(), ids.begin(), ids.end());
-    context.tasks.add_packed(ids, segment.bytes(segment_key::task_rows));
-  }
+  const RecordLayout layout(context.kernel.sweep->record_fields);
+  TaskBlocks records(sweep_datasets(*context.kernel.sweep));
+  const auto restored_ids = context.restore_tasks(records).first;
   const auto done = context.restore_done(restored_ids);
   context.restored.clear();
   const auto todo = context.remaining(task_count, done, "task");
 
   auto pace = context.checkpoint_pace();
-  std::size_t saved = tasks.size();
+  std::size_t saved = records.size();
   auto save_new_tasks = [&] {
-    if (saved == tasks.size() && context.failures.unsaved() == 0) return;
+    if (saved == records.size() && context.failures.unsaved() == 0) return;
     Segment segment;
     context.tasks.save_since(saved, segment);
-    segment.append_bytes(records_key, std::span(rows).subspan(saved * layout.row_size()));
+    records.save_since(saved, segment);
     context.save(std::move(segment));
-    saved = tasks.size();
+    saved = records.size();
     pace.saved();
   };
 
@@ -66,14 +58,14 @@ void run_sweep_driver(DriverContext& context) {
       context.failures.add(
           {task, task, -1, -1, context.comm.rank(), context.session, wall.count(), *failure});
     } else {
-      tasks.push_back(task);
-      rows.insert(rows.end(), row.begin(), row.end());
+      const auto block = records.add(task).front();
+      std::copy(row.begin(), row.end(), block.begin());
       context.tasks.add(experiment,
                         {task, wall.count(), context.comm.rank(), 1, 0, context.session});
     }
     ++context.work_units;
     queue.finished(1, 1);
-    if (pace.due(tasks.size() - saved + context.failures.unsaved())) save_new_tasks();
+    if (pace.due(records.size() - saved + context.failures.unsaved())) save_new_tasks();
     if (StopSignal::requested()) queue.stop();
     context.poll_progress(queue, done.size() + todo.size());
   }
@@ -81,29 +73,16 @@ void run_sweep_driver(DriverContext& context) {
     save_new_tasks();
     return;
   }
+  context.log_failed_tasks(1);
   if (context.file == nullptr) return;
 
   // A failed task's record is missing: -1, NaN, empty.
-  for (const auto& failure : context.failures.local()) {
-    tasks.push_back(failure.task);
-    rows.resize(rows.size() + layout.row_size());
-    layout.fill_missing(std::span(rows).last(layout.row_size()));
-  }
-  auto table = context.file->create_table("sweep/records", layout, {task_count});
-  context.file->write(table, tasks, rows);
+  for (const auto& failure : context.failures.local()) (void)records.add(failure.task);
+  records.write(*context.file, task_count);
 }
 
-Segment sweep_shard_segment(const h5::File& file, const KernelEntry& kernel) {
-  auto finished = read_finished_tasks(file);
-  Segment segment;
-  read_failures(file, segment, [](std::uint64_t task, std::int64_t /*begin*/) { return task; });
-  segment.put_bytes(
-      records_key,
-      read_task_blocks(file, "sweep/records",
-                       compound_type(RecordLayout(kernel.sweep->record_fields)), finished.ids));
-  segment.put_bytes(segment_key::task_rows, std::move(finished.rows));
-  segment.put_ints(segment_key::tasks, std::move(finished.ids));
-  return segment;
+Segment sweep_shard_segment(const ShardReading& shard) {
+  return read_task_shard(shard, TaskBlocks(sweep_datasets(*shard.kernel.sweep)));
 }
 
 }  // namespace levelforge

@@ -1,9 +1,63 @@
 #include "runner/engine/driver_specs.hpp"
 
+#include <algorithm>
+#include <array>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/memory_estimate.hpp"
+
 namespace levelforge {
+
+namespace {
+
+std::vector<ParamSpec> no_settings() { return {}; }
+
+}  // namespace
+
+const DriverSpec ga_driver_spec{"ga",
+                                "task",
+                                "evals",
+                                ga_settings,
+                                [](const KernelEntry& kernel) { return kernel.ga.has_value(); },
+                                ga_result_memory};
+const DriverSpec sweep_driver_spec{
+    "sweep",
+    "task",
+    "runs",
+    no_settings,
+    [](const KernelEntry& kernel) { return kernel.sweep.has_value(); },
+    sweep_result_memory};
+const DriverSpec exhaustive_driver_spec{
+    "exhaustive",
+    "chunk",
+    "indices",
+    exhaustive_settings,
+    [](const KernelEntry& kernel) { return kernel.exhaustive.has_value(); },
+    exhaustive_result_memory};
+
+namespace {
+
+constexpr std::array<const DriverSpec*, 3> all_drivers{&ga_driver_spec, &sweep_driver_spec,
+                                                       &exhaustive_driver_spec};
+
+}  // namespace
+
+std::span<const DriverSpec* const> driver_specs() { return all_drivers; }
+
+const DriverSpec* find_driver_spec(std::string_view name) {
+  const auto found = std::find_if(all_drivers.begin(), all_drivers.end(),
+                                  [&](const DriverSpec* spec) { return spec->name == name; });
+  return found == all_drivers.end() ? nullptr : *found;
+}
+
+const DriverSpec& driver_spec(std::string_view name) {
+  const auto* spec = find_driver_spec(name);
+  if (spec == nullptr) throw std::logic_error("no driver is named '" + std::string(name) + "'");
+  return *spec;
+}
 
 std::vector<ParamSpec> ga_settings() {
   constexpr double inf = std::numeric_limits<double>::infinity();

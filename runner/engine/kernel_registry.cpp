@@ -33,9 +33,9 @@ AddedKernels& added_kernels() {
 
 std::vector<std::string> KernelEntry::drivers() const {
   std::vector<std::string> names;
-  if (ga) names.emplace_back("ga");
-  if (sweep) names.emplace_back("sweep");
-  if (exhaustive) names.emplace_back("exhaustive");
+  for (const auto* driver : driver_specs()) {
+    if (driver->offered_by(*this)) names.emplace_back(driver->name);
+  }
   return names;
 }
 
@@ -77,9 +77,8 @@ config::Schema config_schema() {
   for (const auto& entry : registered_kernels()) {
     schema.kernels[entry.name] = config::KernelSchema{entry.params, entry.drivers()};
   }
-  schema.drivers["ga"] = ga_settings();
-  schema.drivers["sweep"] = {};
-  schema.drivers["exhaustive"] = exhaustive_settings();
+  for (const auto* driver : driver_specs())
+    schema.drivers[std::string(driver->name)] = driver->settings();
   return schema;
 }
 

@@ -40,53 +40,29 @@ std::uint64_t tasks_per_rank(const config::Experiment& experiment, int ranks) {
   return tasks / count + (tasks % count != 0 ? 1 : 0);
 }
 
+// The task log of the tasks one rank runs.
+MemoryPart own_task_log(const ResultMemoryQuery& query) {
+  return {"the task list of " + query.per_rank, times(query.own_tasks, query.task_row_bytes)};
+}
+
 std::vector<MemoryPart> point_parts(const config::Experiment& experiment,
                                     const config::Point& point, const KernelEntry& kernel,
                                     int ranks, std::uint64_t task_row_bytes) {
   const MemoryEstimate own =
       kernel.memory_estimate ? kernel.memory_estimate(point.params) : MemoryEstimate{};
   const auto own_tasks = tasks_per_rank(experiment, ranks);
-  const std::string per_rank = std::to_string(own_tasks) + " task" + (own_tasks == 1 ? "" : "s") +
-                               " per rank (" + std::to_string(experiment.task_count()) +
-                               " tasks on " + std::to_string(ranks) + " rank" +
-                               (ranks == 1 ? "" : "s") + ")";
+  std::string per_rank = std::to_string(own_tasks) + " task" + (own_tasks == 1 ? "" : "s") +
+                         " per rank (" + std::to_string(experiment.task_count()) + " tasks on " +
+                         std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") + ")";
   std::vector<MemoryPart> parts;
   if (own.working_bytes > 0) {
     parts.push_back({own.working_cause.empty() ? "the kernel's working memory" : own.working_cause,
                      own.working_bytes});
   }
-  if (experiment.driver == "ga" && kernel.ga) {
-    const auto population = unsigned_of(point.driver.integer("population"));
-    const auto generations = unsigned_of(point.driver.integer("generations"));
-    const auto keep_best = unsigned_of(point.driver.integer("keep_best"));
-    const std::string population_key = "ga.population = " + std::to_string(population);
-    // Two generations of genomes live at once while the next one is bred.
-    parts.push_back(
-        {population_key + (own.genome_cause.empty() ? " genomes" : " x " + own.genome_cause),
-         times(times(2, population), own.genome_bytes)});
-    // Evaluation rows of both generations and a fitness per individual.
-    const auto evaluation_row = ga_evaluation_layout(kernel.ga->evaluation_fields).row_size();
-    parts.push_back({population_key + " evaluation rows",
-                     times(population, plus(times(2, evaluation_row), sizeof(double)))});
-    // Every task's history (a row per generation) and best genomes wait for the writer.
-    const auto history_row = ga_history_layout(kernel.ga->evaluation_fields).row_size();
-    const auto best_row =
-        plus(ga_best_layout(kernel.ga->evaluation_fields).row_size(), own.genome_bytes);
-    parts.push_back(
-        {"ga.generations = " + std::to_string(generations) + " history rows and ga.keep_best = " +
-             std::to_string(keep_best) + " genomes for " + per_rank,
-         times(own_tasks, plus(times(generations, history_row), times(keep_best, best_row)))});
-  } else if (experiment.driver == "sweep" && kernel.sweep) {
-    const auto record_row = RecordLayout(kernel.sweep->record_fields).row_size();
-    parts.push_back({"the records of " + per_rank, times(own_tasks, record_row)});
-  }
-  // The sweep and ga drivers log the tasks a rank ran; the exhaustive driver keeps a row
-  // per task on every rank.
-  const auto logged = experiment.driver == "exhaustive" ? experiment.task_count() : own_tasks;
-  parts.push_back({experiment.driver == "exhaustive"
-                       ? "the task list of " + std::to_string(logged) + " tasks"
-                       : "the task list of " + per_rank,
-                   times(logged, task_row_bytes)});
+  const auto results = driver_spec(experiment.driver)
+                           .result_memory({experiment, point, kernel, own, own_tasks,
+                                           std::move(per_rank), task_row_bytes});
+  parts.insert(parts.end(), results.begin(), results.end());
   return parts;
 }
 
@@ -105,6 +81,53 @@ std::optional<std::uint64_t> read_number(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
+  std::vector<MemoryPart> parts;
+  const auto& ga = query.kernel.ga;
+  if (ga) {
+    const auto& driver = query.point.driver;
+    const auto& own = query.kernel_memory;
+    const auto population = unsigned_of(driver.integer("population"));
+    const auto generations = unsigned_of(driver.integer("generations"));
+    const auto keep_best = unsigned_of(driver.integer("keep_best"));
+    const std::string population_key = "ga.population = " + std::to_string(population);
+    // Two generations of genomes live at once while the next one is bred.
+    parts.push_back(
+        {population_key + (own.genome_cause.empty() ? " genomes" : " x " + own.genome_cause),
+         times(times(2, population), own.genome_bytes)});
+    // Evaluation rows of both generations and a fitness per individual.
+    const auto evaluation_row = ga_evaluation_layout(ga->evaluation_fields).row_size();
+    parts.push_back({population_key + " evaluation rows",
+                     times(population, plus(times(2, evaluation_row), sizeof(double)))});
+    // Every task's history (a row per generation) and best genomes wait for the writer.
+    const auto history_row = ga_history_layout(ga->evaluation_fields).row_size();
+    const auto best_row = plus(ga_best_layout(ga->evaluation_fields).row_size(), own.genome_bytes);
+    parts.push_back({"ga.generations = " + std::to_string(generations) +
+                         " history rows and ga.keep_best = " + std::to_string(keep_best) +
+                         " genomes for " + query.per_rank,
+                     times(query.own_tasks,
+                           plus(times(generations, history_row), times(keep_best, best_row)))});
+  }
+  parts.push_back(own_task_log(query));
+  return parts;
+}
+
+std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query) {
+  std::vector<MemoryPart> parts;
+  if (const auto& sweep = query.kernel.sweep) {
+    const auto record_row = RecordLayout(sweep->record_fields).row_size();
+    parts.push_back({"the records of " + query.per_rank, times(query.own_tasks, record_row)});
+  }
+  parts.push_back(own_task_log(query));
+  return parts;
+}
+
+std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query) {
+  const auto tasks = query.experiment.task_count();
+  return {
+      {"the task list of " + std::to_string(tasks) + " tasks", times(tasks, query.task_row_bytes)}};
+}
 
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
                               int ranks, std::uint64_t task_row_bytes) {

@@ -10,16 +10,10 @@
 #include <vector>
 
 #include "runner/config/experiment.hpp"
+#include "runner/engine/driver_specs.hpp"
 #include "runner/engine/kernel_registry.hpp"
 
 namespace levelforge {
-
-// One contribution to a rank's memory: what it is for, named by the config keys that make
-// it large, and its size.
-struct MemoryPart {
-  std::string cause;
-  std::uint64_t bytes = 0;
-};
 
 struct RunMemory {
   std::uint64_t bytes = 0;        // per rank, at the sweep point that needs the most
@@ -33,6 +27,14 @@ struct RunMemory {
 // `task_row_bytes` per task. The largest point wins. Sizes saturate at UINT64_MAX.
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
                               int ranks, std::uint64_t task_row_bytes);
+
+// Each driver's DriverSpec::result_memory: the ga driver's population (two generations of
+// genomes and evaluation rows), history and best genomes and the task log of the tasks a
+// rank runs; the sweep driver's records and task log; the exhaustive driver's task log,
+// which every rank keeps whole.
+std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query);
+std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query);
+std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query);
 
 struct AvailableMemory {
   std::uint64_t bytes = 0;

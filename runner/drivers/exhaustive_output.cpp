@@ -1,0 +1,275 @@
+#include "runner/drivers/exhaustive_output.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/output/compound.hpp"
+
+namespace levelforge {
+
+namespace {
+
+namespace key {
+constexpr const char* solutions = "solutions";
+constexpr const char* solution_chunks = "solution_chunks";  // (chunk, rows) pairs
+}  // namespace key
+
+std::vector<FieldSpec> count_fields(const std::vector<ReductionSpec>& specs) {
+  std::vector<FieldSpec> fields;
+  for (const auto& spec : specs) {
+    if (spec.kind == ReductionKind::count) fields.push_back(int_field(spec.name, spec.doc));
+  }
+  return fields;
+}
+
+ExhaustiveDataset ranges_dataset() {
+  const RecordLayout layout(
+      {int_field("begin", "first index visited"),
+       int_field("end", "one past the last index visited"), int_field("chunk", "indices per chunk"),
+       int_field("uncovered",
+                 "indices of [begin, end) the reductions miss: chunks that failed, listed in "
+                 "/failures (on_error: record)")});
+  return {task_table("exhaustive/ranges", layout, {}),
+          [layout](const ExhaustiveResults& results, std::uint64_t task, std::span<std::byte> row) {
+            const auto& range = results.plan.range(task);
+            layout.pack(
+                {static_cast<std::int64_t>(range.begin), static_cast<std::int64_t>(range.end),
+                 static_cast<std::int64_t>(range.chunk),
+                 static_cast<std::int64_t>(results.uncovered[task])},
+                row, "ranges");
+          },
+          {}};
+}
+
+// The counts of a task are int64 fields, packed without padding as its integers are.
+ExhaustiveDataset counts_dataset(const std::vector<ReductionSpec>& specs) {
+  const SlotMap slots(specs);
+  std::vector<std::size_t> offsets;
+  for (std::size_t r = 0; r < specs.size(); ++r) {
+    if (specs[r].kind == ReductionKind::count) offsets.push_back(slots.offset[r]);
+  }
+  return {
+      task_table("exhaustive/counts", RecordLayout(count_fields(specs)), {}),
+      [offsets](const ExhaustiveResults& results, std::uint64_t task, std::span<std::byte> row) {
+        const auto* totals = results.totals.find(task);
+        for (std::size_t i = 0; i < offsets.size(); ++i) {
+          const auto value = totals->integers[offsets[i]];
+          std::memcpy(row.data() + i * sizeof value, &value, sizeof value);
+        }
+      },
+      [offsets](std::span<const std::byte> row, std::uint64_t task, ReductionTotals& totals) {
+        auto& integers = totals.at(task).integers;
+        for (std::size_t i = 0; i < offsets.size(); ++i) {
+          std::int64_t value = 0;
+          std::memcpy(&value, row.data() + i * sizeof value, sizeof value);
+          integers[offsets[i]] += value;
+        }
+      }};
+}
+
+ExhaustiveDataset histogram_dataset(const ReductionSpec& spec, std::size_t offset) {
+  const auto width = spec.bins + 2;
+  auto dataset = task_int64_array("exhaustive/histograms/" + spec.name, {width});
+  dataset.attributes = {{"low", spec.low},
+                        {"high", spec.high},
+                        {"bins", static_cast<std::int64_t>(spec.bins)},
+                        {"doc", spec.doc}};
+  return {std::move(dataset),
+          [offset, width](const ExhaustiveResults& results, std::uint64_t task,
+                          std::span<std::byte> block) {
+            const auto bins = std::span(results.totals.find(task)->integers).subspan(offset, width);
+            std::memcpy(block.data(), bins.data(), bins.size_bytes());
+          },
+          [offset, width](std::span<const std::byte> block, std::uint64_t task,
+                          ReductionTotals& totals) {
+            auto bins = std::span(totals.at(task).integers).subspan(offset, width);
+            for (std::size_t b = 0; b < width; ++b) {
+              std::int64_t value = 0;
+              std::memcpy(&value, block.data() + b * sizeof value, sizeof value);
+              bins[b] += value;
+            }
+          }};
+}
+
+ExhaustiveDataset top_dataset(const ReductionSpec& spec, std::size_t r) {
+  const auto layout = top_layout(spec);
+  auto dataset = task_table("exhaustive/top/" + spec.name, layout, {spec.k});
+  dataset.attributes = {{"doc", spec.doc}};
+  return {
+      std::move(dataset),
+      [layout, r](const ExhaustiveResults& results, std::uint64_t task,
+                  std::span<std::byte> block) {
+        const auto& entries = results.totals.find(task)->tops[r];
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+          Record record{entries[i].score, static_cast<std::int64_t>(entries[i].index)};
+          record.insert(record.end(), entries[i].record.begin(), entries[i].record.end());
+          layout.pack(record, block.subspan(i * layout.row_size(), layout.row_size()),
+                      "top-k table");
+        }
+      },
+      [layout, r](std::span<const std::byte> block, std::uint64_t task, ReductionTotals& totals) {
+        std::vector<TopEntry> entries;
+        for (std::size_t offset = 0; offset < block.size(); offset += layout.row_size()) {
+          const auto row = block.subspan(offset, layout.row_size());
+          if (layout.get_int(row, 1) < 0) continue;  // a missing entry: index -1
+          auto record = layout.unpack(row);
+          entries.push_back({std::get<double>(record[0]),
+                             static_cast<std::uint64_t>(std::get<std::int64_t>(record[1])),
+                             Record(record.begin() + 2, record.end())});
+        }
+        totals.add_top(r, task, std::move(entries));
+      }};
+}
+
+std::vector<TaskDataset> declarations(const std::vector<ExhaustiveDataset>& datasets) {
+  std::vector<TaskDataset> declared;
+  declared.reserve(datasets.size());
+  for (const auto& dataset : datasets) declared.push_back(dataset.dataset);
+  return declared;
+}
+
+}  // namespace
+
+std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& capability) {
+  const auto& specs = capability.reductions;
+  std::vector<ExhaustiveDataset> datasets{ranges_dataset()};
+  if (!count_fields(specs).empty()) datasets.push_back(counts_dataset(specs));
+  const SlotMap slots(specs);
+  for (std::size_t r = 0; r < specs.size(); ++r) {
+    if (specs[r].kind == ReductionKind::histogram)
+      datasets.push_back(histogram_dataset(specs[r], slots.offset[r]));
+  }
+  for (std::size_t r = 0; r < specs.size(); ++r) {
+    if (specs[r].kind == ReductionKind::top_k) datasets.push_back(top_dataset(specs[r], r));
+  }
+  return datasets;
+}
+
+void write_task_datasets(ResultFile& file, const std::vector<ExhaustiveDataset>& datasets,
+                         const ExhaustiveResults& results, const mpi::Comm& comm) {
+  TaskBlocks blocks(declarations(datasets));
+  // Tasks spread round robin over the ranks.
+  for (auto task = static_cast<std::uint64_t>(comm.rank()); task < results.plan.task_count();
+       task += static_cast<std::uint64_t>(comm.size())) {
+    const auto added = blocks.add(task);
+    for (std::size_t d = 0; d < datasets.size(); ++d) datasets[d].fill(results, task, added[d]);
+  }
+  blocks.write(file, results.plan.task_count());
+}
+
+void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDataset>& datasets,
+                        std::uint64_t task_count, ReductionTotals& totals) {
+  std::vector<ExhaustiveDataset> stored;
+  std::copy_if(datasets.begin(), datasets.end(), std::back_inserter(stored),
+               [](const ExhaustiveDataset& dataset) { return bool(dataset.read_back); });
+  std::vector<std::int64_t> tasks(task_count);
+  std::iota(tasks.begin(), tasks.end(), std::int64_t{0});
+  const auto blocks = TaskBlocks(declarations(stored)).read_blocks(file, task_count, tasks);
+  for (std::size_t d = 0; d < stored.size(); ++d) {
+    const auto size = stored[d].dataset.block_bytes();
+    for (std::uint64_t task = 0; task < task_count; ++task)
+      stored[d].read_back(std::span(blocks[d]).subspan(task * size, size), task, totals);
+  }
+}
+
+SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
+    : layout_(
+          RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
+                               capability.solution_fields)) {}
+
+void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
+                        std::string_view kernel) {
+  if (found.empty()) return;
+  const auto size = layout_.row_size();
+  for (auto& solution : found) {
+    solution.record.insert(solution.record.begin(), {static_cast<std::int64_t>(task),
+                                                     static_cast<std::int64_t>(solution.index)});
+    rows_.resize(rows_.size() + size);
+    layout_.pack(solution.record, std::span(rows_).last(size), kernel);
+  }
+  chunks_.emplace_back(chunk, found.size());
+  found.clear();
+}
+
+void SolutionStore::save_new(Segment& segment) {
+  std::vector<std::int64_t> chunks;
+  for (auto i = saved_chunks_; i < chunks_.size(); ++i) {
+    chunks.push_back(static_cast<std::int64_t>(chunks_[i].first));
+    chunks.push_back(static_cast<std::int64_t>(chunks_[i].second));
+  }
+  segment.put_ints(key::solution_chunks, std::move(chunks));
+  segment.put_bytes(key::solutions,
+                    {rows_.begin() + static_cast<std::ptrdiff_t>(saved_bytes_), rows_.end()});
+  saved_chunks_ = chunks_.size();
+  saved_bytes_ = rows_.size();
+}
+
+void SolutionStore::absorb(const Segment& segment) {
+  const auto chunks = segment.ints(key::solution_chunks);
+  const auto solutions = segment.bytes(key::solutions);
+  std::size_t rows = 0;
+  for (std::size_t i = 0; i + 1 < chunks.size(); i += 2) {
+    chunks_.emplace_back(static_cast<std::uint64_t>(chunks[i]),
+                         static_cast<std::size_t>(chunks[i + 1]));
+    rows += static_cast<std::size_t>(chunks[i + 1]);
+  }
+  if (solutions.size() != rows * layout_.row_size()) {
+    throw CheckpointError("saved solutions do not match their chunk list");
+  }
+  rows_.insert(rows_.end(), solutions.begin(), solutions.end());
+  saved_chunks_ = chunks_.size();
+  saved_bytes_ = rows_.size();
+}
+
+void SolutionStore::write(ResultFile& file, std::uint64_t chunk_count, const mpi::Comm& comm,
+                          IdleClock& idle) const {
+  // The first row of each chunk's solutions in the merged dataset, and the total.
+  std::vector<std::int64_t> offsets(chunk_count + 1, 0);
+  for (const auto& [chunk, count] : chunks_) offsets[chunk] = static_cast<std::int64_t>(count);
+  {
+    const auto timer = idle.measure();
+    comm.all_reduce_sum(offsets);
+  }
+  std::exclusive_scan(offsets.begin(), offsets.end(), offsets.begin(), std::int64_t{0});
+  std::vector<std::uint64_t> rows;
+  for (const auto& [chunk, count] : chunks_) {
+    for (std::size_t i = 0; i < count; ++i)
+      rows.push_back(static_cast<std::uint64_t>(offsets[chunk]) + i);
+  }
+  auto table =
+      file.create_table("exhaustive/solutions", layout_, {static_cast<hsize_t>(offsets.back())});
+  file.write(table, rows, rows_);
+}
+
+void SolutionStore::read(const h5::File& file, const ChunkPlan& plan, Segment& segment) const {
+  const auto solutions = file.root().open_dataset("exhaustive/solutions");
+  std::vector<std::byte> rows(static_cast<std::size_t>(solutions.element_count()) *
+                              layout_.row_size());
+  solutions.read_all(compound_type(layout_), rows.data());
+  // Solutions are stored in chunk order; each row's chunk follows from (task, index).
+  std::vector<std::int64_t> chunks;
+  for (std::size_t offset = 0; offset < rows.size(); offset += layout_.row_size()) {
+    const auto row = std::span(rows).subspan(offset, layout_.row_size());
+    const auto task = layout_.get_int(row, 0);
+    const auto index = layout_.get_int(row, 1);
+    if (task < 0 || static_cast<std::uint64_t>(task) >= plan.task_count() || index < 0 ||
+        static_cast<std::uint64_t>(index) < plan.range(static_cast<std::uint64_t>(task)).begin ||
+        static_cast<std::uint64_t>(index) >= plan.range(static_cast<std::uint64_t>(task)).end) {
+      throw CheckpointError(file.path() + ": a solution row names task " + std::to_string(task) +
+                            ", index " + std::to_string(index) + " outside the run");
+    }
+    const auto chunk = static_cast<std::int64_t>(
+        plan.chunk_of(static_cast<std::uint64_t>(task), static_cast<std::uint64_t>(index)));
+    if (chunks.empty() || chunks[chunks.size() - 2] != chunk) {
+      chunks.push_back(chunk);
+      chunks.push_back(0);
+    }
+    ++chunks.back();
+  }
+  segment.put_ints(key::solution_chunks, std::move(chunks));
+  segment.put_bytes(key::solutions, std::move(rows));
+}
+
+}  // namespace levelforge

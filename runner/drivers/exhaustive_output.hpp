@@ -1,0 +1,77 @@
+#pragma once
+// What the result file holds of an exhaustive run, declared once: the driver's writes and
+// `merge`'s reading of a shard both come from these declarations. Per task: /exhaustive/ranges,
+// /exhaustive/counts, one histogram and one top-k table per reduction; then the solutions,
+// ordered by (task, index).
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "runner/checkpoint/segment.hpp"
+#include "runner/drivers/chunk_plan.hpp"
+#include "runner/drivers/idle_clock.hpp"
+#include "runner/drivers/reduction_totals.hpp"
+#include "runner/drivers/task_datasets.hpp"
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/output/result_file.hpp"
+
+namespace levelforge {
+
+// The merged results the per-task datasets are filled from.
+struct ExhaustiveResults {
+  const ChunkPlan& plan;
+  const ReductionTotals& totals;
+  const std::vector<std::uint64_t>& uncovered;  // per task: indices of failed chunks
+};
+
+struct ExhaustiveDataset {
+  TaskDataset dataset;
+  // Fills a task's block, which starts out missing.
+  std::function<void(const ExhaustiveResults& results, std::uint64_t task,
+                     std::span<std::byte> block)>
+      fill;
+  // A shard's block of `task` added to `totals`; empty for what follows from the plan.
+  std::function<void(std::span<const std::byte> block, std::uint64_t task, ReductionTotals& totals)>
+      read_back;
+};
+
+std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& capability);
+
+// Collective: every per-task dataset, each task's rows written by one rank.
+void write_task_datasets(ResultFile& file, const std::vector<ExhaustiveDataset>& datasets,
+                         const ExhaustiveResults& results, const mpi::Comm& comm);
+// One process: a shard's per-task datasets added to `totals`.
+void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDataset>& datasets,
+                        std::uint64_t task_count, ReductionTotals& totals);
+
+// The solutions found, in the order of their chunks, and what of them is saved.
+class SolutionStore {
+ public:
+  explicit SolutionStore(const ExhaustiveCapability& capability);
+
+  // Appends what `chunk` of `task` found; empties `found`.
+  void add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
+           std::string_view kernel);
+  // The solutions added since the last call into `segment`.
+  void save_new(Segment& segment);
+  // Appends a segment's solutions; throws CheckpointError when they do not match their chunks.
+  void absorb(const Segment& segment);
+  // Collective: /exhaustive/solutions, every chunk's rows after those of earlier chunks.
+  void write(ResultFile& file, std::uint64_t chunk_count, const mpi::Comm& comm,
+             IdleClock& idle) const;
+  // One process: a shard's solutions into `segment` as save_new puts them; throws
+  // CheckpointError for a row outside the run.
+  void read(const h5::File& file, const ChunkPlan& plan, Segment& segment) const;
+
+ private:
+  RecordLayout layout_;
+  std::vector<std::byte> rows_;
+  std::vector<std::pair<std::uint64_t, std::size_t>> chunks_;  // (chunk, rows), in row order
+  std::size_t saved_chunks_ = 0;
+  std::size_t saved_bytes_ = 0;
+};
+
+}  // namespace levelforge

@@ -1,0 +1,185 @@
+#include "runner/drivers/reduction_totals.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "runner/checkpoint/checkpoint_store.hpp"
+
+namespace levelforge {
+
+namespace {
+
+namespace key {
+constexpr const char* slot_tasks = "slot_tasks";  // tasks whose reductions a segment holds
+constexpr const char* slots = "slots";            // their counts and histogram bins
+std::string top(const ReductionSpec& spec) { return "top." + spec.name; }
+}  // namespace key
+
+}  // namespace
+
+SlotMap::SlotMap(const std::vector<ReductionSpec>& specs) {
+  for (const auto& spec : specs) {
+    offset.push_back(per_task);
+    if (spec.kind == ReductionKind::count) per_task += 1;
+    if (spec.kind == ReductionKind::histogram) per_task += spec.bins + 2;
+  }
+}
+
+RecordLayout top_layout(const ReductionSpec& spec) {
+  return RecordLayout::concat({real_field("score", "the score ranked by (higher first)"),
+                               int_field("index", "index visited (ties: smaller first)")},
+                              spec.fields);
+}
+
+ReductionTotals::ReductionTotals(const std::vector<ReductionSpec>& specs)
+    : specs_(&specs), slots_(specs) {}
+
+const TaskTotals* ReductionTotals::find(std::uint64_t task) const {
+  const auto found = tasks_.find(task);
+  return found == tasks_.end() ? nullptr : &found->second;
+}
+
+TaskTotals& ReductionTotals::at(std::uint64_t task) {
+  auto found = tasks_.find(task);
+  if (found == tasks_.end()) {
+    TaskTotals zero{std::vector<std::int64_t>(slots_.per_task, 0),
+                    std::vector<std::vector<TopEntry>>(specs_->size())};
+    found = tasks_.emplace(task, std::move(zero)).first;
+  }
+  return found->second;
+}
+
+void ReductionTotals::add(std::uint64_t task, Reductions& reductions) {
+  const auto& specs = *specs_;
+  auto& totals = at(task);
+  for (std::size_t r = 0; r < specs.size(); ++r) {
+    const auto slot = totals.integers.begin() + static_cast<std::ptrdiff_t>(slots_.offset[r]);
+    if (specs[r].kind == ReductionKind::count) *slot += reductions.counts()[r];
+    if (specs[r].kind == ReductionKind::histogram) {
+      const auto& bins = reductions.histograms()[r];
+      std::transform(bins.begin(), bins.end(), slot, slot, std::plus<>());
+    }
+    if (specs[r].kind == ReductionKind::top_k) add_top(r, task, reductions.sorted_top(r));
+  }
+}
+
+void ReductionTotals::add(const ReductionTotals& other) {
+  for (const auto& [task, theirs] : other.tasks_) {
+    auto& ours = at(task);
+    std::transform(theirs.integers.begin(), theirs.integers.end(), ours.integers.begin(),
+                   ours.integers.begin(), std::plus<>());
+    for (std::size_t r = 0; r < theirs.tops.size(); ++r) {
+      if (!theirs.tops[r].empty()) add_top(r, task, theirs.tops[r]);
+    }
+  }
+}
+
+void ReductionTotals::add_top(std::size_t r, std::uint64_t task, std::vector<TopEntry> entries) {
+  auto& kept = at(task).tops[r];
+  kept.insert(kept.end(), std::make_move_iterator(entries.begin()),
+              std::make_move_iterator(entries.end()));
+  std::sort(kept.begin(), kept.end(), ranks_before);
+  if (kept.size() > (*specs_)[r].k) kept.resize((*specs_)[r].k);
+}
+
+RecordLayout ReductionTotals::tagged_top_layout(std::size_t r) const {
+  return RecordLayout::concat({int_field("task", "")}, top_layout((*specs_)[r]).fields());
+}
+
+std::vector<std::byte> ReductionTotals::pack_tops(std::size_t r) const {
+  const auto layout = tagged_top_layout(r);
+  std::vector<std::byte> rows;
+  for (const auto& [task, totals] : tasks_) {
+    for (const auto& entry : totals.tops[r]) {
+      Record row{static_cast<std::int64_t>(task), entry.score,
+                 static_cast<std::int64_t>(entry.index)};
+      row.insert(row.end(), entry.record.begin(), entry.record.end());
+      rows.resize(rows.size() + layout.row_size());
+      layout.pack(row, std::span(rows).last(layout.row_size()), "top-k table " + (*specs_)[r].name);
+    }
+  }
+  return rows;
+}
+
+void ReductionTotals::absorb_tops(std::size_t r, std::span<const std::byte> rows,
+                                  std::uint64_t task_count) {
+  const auto layout = tagged_top_layout(r);
+  if (rows.size() % layout.row_size() != 0) {
+    throw CheckpointError("saved top-k rows of '" + (*specs_)[r].name + "' are not whole rows");
+  }
+  std::map<std::uint64_t, std::vector<TopEntry>> entries;
+  for (std::size_t offset = 0; offset < rows.size(); offset += layout.row_size()) {
+    auto row = layout.unpack(rows.subspan(offset, layout.row_size()));
+    const auto task = std::get<std::int64_t>(row[0]);
+    if (task < 0 || static_cast<std::uint64_t>(task) >= task_count)
+      throw CheckpointError("saved top-k rows name an unknown task");
+    entries[static_cast<std::uint64_t>(task)].push_back(
+        {std::get<double>(row[1]), static_cast<std::uint64_t>(std::get<std::int64_t>(row[2])),
+         Record(row.begin() + 3, row.end())});
+  }
+  for (auto& [task, task_entries] : entries) add_top(r, task, std::move(task_entries));
+}
+
+void ReductionTotals::save_into(Segment& segment) const {
+  std::vector<std::int64_t> slot_tasks;
+  std::vector<std::int64_t> slots;
+  for (const auto& [task, totals] : tasks_) {
+    slot_tasks.push_back(static_cast<std::int64_t>(task));
+    slots.insert(slots.end(), totals.integers.begin(), totals.integers.end());
+  }
+  segment.put_ints(key::slot_tasks, std::move(slot_tasks));
+  segment.put_ints(key::slots, std::move(slots));
+  for (std::size_t r = 0; r < specs_->size(); ++r) {
+    if ((*specs_)[r].kind == ReductionKind::top_k)
+      segment.put_bytes(key::top((*specs_)[r]), pack_tops(r));
+  }
+}
+
+void ReductionTotals::absorb(const Segment& segment, std::uint64_t task_count) {
+  const auto slot_tasks = segment.ints(key::slot_tasks);
+  const auto slots = segment.ints(key::slots);
+  if (slots.size() != slot_tasks.size() * slots_.per_task) {
+    throw CheckpointError("saved reductions do not match their task list");
+  }
+  for (std::size_t i = 0; i < slot_tasks.size(); ++i) {
+    if (slot_tasks[i] < 0 || static_cast<std::uint64_t>(slot_tasks[i]) >= task_count)
+      throw CheckpointError("saved reductions name an unknown task");
+    auto& integers = at(static_cast<std::uint64_t>(slot_tasks[i])).integers;
+    const auto first = slots.begin() + static_cast<std::ptrdiff_t>(i * slots_.per_task);
+    std::transform(integers.begin(), integers.end(), first, integers.begin(), std::plus<>());
+  }
+  for (std::size_t r = 0; r < specs_->size(); ++r) {
+    if ((*specs_)[r].kind == ReductionKind::top_k)
+      absorb_tops(r, segment.bytes(key::top((*specs_)[r])), task_count);
+  }
+}
+
+ReductionTotals ReductionTotals::merged(const mpi::Comm& comm, std::uint64_t task_count,
+                                        IdleClock& idle) const {
+  std::vector<std::int64_t> integers(task_count * slots_.per_task, 0);
+  for (const auto& [task, totals] : tasks_) {
+    std::copy(totals.integers.begin(), totals.integers.end(),
+              integers.begin() + static_cast<std::ptrdiff_t>(task * slots_.per_task));
+  }
+  std::vector<std::vector<std::byte>> gathered(specs_->size());
+  {
+    const auto timer = idle.measure();
+    comm.all_reduce_sum(integers);
+    for (std::size_t r = 0; r < specs_->size(); ++r) {
+      if ((*specs_)[r].kind == ReductionKind::top_k)
+        gathered[r] = comm.all_gather_bytes(pack_tops(r));
+    }
+  }
+  ReductionTotals all(*specs_);
+  for (std::uint64_t task = 0; task < task_count; ++task) {
+    const auto first = integers.begin() + static_cast<std::ptrdiff_t>(task * slots_.per_task);
+    std::copy_n(first, slots_.per_task, all.at(task).integers.begin());
+  }
+  for (std::size_t r = 0; r < specs_->size(); ++r) {
+    if ((*specs_)[r].kind == ReductionKind::top_k) all.absorb_tops(r, gathered[r], task_count);
+  }
+  return all;
+}
+
+}  // namespace levelforge

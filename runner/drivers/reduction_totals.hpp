@@ -1,0 +1,75 @@
+#pragma once
+// The exhaustive driver's reductions summed per task: what a rank banked of the chunks it
+// visited, what a checkpoint segment holds of them, what a shard's result file holds, and
+// the totals over all ranks that the result file gets.
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/api/reductions.hpp"
+#include "runner/checkpoint/segment.hpp"
+#include "runner/drivers/idle_clock.hpp"
+#include "runner/engine/record_layout.hpp"
+#include "runner/mpi/mpi.hpp"
+
+namespace levelforge {
+
+// Where a task's counts and histogram bins sit among its integers.
+struct SlotMap {
+  std::vector<std::size_t> offset;  // per reduction
+  std::size_t per_task = 0;
+
+  explicit SlotMap(const std::vector<ReductionSpec>& specs);
+};
+
+// The rows of a top-k table: score, index, then the entry's record.
+RecordLayout top_layout(const ReductionSpec& spec);
+
+struct TaskTotals {
+  std::vector<std::int64_t> integers;       // counts and histogram bins, as SlotMap places them
+  std::vector<std::vector<TopEntry>> tops;  // per reduction (top_k only): the k best, best first
+};
+
+class ReductionTotals {
+ public:
+  explicit ReductionTotals(const std::vector<ReductionSpec>& specs);
+
+  [[nodiscard]] const std::vector<ReductionSpec>& specs() const { return *specs_; }
+  [[nodiscard]] const SlotMap& slots() const { return slots_; }
+  [[nodiscard]] bool empty() const { return tasks_.empty(); }
+  // nullptr: nothing of the task was added.
+  [[nodiscard]] const TaskTotals* find(std::uint64_t task) const;
+  // The task's totals, zero when first asked.
+  TaskTotals& at(std::uint64_t task);
+
+  // Adds what a kernel reduced for `task`.
+  void add(std::uint64_t task, Reductions& reductions);
+  void add(const ReductionTotals& other);
+  // Adds `entries` to top-k table `r` of `task`, keeping the k best.
+  void add_top(std::size_t r, std::uint64_t task, std::vector<TopEntry> entries);
+
+  // As a checkpoint segment holds them.
+  void save_into(Segment& segment) const;
+  // Adds a segment's reductions; throws CheckpointError for a task of `task_count` or more
+  // or reductions that do not match their task list.
+  void absorb(const Segment& segment, std::uint64_t task_count);
+
+  // Collective: every rank's totals added up, for each of the `task_count` tasks, on every rank.
+  [[nodiscard]] ReductionTotals merged(const mpi::Comm& comm, std::uint64_t task_count,
+                                       IdleClock& idle) const;
+
+ private:
+  // Rows of top-k table `r` with a leading task column.
+  [[nodiscard]] RecordLayout tagged_top_layout(std::size_t r) const;
+  [[nodiscard]] std::vector<std::byte> pack_tops(std::size_t r) const;
+  void absorb_tops(std::size_t r, std::span<const std::byte> rows, std::uint64_t task_count);
+
+  const std::vector<ReductionSpec>* specs_;
+  SlotMap slots_;
+  std::map<std::uint64_t, TaskTotals> tasks_;
+};
+
+}  // namespace levelforge

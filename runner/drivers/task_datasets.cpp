@@ -1,0 +1,153 @@
+#include "runner/drivers/task_datasets.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/output/compound.hpp"
+
+namespace levelforge {
+
+namespace {
+
+template <class T>
+std::vector<std::byte> bytes_of(T value) {
+  std::vector<std::byte> bytes(sizeof value);
+  std::memcpy(bytes.data(), &value, sizeof value);
+  return bytes;
+}
+
+std::vector<DatasetAttribute> doc_attribute(std::string doc) {
+  if (doc.empty()) return {};
+  return {{"doc", std::move(doc)}};
+}
+
+}  // namespace
+
+std::size_t TaskDataset::block_elements() const {
+  return static_cast<std::size_t>(
+      std::accumulate(block.begin(), block.end(), hsize_t{1}, std::multiplies<>()));
+}
+
+std::string TaskDataset::segment_key() const {
+  auto key = path;
+  std::replace(key.begin(), key.end(), '/', '.');
+  return key;
+}
+
+TaskDataset task_table(std::string path, const RecordLayout& layout, std::vector<hsize_t> block,
+                       std::string doc) {
+  std::vector<std::byte> missing(layout.row_size());
+  layout.fill_missing(missing);
+  return {std::move(path), compound_type(layout), std::move(block), std::move(missing),
+          doc_attribute(std::move(doc))};
+}
+
+TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::string doc) {
+  return {std::move(path), h5::Datatype::int64(), std::move(block), bytes_of(std::int64_t{-1}),
+          doc_attribute(std::move(doc))};
+}
+
+TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc) {
+  return {std::move(path), h5::Datatype::uint8(), std::move(block), bytes_of(std::uint8_t{255}),
+          doc_attribute(std::move(doc))};
+}
+
+TaskBlocks::TaskBlocks(std::vector<TaskDataset> datasets)
+    : datasets_(std::move(datasets)), blocks_(datasets_.size()) {}
+
+std::vector<std::span<std::byte>> TaskBlocks::add(std::uint64_t task) {
+  tasks_.push_back(task);
+  std::vector<std::span<std::byte>> added;
+  for (std::size_t d = 0; d < datasets_.size(); ++d) {
+    const auto& dataset = datasets_[d];
+    auto& blocks = blocks_[d];
+    const auto start = blocks.size();
+    blocks.resize(start + dataset.block_bytes());
+    for (auto offset = start; offset < blocks.size(); offset += dataset.missing.size())
+      std::copy(dataset.missing.begin(), dataset.missing.end(),
+                blocks.begin() + static_cast<std::ptrdiff_t>(offset));
+    added.push_back(std::span(blocks).subspan(start));
+  }
+  return added;
+}
+
+void TaskBlocks::save_since(std::size_t from, Segment& segment) const {
+  for (std::size_t d = 0; d < datasets_.size(); ++d) {
+    segment.append_bytes(datasets_[d].segment_key(),
+                         std::span(blocks_[d]).subspan(from * datasets_[d].block_bytes()));
+  }
+}
+
+void TaskBlocks::absorb(const Segment& segment) {
+  const auto ids = segment.ints(segment_key::tasks);
+  for (std::size_t d = 0; d < datasets_.size(); ++d) {
+    const auto bytes = segment.bytes(datasets_[d].segment_key());
+    if (bytes.size() != ids.size() * datasets_[d].block_bytes()) {
+      throw CheckpointError(fmt::format("saved {} ({} bytes) does not match its {} tasks",
+                                        datasets_[d].path, bytes.size(), ids.size()));
+    }
+    blocks_[d].insert(blocks_[d].end(), bytes.begin(), bytes.end());
+  }
+  tasks_.insert(tasks_.end(), ids.begin(), ids.end());
+}
+
+void TaskBlocks::write(ResultFile& file, std::uint64_t task_count) const {
+  for (std::size_t d = 0; d < datasets_.size(); ++d) {
+    const auto& dataset = datasets_[d];
+    std::vector<hsize_t> dims{task_count};
+    dims.insert(dims.end(), dataset.block.begin(), dataset.block.end());
+    auto created = file.create_array(dataset.path, dataset.type, dims);
+    file.write_rows(created, dataset.type, tasks_, blocks_[d]);
+    for (const auto& attribute : dataset.attributes) {
+      std::visit([&](const auto& value) { created.write_attribute(attribute.name, value); },
+                 attribute.value);
+    }
+  }
+}
+
+void TaskBlocks::read(const h5::File& file, std::uint64_t task_count,
+                      std::span<const std::int64_t> tasks, Segment& segment) const {
+  auto blocks = read_blocks(file, task_count, tasks);
+  for (std::size_t d = 0; d < datasets_.size(); ++d)
+    segment.put_bytes(datasets_[d].segment_key(), std::move(blocks[d]));
+}
+
+std::vector<std::vector<std::byte>> TaskBlocks::read_blocks(
+    const h5::File& file, std::uint64_t task_count, std::span<const std::int64_t> tasks) const {
+  for (const auto task : tasks) {
+    if (task < 0 || static_cast<std::uint64_t>(task) >= task_count) {
+      throw CheckpointError(
+          fmt::format("{}: task {} is not one of the run's {}", file.path(), task, task_count));
+    }
+  }
+  std::vector<std::vector<std::byte>> read;
+  for (const auto& dataset : datasets_) {
+    const auto stored = file.root().open_dataset(dataset.path);
+    std::vector<hsize_t> expected{task_count};
+    expected.insert(expected.end(), dataset.block.begin(), dataset.block.end());
+    if (stored.dims() != expected) {
+      throw CheckpointError(fmt::format("{}: /{} has dimensions [{}], the run's has [{}]",
+                                        file.path(), dataset.path, fmt::join(stored.dims(), ", "),
+                                        fmt::join(expected, ", ")));
+    }
+    const auto size = dataset.block_bytes();
+    std::vector<std::byte> all(task_count * size);
+    stored.read_all(dataset.type, all.data());
+    auto& blocks = read.emplace_back();
+    blocks.reserve(tasks.size() * size);
+    for (const auto task : tasks) {
+      const auto first =
+          all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(task) * size);
+      blocks.insert(blocks.end(), first, first + static_cast<std::ptrdiff_t>(size));
+    }
+  }
+  return read;
+}
+
+}  // namespace levelforge

@@ -1,0 +1,143 @@
+// ReductionTotals: what the exhaustive driver banks, saves and restores of its reductions.
+// Hand-computed sums and top-k tables; a save and absorb gives the totals back.
+
+#include "runner/drivers/reduction_totals.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "runner/checkpoint/checkpoint_store.hpp"
+
+namespace levelforge {
+namespace {
+
+std::vector<ReductionSpec> totals_specs() {
+  return {count_reduction("visited", "a counter"),
+          histogram_reduction("h", 0.0, 2.0, 2, "two bins of width 1"),
+          top_k_reduction("best", 2, {int_field("digit", "a record field")}, "a top-2")};
+}
+constexpr std::size_t visited = 0;
+constexpr std::size_t hist = 1;
+constexpr std::size_t best = 2;
+
+// Visits `indices` of one task: counts each, bins index % 3, offers score index % 5.
+Reductions visit(const std::vector<ReductionSpec>& specs,
+                 const std::vector<std::uint64_t>& indices) {
+  Reductions reductions(specs);
+  for (const auto index : indices) {
+    reductions.begin_index(index);
+    reductions.count(visited);
+    reductions.histogram(hist, static_cast<double>(index % 3));
+    reductions.offer_top(best, static_cast<double>(index % 5),
+                         [&] { return Record{static_cast<std::int64_t>(index % 10)}; });
+  }
+  return reductions;
+}
+
+std::vector<std::pair<double, std::uint64_t>> ranked(const std::vector<TopEntry>& entries) {
+  std::vector<std::pair<double, std::uint64_t>> out;
+  out.reserve(entries.size());
+  for (const auto& entry : entries) out.emplace_back(entry.score, entry.index);
+  return out;
+}
+
+TEST(SlotMaps, CountsTakeOneSlotAndHistogramsTheirBinsAndTwo) {
+  const auto specs = totals_specs();
+  const SlotMap slots(specs);
+  EXPECT_EQ(slots.offset, (std::vector<std::size_t>{0, 1, 5}));
+  EXPECT_EQ(slots.per_task, 5U);
+}
+
+TEST(ReductionTotalsSums, ChunksOfATaskAddUp) {
+  const auto specs = totals_specs();
+  ReductionTotals totals(specs);
+  auto first = visit(specs, {0, 1, 2, 3});  // bins of 0 1 2 0: [0, 1) twice, [1, 2) once, over once
+  auto second = visit(specs, {4, 5, 6});    // 1 2 0
+  totals.add(7, first);
+  totals.add(7, second);
+  ASSERT_NE(totals.find(7), nullptr);
+  EXPECT_EQ(totals.find(3), nullptr);
+  // visited, underflow, [0, 1), [1, 2), overflow
+  EXPECT_EQ(totals.find(7)->integers, (std::vector<std::int64_t>{7, 0, 3, 2, 2}));
+  // Scores index % 5: 0 1 2 3 4 0 1; the best two are 4@4 and 3@3.
+  EXPECT_EQ(ranked(totals.find(7)->tops[best]),
+            (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {3.0, 3}}));
+}
+
+TEST(ReductionTotalsSums, TiesKeepTheSmallerIndex) {
+  const auto specs = totals_specs();
+  ReductionTotals totals(specs);
+  totals.add_top(best, 0, {{1.0, 9, {std::int64_t{9}}}, {1.0, 4, {std::int64_t{4}}}});
+  totals.add_top(best, 0, {{1.0, 2, {std::int64_t{2}}}, {0.5, 1, {std::int64_t{1}}}});
+  EXPECT_EQ(ranked(totals.find(0)->tops[best]),
+            (std::vector<std::pair<double, std::uint64_t>>{{1.0, 2}, {1.0, 4}}));
+}
+
+TEST(ReductionTotalsSegments, ASavedSegmentAbsorbsToTheSameTotals) {
+  const auto specs = totals_specs();
+  std::mt19937_64 random(19);
+  for (int trial = 0; trial < 50; ++trial) {
+    ReductionTotals saved(specs);
+    for (int chunk = 0; chunk < 6; ++chunk) {
+      std::vector<std::uint64_t> indices(random() % 8);
+      for (auto& index : indices) index = random() % 1000;
+      auto reductions = visit(specs, indices);
+      saved.add(random() % 4, reductions);
+    }
+    Segment segment;
+    saved.save_into(segment);
+    ReductionTotals restored(specs);
+    restored.absorb(Segment::deserialize(segment.serialize()), 4);
+    for (std::uint64_t task = 0; task < 4; ++task) {
+      ASSERT_EQ(saved.find(task) == nullptr, restored.find(task) == nullptr) << task;
+      if (saved.find(task) == nullptr) continue;
+      EXPECT_EQ(restored.find(task)->integers, saved.find(task)->integers);
+      EXPECT_EQ(ranked(restored.find(task)->tops[best]), ranked(saved.find(task)->tops[best]));
+      ASSERT_EQ(restored.find(task)->tops[best].size(), saved.find(task)->tops[best].size());
+      for (std::size_t i = 0; i < saved.find(task)->tops[best].size(); ++i) {
+        EXPECT_EQ(restored.find(task)->tops[best][i].record,
+                  saved.find(task)->tops[best][i].record);
+      }
+    }
+  }
+}
+
+TEST(ReductionTotalsSegments, AbsorbingTwoSegmentsAddsThem) {
+  const auto specs = totals_specs();
+  ReductionTotals one(specs);
+  ReductionTotals other(specs);
+  auto low = visit(specs, {0, 1});
+  auto high = visit(specs, {2, 4});
+  one.add(1, low);
+  other.add(1, high);
+  Segment first;
+  Segment second;
+  one.save_into(first);
+  other.save_into(second);
+  ReductionTotals both(specs);
+  both.absorb(first, 2);
+  both.absorb(second, 2);
+  // Values index % 3 of 0 1 2 4: 0 1 2 1, so [0, 1) once, [1, 2) twice, overflow once.
+  EXPECT_EQ(both.find(1)->integers, (std::vector<std::int64_t>{4, 0, 1, 2, 1}));
+  EXPECT_EQ(ranked(both.find(1)->tops[best]),
+            (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {2.0, 2}}));
+}
+
+TEST(ReductionTotalsSegments, AForeignSegmentIsRefused) {
+  const auto specs = totals_specs();
+  ReductionTotals totals(specs);
+  auto reductions = visit(specs, {3});
+  totals.add(5, reductions);
+  Segment segment;
+  totals.save_into(segment);
+  ReductionTotals restored(specs);
+  // The run has 5 tasks: task 5 is not one of them.
+  EXPECT_THROW(restored.absorb(segment, 5), CheckpointError);
+  segment.put_ints("slots", {1, 2, 3});
+  EXPECT_THROW(restored.absorb(segment, 6), CheckpointError);
+}
+
+}  // namespace
+}  // namespace levelforge
