@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -16,22 +17,24 @@ DPI = 100
 
 
 class Report:
-    """The figures written so far, for the index."""
+    """The figures written so far, for the index. Each figure may come with the numbers it
+    plots (`data`, one row per plotted point or bar, columns named as in the figure), written
+    beside it as data/<figure>.csv for a researcher to redraw it and a test to check it."""
 
     def __init__(self, run, directory):
         self.run = run
         self.directory = directory
-        self.figures = []  # (file name, title, caption)
+        self.figures = []  # (file name, title, caption, data file or None)
 
-    def save_plot(self, fig, ax, labels, name, title, caption, legend_columns=1):
+    def save_plot(self, fig, ax, labels, name, title, caption, legend_columns=1, data=None):
         """A single-axes plot: its (x, y) labels, legend and grid, then saved."""
         ax.set_xlabel(labels[0])
         ax.set_ylabel(labels[1])
         ax.legend(fontsize="small", ncol=legend_columns)
         ax.grid(alpha=0.3)
-        self.save(fig, name, title, caption)
+        self.save(fig, name, title, caption, data)
 
-    def save_panels(self, fig, axes, labels, name, title, caption):
+    def save_panels(self, fig, axes, labels, name, title, caption, data=None):
         """A grid of panels sharing axes: panels left empty hidden, the x label and ticks
         under the lowest panel of each column, the y label left of the first column, one
         legend (the first panel's), grids. Then saved."""
@@ -47,12 +50,17 @@ class Report:
         for ax in axes.flat:
             ax.grid(alpha=0.3)
         axes[0][0].legend(fontsize="small")
-        self.save(fig, name, title, caption)
+        self.save(fig, name, title, caption, data)
 
-    def save(self, fig, name, title, caption):
+    def save(self, fig, name, title, caption, data=None):
         fig.savefig(os.path.join(self.directory, name), dpi=DPI, bbox_inches="tight")
         plt.close(fig)
-        self.figures.append((name, title, caption))
+        data_file = None
+        if data is not None:
+            data_file = os.path.join("data", os.path.splitext(name)[0] + ".csv")
+            os.makedirs(os.path.join(self.directory, "data"), exist_ok=True)
+            data.to_csv(os.path.join(self.directory, data_file), index=False)
+        self.figures.append((name, title, caption, data_file))
 
 
 def values_label(keys, values):
@@ -73,8 +81,19 @@ def task_label(run, task, point):
 
 
 def varied_keys(run):
-    """The swept keys that take more than one value, in the sweep's order."""
-    return [key for key in run.swept_keys if run.points[key].nunique() > 1]
+    """The swept keys that take more than one value, in the sweep's order; a key that moves
+    in lockstep with an earlier one (a `sweep.zip`, like width and height) is left out: it
+    would add no line or panel."""
+    keys = []
+    for key in run.swept_keys:
+        values = run.points[key]
+        if values.nunique() < 2:
+            continue
+        if any(run.points.groupby(kept)[key].nunique().max() == 1 and
+               run.points.groupby(key)[kept].nunique().max() == 1 for kept in keys):
+            continue
+        keys.append(key)
+    return keys
 
 
 def by_keys(frame, keys):
@@ -106,41 +125,97 @@ def panel_grid(count, width=4.2, height=3.2):
                         sharex=True, sharey=True)
 
 
+def best_so_far(run):
+    """Per task and generation, the best fitness found so far. A task that stopped early
+    (ga.stop_fitness) keeps its last value up to the last generation any task of its point ran,
+    so that a replicate reaching the target does not drop out of the median."""
+    history = run.history.merge(run.tasks[["task", "point"]], on="task")
+    history = history.sort_values(["task", "generation"])
+    history["best_so_far"] = history.groupby("task")["best"].cummax()
+    last = history.groupby("point")["generation"].max()
+    carried = []
+    for (task, point), rows in history.groupby(["task", "point"]):
+        generations = pd.RangeIndex(int(last[point]) + 1, name="generation")
+        rows = rows.set_index("generation")["best_so_far"].reindex(generations).ffill()
+        carried.append(pd.DataFrame({"task": task, "point": point, "generation": generations,
+                                     "best_so_far": rows.to_numpy()}))
+    return pd.concat(carried, ignore_index=True)
+
+
+def line_layout(run, max_lines=10):
+    """The varied swept keys as (line keys, panel keys): one line per value of the first, one
+    panel per combination of the others; every key is a line or a panel, none averaged away.
+    With few points, every point is a line of one panel."""
+    keys = varied_keys(run)
+    if len(run.points) <= max_lines or len(keys) <= 1:
+        return keys, []
+    return keys[:1], keys[1:]
+
+
 def fitness_curves(report):
-    """Median best fitness per generation over the replicates, with the interquartile band,
-    one line per sweep point."""
+    """Best fitness so far per generation: the median over the replicates of each sweep
+    point with the interquartile band, one line per point (panels when points are many)."""
     run = report.run
-    history = run.with_params(run.history)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for point, rows in history.groupby("point"):
-        by_generation = rows.groupby("generation")["best"]
-        median = by_generation.median()
-        low, high = by_generation.quantile(0.25), by_generation.quantile(0.75)
-        line, = ax.plot(median.index, median.to_numpy(), label=point_label(run, point))
-        ax.fill_between(median.index, low.to_numpy(), high.to_numpy(), color=line.get_color(), alpha=0.2)
-    report.save_plot(fig, ax, ("generation", "best fitness (median, IQR band)"), "fitness.png",
-                     "Fitness over generations",
-                "Best fitness of each generation: median over the replicates of each sweep point, "
-                "with the band between the 25th and 75th percentiles.")
+    curves = best_so_far(run)
+    stats = curves.groupby(["point", "generation"])["best_so_far"].agg(
+        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
+        replicates="count").reset_index()
+    stats = run.points.merge(stats, on="point")
+    line_keys, panel_keys = line_layout(run)
+    panels = by_keys(stats, panel_keys)
+    fig, axes = panel_grid(len(panels), width=5.5 if len(panels) > 1 else 7,
+                           height=3.6 if len(panels) > 1 else 4.5)
+    for ax, (panel, rows) in zip(axes.flat, panels):
+        for point, line in rows.groupby("point"):
+            label = values_label(line_keys, [line[key].iloc[0] for key in line_keys]) or "all tasks"
+            drawn, = ax.plot(line.generation, line["median"], label=label)
+            ax.fill_between(line.generation, line.q25, line.q75, color=drawn.get_color(), alpha=0.2)
+        if panel_keys:
+            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    report.save_panels(fig, axes, ("generation", "best fitness so far (median, IQR band)"),
+                       "fitness.png", "Fitness over generations",
+                       "Best fitness found so far by each task, per generation: median over the "
+                       "replicates of each sweep point, with the band between the 25th and 75th "
+                       "percentiles. A task stopped early by ga.stop_fitness keeps its last value.",
+                       data=stats)
 
 
 def targets(report, field, samples, labels, name, title, caption):
-    """A GA swept over `params.target`: each task's best individual's `field`, at selection
-    and validated (`validated_<field>`), against its target. `samples` names what was
-    sampled (playouts, worlds)."""
+    """A GA swept over `params.target`: each task's best individual's `field` (the quantity the
+    run selected on; a function of the sweep point when that depends on a parameter), at
+    selection and validated (`validated_<field>`), against its target. One panel per
+    combination of the other varied swept keys. `samples` names what was sampled."""
     run = report.run
-    if "params.target" not in run.points.columns or f"validated_{field}" not in run.best.columns:
+    if "params.target" not in run.points.columns:
         return
+    field_of = field if callable(field) else (lambda point: field)
     best = run.with_params(run.best[run.best.position == 0])
-    fig, ax = plt.subplots(figsize=(5.5, 5))
-    target = best["params.target"].to_numpy(dtype=float)
-    ax.scatter(target - 0.005, best[field], marker="o", label=f"at selection (noisy {samples})")
-    ax.scatter(target + 0.005, best[f"validated_{field}"], marker="s",
-               label=f"validated (fresh {samples})")
-    ax.plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle="--", label="target")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    report.save_plot(fig, ax, labels, name, title, caption)
+    quantity = [field_of(point) for point in best.point]
+    if any(f"validated_{q}" not in best.columns for q in quantity):
+        return
+    keys = [key for key in varied_keys(run) if key != "params.target"]
+    data = best[["task", "point", *run.swept_keys]].copy()
+    data["quantity"] = quantity
+    data["at_selection"] = [row[q] for q, (_, row) in zip(quantity, best.iterrows())]
+    data["validated"] = [row[f"validated_{q}"] for q, (_, row) in zip(quantity, best.iterrows())]
+    panels = by_keys(data, keys)
+    fig, axes = panel_grid(len(panels), width=4.8, height=4.6)
+    for ax, (panel, rows) in zip(axes.flat, panels):
+        target = rows["params.target"].to_numpy(dtype=float)
+        ax.scatter(target - 0.005, rows["at_selection"], marker="o",
+                   label=f"at selection (noisy {samples})")
+        ax.scatter(target + 0.005, rows["validated"], marker="s", label=f"validated (fresh {samples})")
+        ax.plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle="--", label="target")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        names = sorted(set(rows.quantity))
+        if keys:
+            ax.set_title(values_label(keys, panel) + (f": {names[0]}" if len(names) == 1 else ""),
+                         fontsize="small")
+    shown = sorted(set(quantity))
+    y_label = f"{labels[1]} ({shown[0]})" if len(shown) == 1 else f"{labels[1]} (panel titles)"
+    report.save_panels(fig, axes, (labels[0], y_label), name, title, caption, data=data)
 
 
 def histogram_bars(ax, rows):

@@ -13,7 +13,7 @@ FORMAT_VERSION = 1
 # Root attributes that describe the run rather than its results.
 PROVENANCE = ("experiment", "kernel", "driver", "seed", "replicates", "ranks", "hosts",
               "levelforge_version", "git_commit", "start_time", "end_time", "sessions",
-              "shard_index", "shard_count", "merged_from", "config")
+              "shard_index", "shard_count", "merged_from", "config", "effective_config")
 
 
 class LoadError(Exception):
@@ -46,7 +46,8 @@ class Result:
     """A complete result file's tables. Frames are read when first used.
 
     points      one row per sweep point: `point` and the swept values
-    tasks       one row per task, with its point's swept values as columns
+    tasks       one row per task the file holds (a shard: its own), with its point's swept
+                values as columns
     history     ga: long format, one row per task and generation run
     best        ga: the kept individuals of each task, best first, with `genome` (a list)
                 and, for validating kernels, the validation columns
@@ -100,6 +101,28 @@ class Result:
             return pd.DataFrame([row])
         return self._cached("provenance", build)
 
+    def setting(self, key, point=None):
+        """The value of a config key (`params.estimator`, `ga.generations`) at sweep point
+        `point`: its swept value, else the run's effective config (defaults filled in). None
+        when the run has no such key."""
+        if key in self.points.columns:
+            if point is None:
+                values = self.points[key].unique()
+                if len(values) != 1:
+                    raise ValueError(f"{key} is swept: name the point")
+                return values[0]
+            return self.points.loc[self.points.point == point, key].iloc[0]
+        def build():
+            import yaml
+            text = self._file.attrs.get("effective_config")
+            return yaml.safe_load(_text(text)) if text is not None else {}
+        section = self._cached("effective_config", build)
+        for part in key.split("."):
+            if not isinstance(section, dict) or part not in section:
+                return None
+            section = section[part]
+        return section
+
     def param_table(self, name):
         """The table parameter `params.<name>` as the config holds it (a list of maps; files
         the config named are inlined), or None: no such list, or no PyYAML to read it."""
@@ -133,8 +156,17 @@ class Result:
 
     @property
     def tasks(self):
-        return self._cached("tasks", lambda: _frame(self._file["tasks"][()]).merge(
-            self.points, on="point", how="left"))
+        def build():
+            tasks = _frame(self._file["tasks"][()])
+            # Pending rows (status 0) are tasks no rank of this file ran: another shard's.
+            tasks = tasks[tasks.status != 0].reset_index(drop=True)
+            return tasks.merge(self.points, on="point", how="left")
+        return self._cached("tasks", build)
+
+    def _done(self, frame):
+        """The rows of `frame` whose task is done: not failed, not another shard's."""
+        done = self.tasks.task[self.tasks.status == 1]
+        return frame[frame.task.isin(done)].reset_index(drop=True)
 
     @property
     def history(self):
@@ -144,7 +176,7 @@ class Result:
             tasks = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
             frame = _frame(rows.reshape(-1))
             frame.insert(0, "task", tasks)
-            return frame[frame["generation"] >= 0].reset_index(drop=True)
+            return self._done(frame[frame["generation"] >= 0])
         return self._cached("history", build)
 
     @property
@@ -160,7 +192,7 @@ class Result:
                 frame = pd.concat([frame, validation], axis=1)
             genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
             frame["genome"] = [row[row >= 0].tolist() for row in genomes]
-            return frame[frame["position"] >= 0].reset_index(drop=True)
+            return self._done(frame[frame["position"] >= 0])
         return self._cached("best", build)
 
     @property
@@ -175,9 +207,7 @@ class Result:
             frame = _frame(self._file["sweep/records"][()])
             frame.insert(0, "task", np.arange(len(frame)))
             # A failed task's row holds -1/NaN, not a result: left out, listed in `failures`.
-            failed = self.tasks.task[self.tasks.status == 2]
-            frame = frame[~frame.task.isin(failed)].reset_index(drop=True)
-            return self.with_params(frame)
+            return self.with_params(self._done(frame))
         return self._cached("records", build)
 
     @property

@@ -87,8 +87,10 @@ def write_index(report, result_path):
             f'the index ranges listed below.</p><h2>Failures</h2>'
             f'{table_html(failures.drop(columns=["session", "rank", "wall_time"]))}')
     figures = "".join(
-        f'<h2>{html.escape(title)}</h2><p>{html.escape(caption)}</p><img src="{name}" alt="{html.escape(title)}">'
-        for name, title, caption in report.figures)
+        f'<h2>{html.escape(title)}</h2><p>{html.escape(caption)}'
+        + (f' The numbers: <a href="{data}">{data}</a>.' if data else "")
+        + f'</p><img src="{name}" alt="{html.escape(title)}">'
+        for name, title, caption, data in report.figures)
     text = f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{html.escape(str(provenance['experiment']))}: levelforge report</title>
 <style>body {{ font-family: sans-serif; max-width: 1000px; margin: 2em auto; }}

@@ -57,6 +57,34 @@ class LoadRuns(TempDirTest):
             self.assertIn(swept, joined.columns)
             self.assertEqual(len(joined), len(run.history))
 
+    def test_a_shard_holds_its_own_tasks_and_padding_elsewhere(self):
+        # Shard 1 of 3 of each run: its tasks are those with task % 3 == 1. The other rows are
+        # the documented padding, never rows that look like results (task 0, fitness 0.0).
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"),
+                        "--shard", "1/3")
+        sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"),
+                           "--shard", "1/3")
+        ga = ga.replace(".h5", ".shard-1-of-3.h5")
+        sweep = sweep.replace(".h5", ".shard-1-of-3.h5")
+        with h5py.File(ga, "r") as f:
+            tasks = f["tasks"][()]
+            others = np.arange(len(tasks)) % 3 != 1
+            self.assertTrue((tasks["status"][others] == 0).all())
+            self.assertTrue((tasks["task"][others] == -1).all())
+            self.assertTrue((f["ga/history"][()]["generation"][others] == -1).all())
+            self.assertTrue(np.isnan(f["ga/best"][()]["fitness"][others]).all())
+            self.assertTrue((f["ga/best_genomes"][()][others] == -1).all())
+        with analysis.load(ga, allow_shard=True) as run:
+            self.assertEqual(sorted(run.tasks.task), [1])
+            self.assertEqual(set(run.history.task), {1})
+            self.assertEqual(set(run.best.task), {1})
+        with h5py.File(sweep, "r") as f:
+            others = np.arange(len(f["tasks"])) % 3 != 1
+            self.assertTrue((f["sweep/records"][()]["steps"][others] == -1).all())
+        with analysis.load(sweep, allow_shard=True) as run:
+            self.assertEqual(sorted(run.tasks.task), [1, 4, 7])
+            self.assertEqual(sorted(run.records.task), [1, 4, 7])
+
     def test_match3_best_has_validation_and_levels(self):
         out = run_config(self, os.path.join(REPO, "configs", "demo.yaml"), self.path("demo.h5"),
                          "--set", "ga.generations=3")

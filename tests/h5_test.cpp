@@ -219,6 +219,38 @@ TEST(ParallelWrite, RowsOfEveryRankIntoAChunkedDeflatedDataset) {
   }
 }
 
+TEST(ParallelWrite, RowsNoRankWritesHoldTheFillValue) {
+  const std::string path = temp_path("fill.h5");
+  const Datatype int64 = Datatype::int64();
+  const hsize_t rows = 2 * size_h();
+  {
+    File file = File::create(path, MPI_COMM_WORLD);
+    DatasetOptions options;
+    options.chunk = {2};
+    const std::int64_t missing = -1;
+    options.fill.resize(sizeof missing);
+    std::memcpy(options.fill.data(), &missing, sizeof missing);
+    Dataset values = file.root().create_dataset("values", int64, {rows}, options);
+    // Each rank writes its even row only.
+    const std::int64_t mine = 100 + world_rank();
+    values.write(int64, {Block{{2 * rank_h()}, {1}}}, &mine);
+
+    options.fill.resize(4);
+    const std::string refused =
+        error_of([&] { file.root().create_dataset("odd", int64, {rows}, options); });
+    EXPECT_NE(refused.find("a fill value of 4 bytes for elements of 8"), std::string::npos)
+        << refused;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) {
+    File file = File::open_serial(path, Access::read_only);
+    const auto all = file.root().open_dataset("values").read_all_as<std::int64_t>(int64);
+    for (hsize_t r = 0; r < rows; ++r) {
+      EXPECT_EQ(all[r], r % 2 == 0 ? 100 + static_cast<std::int64_t>(r / 2) : -1) << "row " << r;
+    }
+  }
+}
+
 TEST(ParallelWrite, InterleavedBlocksAreMatchedToTheRightElements) {
   // Rank r owns a 4x4 tile of columns; it passes the tile's right half first. The halves
   // interleave in file order (row by row), so this needs element-level reordering.
@@ -469,7 +501,7 @@ TEST(Errors, BadObjectsAndSelectionsAreReportedWithContext) {
 
   EXPECT_NE(error_of([&] { (void)root.open_group("nope"); }).find("'/nope'"), std::string::npos);
   EXPECT_NE(error_of([&] {
-              root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}});
+              root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}, {}});
             }).find("need a chunked layout"),
             std::string::npos);
 

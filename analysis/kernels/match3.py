@@ -8,11 +8,14 @@ from ..render import draw_match3
 
 
 def match3_targets(report):
-    targets(report, "p_empirical", "playouts",
+    run = report.run
+    targets(report, lambda point: f"p_{run.setting('params.estimator', point)}", "playouts",
             ("target success probability", "success probability of the best level"),
             "match3_targets.png", "Target against validated success probability",
-            "Each task's best board: its success probability as estimated during selection and "
-            "as measured again on fresh playouts, against the target it was evolved for.")
+            "Each task's best board: its success probability by the run's estimator (p_normal: a "
+            "normal fit of the playout scores, p_empirical: the fraction of playouts over the "
+            "threshold), as estimated during selection and as measured again on fresh playouts, "
+            "against the target it was evolved for.")
 
 
 def match3_boards(report):

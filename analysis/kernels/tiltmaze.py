@@ -5,7 +5,7 @@ calls figures(report) for a run of this kernel."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..figures import values_label, by_keys
+from ..figures import by_keys, panel_grid, values_label, varied_keys
 from ..render import draw_tiltmaze
 
 
@@ -14,20 +14,34 @@ def tiltmaze_sweep(report):
     records = run.records
     if "params.wall_density" not in records.columns:
         return
-    size = "params.width" if "params.width" in records.columns else None
+    x = "params.wall_density"
+    others = [key for key in varied_keys(run) if key != x]
+    line_keys, panel_keys = others[:1], others[1:]
+    # A maze that got no target (no cell to place one on) is solved by standing still: it is
+    # counted apart, not as solvable.
+    placed = records[records.targets > 0]
+    keys = [*panel_keys, *line_keys, x]
+    data = placed.groupby(keys).agg(mazes=("solvable", "size"), solvable=("solvable", "sum"))
+    data["fraction"] = data.solvable / data.mazes
+    data = data.join(records[records.targets == 0].groupby(keys).size().rename("no_target"),
+                     how="outer").fillna({"mazes": 0, "solvable": 0, "no_target": 0}).reset_index()
+    data = data.astype({"mazes": int, "solvable": int, "no_target": int})
+    panels = by_keys(data, panel_keys)
+    fig, axes = panel_grid(len(panels), width=4.2, height=3.2)
+    for ax, (panel, rows) in zip(axes.flat, panels):
+        for line, points in by_keys(rows, line_keys):
+            ax.plot(points[x], points.fraction, marker="o", label=values_label(line_keys, line) or "all")
+        ax.set_ylim(-0.02, 1.02)
+        if panel_keys:
+            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+    report.save_panels(fig, axes, ("wall density", "solvable fraction"),
+                       "tiltmaze_solvable.png", "Solvable fraction against wall density",
+                       "The fraction of random mazes that are solvable, for every swept value: one "
+                       "line per value of the first key, one panel per combination of the others. "
+                       "Mazes that got no target are left out (counted in the data as no_target).",
+                       data=data)
     collect = "params.collect" if "params.collect" in records.columns else None
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    groups = [c for c in (size, collect) if c]
-    for key, rows in by_keys(records, groups):
-        fraction = rows.groupby("params.wall_density")["solvable"].mean()
-        label = values_label(groups, key) or "all"
-        ax.plot(fraction.index, fraction.to_numpy(), marker="o", label=label)
-    ax.set_ylim(-0.02, 1.02)
-    report.save_plot(fig, ax, ("wall density", "solvable fraction"), "tiltmaze_solvable.png",
-                     "Solvable fraction against wall density",
-                     "The fraction of random mazes that are solvable, per maze size and collect mode.",
-                     legend_columns=2)
-    solvable = records[records.solvable == 1]
+    solvable = placed[placed.solvable == 1]
     if len(solvable):
         fig, ax = plt.subplots(figsize=(7, 4))
         for key, rows in (solvable.groupby(collect) if collect else [("all", solvable)]):

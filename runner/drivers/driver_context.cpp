@@ -75,7 +75,12 @@ void TaskLog::save_since(std::size_t from, Segment& segment) const {
 }
 
 void TaskLog::write(ResultFile& file, std::uint64_t task_count) const {
-  auto table = file.create_table("tasks", layout(), {task_count});
+  // A task this file does not hold (another shard's) is pending: status 0, the rest missing.
+  const auto task_layout = layout();
+  std::vector<std::byte> pending(task_layout.row_size());
+  task_layout.fill_missing(pending);
+  task_layout.set_int(pending, task_layout.index_of("status"), 0);
+  auto table = file.create_table("tasks", task_layout, {task_count}, std::move(pending));
   file.write(table, tasks_, rows_);
 }
 

@@ -81,6 +81,7 @@ void write_provenance(ResultFile& file, const config::Experiment& experiment, co
   root.write_attribute("levelforge_version", std::string(build_version()));
   root.write_attribute("git_commit", std::string(build_commit()));
   root.write_attribute("config", experiment.config_text);
+  root.write_attribute("effective_config", config::effective_yaml(experiment, config_schema()));
   root.write_attribute("experiment", experiment.name);
   root.write_attribute("kernel", experiment.kernel);
   root.write_attribute("driver", experiment.driver);

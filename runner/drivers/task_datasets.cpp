@@ -102,7 +102,7 @@ void TaskBlocks::write(ResultFile& file, std::uint64_t task_count) const {
     const auto& dataset = datasets_[d];
     std::vector<hsize_t> dims{task_count};
     dims.insert(dims.end(), dataset.block.begin(), dataset.block.end());
-    auto created = file.create_array(dataset.path, dataset.type, dims);
+    auto created = file.create_array(dataset.path, dataset.type, dims, dataset.missing);
     file.write_rows(created, dataset.type, tasks_, blocks_[d]);
     for (const auto& attribute : dataset.attributes) {
       std::visit([&](const auto& value) { created.write_attribute(attribute.name, value); },

@@ -666,9 +666,17 @@ std::vector<std::string> Group::children() const {
 }
 
 namespace {
-Handle creation_list(const DatasetOptions& options, const std::string& action) {
+Handle creation_list(const DatasetOptions& options, const Datatype& type,
+                     const std::string& action) {
   auto context = [&] { return action; };
   Handle dcpl = checked_handle(H5Pcreate(H5P_DATASET_CREATE), context);
+  if (!options.fill.empty()) {
+    if (options.fill.size() != type.size()) {
+      throw IoError(action + ": a fill value of " + std::to_string(options.fill.size()) +
+                    " bytes for elements of " + std::to_string(type.size()));
+    }
+    check(H5Pset_fill_value(dcpl.id(), type.id(), options.fill.data()), context);
+  }
   if (options.chunk.empty()) {
     if (options.deflate_level > 0 || options.shuffle) {
       throw IoError(action + ": filters (deflate, shuffle) need a chunked layout");
@@ -689,7 +697,7 @@ Dataset Group::create_dataset(const std::string& name, const Datatype& type,
                               const std::vector<hsize_t>& dims, const DatasetOptions& options) {
   const std::string child = join_path(path(), name);
   const std::string action = "creating dataset " + in_quotes(child) + " in " + file_path();
-  Handle dcpl = creation_list(options, action);
+  Handle dcpl = creation_list(options, type, action);
   Handle space = simple_space(dims, options.max_dims);
   return {checked_handle(H5Dcreate2(id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT,
                                     dcpl.id(), H5P_DEFAULT),

@@ -70,6 +70,8 @@ struct DatasetOptions {
   int deflate_level = 0;          // 1..9 adds the deflate (gzip) filter
   bool shuffle = false;           // byte shuffle before deflate
   std::vector<hsize_t> max_dims;  // empty: fixed size; H5S_UNLIMITED allowed (needs chunk)
+  // One element of the dataset's type, held by every element never written; empty: zeros.
+  std::vector<std::byte> fill;
 };
 
 // The kind of values a datatype holds.

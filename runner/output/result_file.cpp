@@ -59,19 +59,23 @@ h5::Group ResultFile::group_for(const std::string& path) {
 }
 
 Table ResultFile::create_table(const std::string& path, RecordLayout layout,
-                               const std::vector<hsize_t>& dims) {
-  auto group = group_for(path);
-  const auto name = path.substr(path.rfind('/') + 1);
-  auto dataset =
-      group.create_dataset(name, compound_type(layout), dims, storage_for(dims, layout.row_size()));
+                               const std::vector<hsize_t>& dims, std::vector<std::byte> fill) {
+  if (fill.empty()) {
+    fill.resize(layout.row_size());
+    layout.fill_missing(fill);
+  }
+  auto dataset = create_array(path, compound_type(layout), dims, std::move(fill));
   return {std::move(dataset), std::move(layout)};
 }
 
 h5::Dataset ResultFile::create_array(const std::string& path, const h5::Datatype& type,
-                                     const std::vector<hsize_t>& dims) {
+                                     const std::vector<hsize_t>& dims,
+                                     std::vector<std::byte> fill) {
   auto group = group_for(path);
   const auto name = path.substr(path.rfind('/') + 1);
-  return group.create_dataset(name, type, dims, storage_for(dims, type.size()));
+  auto options = storage_for(dims, type.size());
+  options.fill = std::move(fill);
+  return group.create_dataset(name, type, dims, options);
 }
 
 void ResultFile::write_rows(h5::Dataset& dataset, const h5::Datatype& memory_type,

@@ -32,11 +32,13 @@ class ResultFile {
   [[nodiscard]] h5::Group root() const { return file_.root(); }
 
   // Collective. `path` may name groups that do not exist yet ("ga/history"). `dims` are
-  // rows (and more dimensions); large tables are chunked and compressed.
-  Table create_table(const std::string& path, RecordLayout layout,
-                     const std::vector<hsize_t>& dims);
+  // rows (and more dimensions); large tables are chunked and compressed. Rows no rank
+  // writes (the tasks of other shards) hold `fill`: a table's missing row (-1, NaN, empty)
+  // unless given, an array's zeros unless given.
+  Table create_table(const std::string& path, RecordLayout layout, const std::vector<hsize_t>& dims,
+                     std::vector<std::byte> fill = {});
   h5::Dataset create_array(const std::string& path, const h5::Datatype& type,
-                           const std::vector<hsize_t>& dims);
+                           const std::vector<hsize_t>& dims, std::vector<std::byte> fill = {});
 
   // Collective: `rows[i]` is the leading-dimension index of the i-th row in `data` (a row
   // is everything below that index). Each row is written once, by whichever rank holds it.

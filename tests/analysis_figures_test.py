@@ -1,0 +1,131 @@
+"""The numbers behind the report's figures (DIR/data/<figure>.csv), each checked against
+values computed here from the HDF5 file with h5py and NumPy alone, on real runs: the
+quantity a figure plots is the one the run optimized, no swept key is averaged away, and an
+early-stopped task keeps its last value.
+
+Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+"""
+
+import csv
+import os
+import subprocess
+import sys
+import unittest
+
+import h5py
+import numpy as np
+
+from cli_support import TempDirTest, levelforge
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class FigureData(TempDirTest):
+    def report(self, config, *overrides):
+        result = self.path(os.path.basename(config).replace(".yaml", ".h5"))
+        self.assert_ok(levelforge("run", os.path.join(REPO, config), "-o", result, "-q", *overrides,
+                                  ranks=2))
+        out = self.path("report")
+        made = subprocess.run([sys.executable, "-m", "analysis.report", result, "-o", out],
+                              cwd=REPO, capture_output=True, text=True, timeout=300)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        return result, out
+
+    def data(self, out, figure):
+        path = os.path.join(out, "data", f"{figure}.csv")
+        self.assertTrue(os.path.exists(path), f"{figure}: no data beside the figure")
+        with open(os.path.join(out, "index.html")) as index:
+            self.assertIn(f'href="data/{figure}.csv"', index.read())
+        with open(path) as f:
+            return list(csv.DictReader(f))
+
+    def test_fitness_curves_carry_an_early_stop_forward_and_never_fall(self):
+        # onemax with stop_fitness 1.0: the short genomes stop long before the last generation.
+        result, out = self.report("tests/data/doc_ga.yaml", "--set", "sweep.replicates=5")
+        rows = self.data(out, "fitness")
+        with h5py.File(result, "r") as f:
+            history = f["ga/history"][()]
+            tasks = f["tasks"][()]
+        ran = (history["generation"] >= 0).sum(axis=1)
+        self.assertLess(ran.min(), history.shape[1], "no task stopped early: the case is not tested")
+        expected = {}
+        for point in np.unique(tasks["point"]):
+            mine = tasks["task"][tasks["point"] == point]
+            last = ran[mine].max()
+            curves = []
+            for task in mine:
+                best = np.maximum.accumulate(history["best"][task, :ran[task]])
+                curves.append(np.concatenate([best, np.full(last - ran[task], best[-1])]))
+            for generation, values in enumerate(np.array(curves).T):
+                expected[(int(point), generation)] = float(np.median(values))
+        got = {(int(row["point"]), int(row["generation"])): float(row["median"]) for row in rows}
+        self.assertEqual(got.keys(), expected.keys())
+        for key, value in expected.items():
+            self.assertAlmostEqual(got[key], value, places=12, msg=key)
+        for point in {p for p, _ in got}:
+            medians = [got[(point, g)] for g in range(len([k for k in got if k[0] == point]))]
+            self.assertEqual(medians, sorted(medians), f"point {point}: the curve falls")
+
+    def test_match3_targets_plot_the_estimator_each_point_selected_on(self):
+        result, out = self.report(
+            "configs/demo.yaml", "--set", "ga.generations=3", "--set",
+            "sweep={grid: {params.target: [0.3, 0.7], params.estimator: [normal, empirical]}}")
+        rows = self.data(out, "match3_targets")
+        with h5py.File(result, "r") as f:
+            best = f["ga/best"][()]
+            validation = f["ga/validation"][()]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertEqual(len(rows), len(best))
+        for row in rows:
+            task = int(row["task"])
+            estimator = text(points["params.estimator"][task // replicates])
+            self.assertEqual(row["quantity"], f"p_{estimator}")
+            self.assertAlmostEqual(float(row["at_selection"]), best[task, 0][f"p_{estimator}"], places=12)
+            self.assertAlmostEqual(float(row["validated"]), validation[task, 0][f"validated_p_{estimator}"],
+                                   places=12)
+
+    def test_match3_targets_of_an_unswept_estimator_are_the_configs(self):
+        # demo.yaml does not set the estimator: the kernel's default, normal, is what it selected on.
+        _, out = self.report("configs/demo.yaml", "--set", "ga.generations=2")
+        self.assertEqual({row["quantity"] for row in self.data(out, "match3_targets")}, {"p_normal"})
+
+    def test_tiltmaze_solvable_fraction_keeps_every_regime_apart(self):
+        result, out = self.report(
+            "configs/tiltmaze_sweep.yaml", "--set",
+            "sweep={grid: {params.placement: [anywhere, resting], params.wall_density: [0.1, 0.4], "
+            "params.targets: [1, 6]}, zip: {params.width: [6, 10], params.height: [6, 10]}, "
+            "replicates: 12}")
+        rows = self.data(out, "tiltmaze_solvable")
+        with h5py.File(result, "r") as f:
+            records = f["sweep/records"][()]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        keys = ["params.placement", "params.wall_density", "params.targets", "params.width"]
+        point_of = np.arange(len(records)) // replicates
+        expected = {}
+        for point in points:
+            mine = records[point_of == point["point"]]
+            placed = mine[mine["targets"] > 0]
+            key = tuple(str(text(point[k])) for k in keys)
+            expected[key] = (len(placed), int(placed["solvable"].sum()), int((mine["targets"] == 0).sum()))
+        got = {}
+        for row in rows:
+            key = (row["params.placement"], str(float(row["params.wall_density"])),
+                   str(int(float(row["params.targets"]))), str(int(float(row["params.width"]))))
+            got[key] = (int(float(row["mazes"])), int(float(row["solvable"])), int(float(row["no_target"])))
+        normalized = {(p, str(float(d)), str(int(t)), str(int(w))): v
+                      for (p, d, t, w), v in expected.items()}
+        self.assertEqual(got, normalized)
+        for row in rows:
+            mazes = float(row["mazes"])
+            if mazes:
+                self.assertAlmostEqual(float(row["fraction"]), float(row["solvable"]) / mazes, places=12)
+
+
+if __name__ == "__main__":
+    unittest.main()
