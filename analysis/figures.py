@@ -63,16 +63,26 @@ class Report:
         self.figures.append((name, title, caption, data_file))
 
 
+def value_text(value):
+    """A swept value as a label shows it: 6, not 6.0; 0.1, not 0.1000000001."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.6g}"
+    return str(value)
+
+
 def values_label(keys, values):
     """`aggression=1, fear=3` for swept keys and their values; '' for none."""
-    return ", ".join(f"{key.split('.')[-1]}={value}" for key, value in zip(keys, values))
+    return ", ".join(f"{key.split('.')[-1]}={value_text(value)}" for key, value in zip(keys, values))
 
 
 def point_label(run, point, keys=None):
     """A sweep point's swept values (`keys`, default all swept keys)."""
-    row = run.points[run.points.point == point].iloc[0]
+    rows = run.points[run.points.point == point]
     keys = run.swept_keys if keys is None else keys
-    return values_label(keys, [row[key] for key in keys]) or "all tasks"
+    # Column by column: a row of mixed int and float columns would turn the ints into floats.
+    return values_label(keys, [rows[key].iloc[0] for key in keys]) or "all tasks"
 
 
 def task_label(run, task, point):

@@ -18,6 +18,9 @@ import os
 import re
 import sys
 
+import numpy as np
+import pandas as pd
+
 from . import LoadError, load
 from .figures import Report, fitness_curves, histograms
 
@@ -61,12 +64,61 @@ def kernel_figures(report, directories=()):
         module.figures(report)
 
 
-def table_html(frame, limit=50):
+def cell_text(value):
+    """A table cell: floats to 4 significant digits (integral ones without a point), bytes
+    decoded, everything else as str."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, (float, np.floating)):
+        return "" if np.isnan(value) else f"{value:.4g}"
+    return str(value)
+
+
+def table_html(frame, fold_after=50):
+    """The whole table; one longer than `fold_after` rows is folded (a <details> to open)."""
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in frame.head(limit).itertuples(index=False))
-    more = f"<p>... {len(frame) - limit} more rows</p>" if len(frame) > limit else ""
-    return f"<table><tr>{head}</tr>{rows}</table>{more}"
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(cell_text(v))}</td>" for v in row) + "</tr>"
+                   for row in frame.itertuples(index=False))
+    table = f"<table><tr>{head}</tr>{rows}</table>"
+    if len(frame) > fold_after:
+        return f"<details><summary>{len(frame)} rows (open)</summary>{table}</details>"
+    return table
+
+
+def mean_and_spread(values):
+    """`0.953 ± 0.012` (mean ± standard deviation); the mean alone for a single value."""
+    values = values.dropna()
+    if values.empty:
+        return ""
+    if len(values) == 1:
+        return f"{values.iloc[0]:.4g}"
+    return f"{values.mean():.4g} ± {values.std():.2g}"
+
+
+def results_table(run, max_columns=8):
+    """Per sweep point: the mean and spread over its replicates of what each task produced:
+    the best individual's fitness and fields (ga), the record's numeric fields (sweep), the
+    count reductions (exhaustive)."""
+    if run.driver == "ga":
+        frame = run.with_params(run.best[run.best.position == 0])
+        fields = [c for c in frame.columns if c not in ("task", "position", "genome", "point",
+                                                        "replicate", *run.swept_keys)]
+    elif run.driver == "sweep":
+        frame = run.records
+        fields = [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
+    else:
+        counts = run.reductions[run.reductions.kind == "count"]
+        if counts.empty:
+            return None
+        frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value")
+                                .reset_index())
+        fields = sorted(set(counts.reduction))
+    numeric = [c for c in fields if pd.api.types.is_numeric_dtype(frame[c])][:max_columns]
+    if not numeric or frame.empty:
+        return None
+    table = frame.groupby("point").agg(
+        tasks=("task", "count"), **{c: (c, mean_and_spread) for c in numeric}).reset_index()
+    return run.points.merge(table, on="point")
 
 
 def write_index(report, result_path):
@@ -78,6 +130,10 @@ def write_index(report, result_path):
                                          failed=("failed", "sum"),
                                          wall_time=("wall_time", "sum")).reset_index()
     sweep = run.points.merge(summary, on="point")
+    results = results_table(run)
+    results_html = "" if results is None else (
+        "<h2>Results</h2><p>Per sweep point, over its replicates: mean ± standard deviation.</p>"
+        + table_html(results))
     failures = run.failures
     failure_note = ""
     if len(failures):
@@ -98,8 +154,9 @@ table {{ border-collapse: collapse; font-size: small; }} td, th {{ border: 1px s
 img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style></head>
 <body><h1>{html.escape(str(provenance['experiment']))}</h1>
 <p>{html.escape(result_path)}: {html.escape(run.kernel)} kernel, {html.escape(run.driver)} driver</p>
-<h2>Provenance</h2>{table_html(run.provenance[shown].T.reset_index().set_axis(["attribute", "value"], axis=1), 100)}
+<h2>Provenance</h2>{table_html(run.provenance[shown].T.reset_index().set_axis(["attribute", "value"], axis=1))}
 <h2>Sweep</h2>{table_html(sweep)}
+{results_html}
 {failure_note}
 {figures}
 <h2>Config</h2><pre>{html.escape(str(provenance.get('config', '')))}</pre>

@@ -125,6 +125,25 @@ class FigureData(TempDirTest):
             mazes = float(row["mazes"])
             if mazes:
                 self.assertAlmostEqual(float(row["fraction"]), float(row["solvable"]) / mazes, places=12)
+        # The index lists every point, with integral values printed as integers.
+        with open(os.path.join(out, "index.html")) as index:
+            page = index.read()
+        sweep = page[page.index("<h2>Sweep</h2>"):page.index("<h2>Results</h2>")]
+        self.assertEqual(sweep.count("<tr>"), len(points) + 1)
+        self.assertIn("<td>6</td>", sweep)
+        self.assertNotIn("<td>6.0</td>", sweep)
+
+    def test_the_index_gives_each_points_results_with_their_spread(self):
+        result, out = self.report("tests/data/doc_sweep.yaml")
+        with h5py.File(result, "r") as f:
+            steps = f["sweep/records"][()]["steps"].astype(float)
+            replicates = int(f.attrs["replicates"])
+        with open(os.path.join(out, "index.html")) as index:
+            page = index.read()
+        results = page[page.index("<h2>Results</h2>"):]
+        for point in range(len(steps) // replicates):
+            mine = steps[point * replicates:(point + 1) * replicates]
+            self.assertIn(f"<td>{mine.mean():.4g} ± {mine.std(ddof=1):.2g}</td>", results)
 
 
 if __name__ == "__main__":

@@ -84,7 +84,11 @@ class Reports(TempDirTest):
         self.assertIn("target", page)
 
     def test_tiltmaze_sweep(self):
-        self.report("tiltmaze_sweep")
+        # 144 points: the sweep table is whole, folded under a <details>.
+        page = self.report("tiltmaze_sweep")
+        sweep = page[page.index("<h2>Sweep</h2>"):page.index("<h2>Results</h2>")]
+        self.assertIn("<details><summary>144 rows (open)</summary>", sweep)
+        self.assertEqual(sweep.count("<tr>"), 145)
 
     def test_tiltmaze_exhaustive(self):
         self.report("tiltmaze_exhaustive")
