@@ -4,9 +4,13 @@
     run = analysis.load("results/demo.h5")
     run.tasks, run.history, run.best, run.provenance
 
+    runs = analysis.load_many("results/*.h5")   # every table with a `run` column
+    analysis.catalog("results")                  # one row per result file
+
 Reads the layout of docs/hdf5-layout.md with Debian's python3-h5py, -numpy and -pandas.
 """
 
 from .loader import LoadError, Result, load
+from .many import Runs, catalog, export_csv, load_many
 
-__all__ = ["LoadError", "Result", "load"]
+__all__ = ["LoadError", "Result", "Runs", "catalog", "export_csv", "load", "load_many"]

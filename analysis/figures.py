@@ -139,7 +139,7 @@ def best_so_far(run):
     """Per task and generation, the best fitness found so far. A task that stopped early
     (ga.stop_fitness) keeps its last value up to the last generation any task of its point ran,
     so that a replicate reaching the target does not drop out of the median."""
-    history = run.history.merge(run.tasks[["task", "point"]], on="task")
+    history = run.history.copy()
     history = history.sort_values(["task", "generation"])
     history["best_so_far"] = history.groupby("task")["best"].cummax()
     last = history.groupby("point")["generation"].max()

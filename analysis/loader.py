@@ -48,9 +48,10 @@ class Result:
     points      one row per sweep point: `point` and the swept values
     tasks       one row per task the file holds (a shard: its own), with its point's swept
                 values as columns
-    history     ga: long format, one row per task and generation run
-    best        ga: the kept individuals of each task, best first, with `genome` (a list)
-                and, for validating kernels, the validation columns
+    history     ga: long format, one row per task and generation run, with the task's point,
+                replicate and swept values
+    best        ga: the kept individuals of each task, best first, with `genome` (a list),
+                for validating kernels the validation columns, and the swept values
     levels      ga: the rendered levels as an array (tasks, kept, H, W), or None
     records     sweep: each task's record with its point's swept values; a failed task
                 (on_error: record) has no record and no row
@@ -149,10 +150,15 @@ class Result:
         return [column for column in self.points.columns if column != "point"]
 
     def with_params(self, frame):
-        """`frame` (with a `task` or `point` column) joined to each point's swept values."""
+        """`frame` (with a `task` or `point` column) joined to each point's swept values. Only
+        the columns `frame` lacks are added, so joining twice changes nothing."""
         if "point" not in frame.columns:
-            frame = frame.merge(self.tasks[["task", "point", "replicate"]], on="task", how="left")
-        return frame.merge(self.points, on="point", how="left")
+            wanted = ["task", *(c for c in ("point", "replicate") if c not in frame.columns)]
+            frame = frame.merge(self.tasks[wanted], on="task", how="left")
+        missing = [c for c in self.points.columns if c not in frame.columns]
+        if not missing:
+            return frame
+        return frame.merge(self.points[["point", *missing]], on="point", how="left")
 
     @property
     def tasks(self):
@@ -176,7 +182,7 @@ class Result:
             tasks = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
             frame = _frame(rows.reshape(-1))
             frame.insert(0, "task", tasks)
-            return self._done(frame[frame["generation"] >= 0])
+            return self.with_params(self._done(frame[frame["generation"] >= 0]))
         return self._cached("history", build)
 
     @property
@@ -192,7 +198,12 @@ class Result:
                 frame = pd.concat([frame, validation], axis=1)
             genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
             frame["genome"] = [row[row >= 0].tolist() for row in genomes]
-            return self._done(frame[frame["position"] >= 0])
+            kept = self._done(frame[frame["position"] >= 0])
+            # The task's point, replicate and swept values after `task`; the genome last.
+            joined = self.with_params(kept)
+            added = [c for c in joined.columns if c not in kept.columns]
+            rest = [c for c in kept.columns if c not in ("task", "genome")]
+            return joined[["task", *added, *rest, "genome"]]
         return self._cached("best", build)
 
     @property

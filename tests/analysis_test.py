@@ -4,6 +4,7 @@ what h5py reads from the same files; and the files it must refuse, with their re
 Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
+import csv
 import os
 import shutil
 import subprocess
@@ -235,6 +236,71 @@ class LoadRuns(TempDirTest):
                                 capture_output=True, text=True, timeout=60)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("records: 10 rows", result.stdout)
+
+
+class ManyRuns(TempDirTest):
+    def test_files_load_together_with_a_run_column(self):
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
+        with h5py.File(self.path("other.h5"), "w") as f:
+            f["x"] = [1]
+        with h5py.File(ga, "r") as f:
+            ga_tasks = len(f["tasks"])
+            ga_history = int((f["ga/history"][()]["generation"] >= 0).sum())
+            commit = f.attrs["git_commit"]
+            commit = (commit.decode() if isinstance(commit, bytes) else commit)[:7]
+        with h5py.File(sweep, "r") as f:
+            sweep_tasks = len(f["tasks"])
+        with analysis.load_many([ga, sweep]) as runs:
+            self.assertEqual(len(runs.tasks), ga_tasks + sweep_tasks)
+            self.assertEqual(sorted(set(runs.tasks.run)),
+                             [f"doc-ga seed=1 commit={commit}", f"doc-sweep seed=2 commit={commit}"])
+            # Only the ga file has a history; every row names it.
+            self.assertEqual(len(runs.history), ga_history)
+            self.assertEqual(set(runs.history.path), {ga})
+            self.assertEqual(len(runs.records), sweep_tasks)
+        with self.assertRaises(analysis.LoadError):
+            analysis.load_many(self.path("*.h5"))  # other.h5 is no result
+        table = analysis.catalog(self.dir)
+        self.assertEqual(list(table.path), [ga, self.path("other.h5"), sweep])
+        self.assertEqual(list(table.tasks.iloc[[0, 2]]), [ga_tasks, sweep_tasks])
+        self.assertEqual(list(table.done.iloc[[0, 2]]), [ga_tasks, sweep_tasks])
+        self.assertIn("no levelforge seal", table.note.iloc[1])
+        listed = subprocess.run([sys.executable, "-m", "analysis", "catalog", self.dir, "--csv",
+                                 self.path("catalog.csv")], cwd=REPO, capture_output=True, text=True)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        with open(self.path("catalog.csv")) as f:
+            self.assertEqual(f.readline().strip(), ",".join(analysis.many.CATALOG_COLUMNS))
+            self.assertEqual(len(f.readlines()), 3)
+
+    def test_a_run_exports_every_table_as_csv(self):
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        out = self.path("export")
+        made = subprocess.run([sys.executable, "-m", "analysis", "export", ga, out, "--format", "csv"],
+                              cwd=REPO, capture_output=True, text=True)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.assertEqual(sorted(os.listdir(out)), sorted(
+            f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "history", "best")))
+        with h5py.File(ga, "r") as f:
+            history = f["ga/history"][()]
+            genomes = f["ga/best_genomes"][()]
+        with open(os.path.join(out, "history.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), int((history["generation"] >= 0).sum()))
+        self.assertIn("params.length", rows[0])
+        with open(os.path.join(out, "best.csv")) as f:
+            best = list(csv.DictReader(f))
+        first = [row for row in best if row["task"] == "0" and row["position"] == "0"][0]
+        self.assertEqual(first["genome"], " ".join(str(g) for g in genomes[0, 0] if g >= 0))
+
+    def test_joins_add_only_what_is_missing(self):
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        with analysis.load(ga) as run:
+            self.assertIn("params.length", run.history.columns)
+            self.assertIn("params.length", run.best.columns)
+            twice = run.with_params(run.with_params(run.history))
+            self.assertEqual(list(twice.columns), list(run.history.columns))
+            self.assertFalse([c for c in twice.columns if c.endswith(("_x", "_y"))])
 
 
 class Refusals(TempDirTest):

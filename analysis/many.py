@@ -1,0 +1,128 @@
+"""Many result files at once: `load_many` concatenates their tables with a `run` column, and
+`catalog` lists the result files under a directory, one line each."""
+
+import glob
+import os
+
+import pandas as pd
+
+from .loader import LoadError, load
+
+# The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
+TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failures", "reductions",
+          "solutions")
+
+
+def run_name(run):
+    """`demo seed=2026 commit=3f2a9c1`: what tells runs apart in a concatenated frame."""
+    provenance = run.provenance.iloc[0]
+    return (f"{provenance['experiment']} seed={provenance['seed']} "
+            f"commit={str(provenance['git_commit'])[:7]}")
+
+
+def _paths(paths):
+    if isinstance(paths, (str, os.PathLike)):
+        found = sorted(glob.glob(os.fspath(paths)))
+        if not found:
+            raise LoadError(f"{os.fspath(paths)}: no file matches")
+        return found
+    return [os.fspath(path) for path in paths]
+
+
+class Runs:
+    """Several results; each table is every file's rows with `run` (run_name) and `path`
+    columns in front. Tables are built when first used; close() (or `with`) closes the files."""
+
+    def __init__(self, results):
+        self.results = results
+        self._cache = {}
+
+    def close(self):
+        for result in self.results:
+            result.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __getattr__(self, name):
+        if name not in TABLES:
+            raise AttributeError(name)
+        if name not in self._cache:
+            frames = []
+            for result in self.results:
+                try:
+                    frame = getattr(result, name)
+                except LoadError:
+                    continue  # a table of another driver
+                frame = frame.copy()
+                frame.insert(0, "path", result.path)
+                frame.insert(0, "run", run_name(result))
+                frames.append(frame)
+            self._cache[name] = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        return self._cache[name]
+
+
+def load_many(paths, allow_shard=False):
+    """The result files `paths` (a list, or a glob pattern such as "results/*.h5") as one
+    Runs. Raises LoadError naming the first file `load` refuses."""
+    results = []
+    try:
+        for path in _paths(paths):
+            results.append(load(path, allow_shard=allow_shard))
+    except Exception:
+        for result in results:
+            result.close()
+        raise
+    return Runs(results)
+
+
+CATALOG_COLUMNS = ["path", "experiment", "kernel", "driver", "seed", "commit", "date", "tasks",
+                   "done", "failed", "bytes", "note"]
+
+
+def catalog(directory):
+    """One row per .h5 file under `directory` (recursively), in path order: a result's
+    experiment, kernel, driver, seed, commit, end date, tasks and how many are done and
+    failed, its size; a file `load` refuses has its reason under `note`."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(os.fspath(directory), "**", "*.h5"), recursive=True)):
+        row = dict.fromkeys(CATALOG_COLUMNS, "")
+        row.update(path=path, bytes=os.path.getsize(path))
+        try:
+            with load(path, allow_shard=True) as run:
+                provenance = run.provenance.iloc[0]
+                status = run.tasks.status
+                row.update(experiment=provenance["experiment"], kernel=run.kernel, driver=run.driver,
+                           seed=provenance["seed"], commit=str(provenance["git_commit"])[:7],
+                           date=str(provenance.get("end_time", "")), tasks=len(status),
+                           done=int((status == 1).sum()), failed=int((status == 2).sum()))
+                if "shard_count" in provenance and not pd.isna(provenance["shard_count"]):
+                    row["note"] = (f"shard {int(provenance['shard_index'])} of "
+                                   f"{int(provenance['shard_count'])}")
+        except LoadError as error:
+            row["note"] = str(error)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=CATALOG_COLUMNS)
+
+
+def export_csv(run, directory):
+    """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; a
+    genome as its genes joined by spaces); returns the paths written."""
+    os.makedirs(directory, exist_ok=True)
+    tables = {name: getattr(run, name) for name in ("provenance", "points", "tasks", "failures")}
+    driver_tables = {"ga": ("history", "best"), "sweep": ("records",),
+                     "exhaustive": ("reductions", "solutions")}[run.driver]
+    tables.update({name: getattr(run, name) for name in driver_tables})
+    if run.driver == "exhaustive":
+        tables.update({f"top_{name}": frame for name, frame in run.top.items()})
+    written = []
+    for name, frame in tables.items():
+        if "genome" in frame.columns:
+            frame = frame.assign(genome=[" ".join(map(str, genes)) for genes in frame.genome])
+        path = os.path.join(directory, f"{name}.csv")
+        frame.to_csv(path, index=False)
+        written.append(path)
+    return written
