@@ -11,6 +11,7 @@ Reads the layout of docs/hdf5-layout.md with Debian's python3-h5py, -numpy and -
 """
 
 from .loader import LoadError, Result, load
-from .many import Runs, catalog, export_csv, load_many
+from .many import Runs, catalog, export_csv, export_netcdf, load_many
 
-__all__ = ["LoadError", "Result", "Runs", "catalog", "export_csv", "load", "load_many"]
+__all__ = ["LoadError", "Result", "Runs", "catalog", "export_csv", "export_netcdf", "load",
+           "load_many"]

@@ -1,11 +1,12 @@
 """python3 -m analysis RESULT.h5: what `analysis.load` makes of a result file.
 python3 -m analysis catalog DIR [--csv FILE]: one line per result file under DIR.
-python3 -m analysis export RESULT.h5 DIR [--format csv]: every table as DIR/<table>.csv."""
+python3 -m analysis export RESULT.h5 DIR [--format csv|netcdf]: every table as
+DIR/<table>.csv, or the run as one netCDF file (Result.to_xarray())."""
 
 import argparse
 import sys
 
-from . import LoadError, catalog, export_csv, load
+from . import LoadError, catalog, export_csv, export_netcdf, load
 
 TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
           "exhaustive": ("tasks", "reductions", "solutions")}
@@ -37,7 +38,9 @@ def list_catalog(args):
 
 def export(args):
     with load(args.result, allow_shard=args.shard) as run:
-        for path in export_csv(run, args.directory):
+        written = (export_csv(run, args.directory) if args.format == "csv"
+                   else [export_netcdf(run, args.directory)])
+        for path in written:
             print(path)
 
 
@@ -54,7 +57,7 @@ def main(argv=None):
         else:
             parser.add_argument("result", help="a levelforge result file")
             parser.add_argument("directory", help="where the CSV files go")
-            parser.add_argument("--format", choices=["csv"], default="csv")
+            parser.add_argument("--format", choices=["csv", "netcdf"], default="csv")
             parser.add_argument("--shard", action="store_true", help="accept a shard's file")
         args = parser.parse_args(argv[1:])
         action = commands[command]

@@ -124,6 +124,44 @@ class Result:
             section = section[part]
         return section
 
+    def to_xarray(self):
+        """The run as an xarray.Dataset over `task` (and `generation` for a GA's history, the
+        histograms' bins for an exhaustive run): the /tasks columns, the history (ga), the
+        records (sweep) or the count and histogram reductions (exhaustive), with each task's
+        point, replicate and swept values as coordinates along `task` and the provenance as
+        attributes."""
+        import xarray as xr
+
+        tasks = self.tasks.set_index("task")
+        coords = {"task": tasks.index.to_numpy()}
+        for key in ("point", "replicate", *self.swept_keys):
+            coords[key] = ("task", tasks[key].to_numpy())
+        dataset = xr.Dataset({c: ("task", tasks[c].to_numpy())
+                              for c in ("seed", "status", "units", "wall_time")}, coords=coords)
+        joined = {"task", "point", "replicate", *self.swept_keys}
+        if self.driver == "ga":
+            history = self.history
+            variables = [c for c in history.columns if c not in joined | {"generation"}]
+            frame = history.set_index(["task", "generation"])[variables]
+            dataset = dataset.merge(frame.rename(columns=lambda c: f"history_{c}").to_xarray())
+        elif self.driver == "sweep":
+            records = self.records.set_index("task")
+            dataset = dataset.merge(records[[c for c in records.columns if c not in joined]].to_xarray())
+        else:
+            reductions = self.reductions
+            for name, rows in reductions.groupby("reduction"):
+                if (rows.kind == "count").all():
+                    dataset[name] = rows.set_index("task")["value"].to_xarray()
+                else:
+                    dataset[name] = rows.set_index(["task", "bin"])["value"].to_xarray().rename(
+                        {"bin": f"{name}_bin"})
+        for name, value in self.provenance.iloc[0].items():
+            if isinstance(value, list):
+                value = ", ".join(map(str, value))
+            if value is not None and not (isinstance(value, float) and np.isnan(value)):
+                dataset.attrs[name] = value if isinstance(value, (int, float, str)) else str(value)
+        return dataset
+
     def param_table(self, name):
         """The table parameter `params.<name>` as the config holds it (a list of maps; files
         the config named are inlined), or None: no such list, or no PyYAML to read it."""

@@ -108,6 +108,14 @@ def catalog(directory):
     return pd.DataFrame(rows, columns=CATALOG_COLUMNS)
 
 
+def export_netcdf(run, directory):
+    """`run.to_xarray()` as DIRECTORY/<experiment>.nc (netCDF-4); returns the path."""
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{run.provenance.iloc[0]['experiment']}.nc")
+    run.to_xarray().to_netcdf(path, engine="netcdf4")
+    return path
+
+
 def export_csv(run, directory):
     """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; a
     genome as its genes joined by spaces); returns the paths written."""

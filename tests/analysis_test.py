@@ -23,6 +23,10 @@ from cli_support import TempDirTest, levelforge, reseal  # noqa: E402
 DATA = os.path.join(REPO, "tests", "data")
 
 
+def text_of(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def run_config(test, config, out, *args):
     test.assert_ok(levelforge("run", config, "-o", out, "-q", *args, ranks=2))
     return out
@@ -292,6 +296,35 @@ class ManyRuns(TempDirTest):
             best = list(csv.DictReader(f))
         first = [row for row in best if row["task"] == "0" and row["position"] == "0"][0]
         self.assertEqual(first["genome"], " ".join(str(g) for g in genomes[0, 0] if g >= 0))
+
+    def test_runs_as_xarray_and_netcdf(self):
+        import xarray as xr
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
+        exhaustive = run_config(self, os.path.join(DATA, "doc_exhaustive.yaml"), self.path("ex.h5"))
+        with analysis.load(ga) as run, h5py.File(ga, "r") as f:
+            history = f["ga/history"][()]
+            points = f["points"][()]
+            tasks = f["tasks"][()]
+            data = run.to_xarray()
+            self.assertEqual(dict(data.sizes), {"task": len(tasks), "generation": history.shape[1]})
+            self.assertEqual(list(data["params.length"].values), [points["params.length"][p] for p in tasks["point"]])
+            ran = history["generation"][1] >= 0
+            np.testing.assert_array_equal(data.history_best.sel(task=1).values[ran], history["best"][1][ran])
+            self.assertTrue(np.isnan(data.history_best.sel(task=1).values[~ran]).all())
+        for path in (sweep, exhaustive):
+            out = self.path("nc")
+            made = subprocess.run([sys.executable, "-m", "analysis", "export", path, out, "--format", "netcdf"],
+                                  cwd=REPO, capture_output=True, text=True)
+            self.assertEqual(made.returncode, 0, made.stderr)
+            with h5py.File(path, "r") as f, xr.open_dataset(made.stdout.strip()) as data:
+                self.assertEqual(data.attrs["experiment"], text_of(f.attrs["experiment"]))
+                if path == sweep:
+                    np.testing.assert_array_equal(data.steps.values, f["sweep/records"][()]["steps"])
+                else:
+                    counts = f["exhaustive/counts"][()]
+                    for name in counts.dtype.names:
+                        np.testing.assert_array_equal(data[name].values, counts[name])
 
     def test_joins_add_only_what_is_missing(self):
         ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
