@@ -180,6 +180,9 @@ def build(result_path, directory, figure_paths=()):
 
 
 def main(argv=None):
+    # Files only: no display is needed (a notebook calling build() keeps its own backend).
+    import matplotlib
+    matplotlib.use("Agg")
     parser = argparse.ArgumentParser(prog="python3 -m analysis.report", description=__doc__.split("\n\n")[0])
     parser.add_argument("result", help="a levelforge result file")
     parser.add_argument("-o", "--output", required=True, help="directory for the figures and index.html")

@@ -336,6 +336,26 @@ class ManyRuns(TempDirTest):
             self.assertFalse([c for c in twice.columns if c.endswith(("_x", "_y"))])
 
 
+class Installed(TempDirTest):
+    def test_the_package_installs_and_imports_from_anywhere(self):
+        # A virtual environment over Debian's packages; nothing is fetched.
+        venv = self.path("venv")
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True)
+        installed = subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--no-deps",
+                                    "--no-build-isolation", "--no-index", "-e", REPO],
+                                   capture_output=True, text=True)
+        self.assertEqual(installed.returncode, 0, installed.stderr)
+        # From another directory, without sys.path edits; importing switches no backend.
+        probe = ("import matplotlib; matplotlib.use('svg'); "
+                 "import analysis, analysis.figures, analysis.report; "
+                 "assert matplotlib.get_backend() == 'svg', matplotlib.get_backend(); "
+                 "print(analysis.__file__)")
+        ran = subprocess.run([os.path.join(venv, "bin", "python"), "-c", probe], cwd=self.dir,
+                             capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        self.assertEqual(ran.stdout.strip(), os.path.join(REPO, "analysis", "__init__.py"))
+
+
 class Refusals(TempDirTest):
     def setUp(self):
         super().setUp()
