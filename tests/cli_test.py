@@ -366,6 +366,38 @@ class Run(ConfigTest):
         self.assertFalse(os.path.exists("results/sweep-small.h5"))
 
 
+    def test_a_single_ga_task_reports_its_generations(self):
+        # One task of 8 slow generations: progress comes per generation, not only at the end.
+        config = self.config(GA_CONFIG.replace("  grid: {params.length: [20, 40]}\n  replicates: 2\n",
+                                               "  replicates: 1\n"))
+        result = levelforge("run", config, "--no-output", "--progress", "lines",
+                             "--progress-interval", "0.001", "--set", "params.cost_us=3000",
+                             "--set", "ga.population=10", "--set", "ga.generations=8")
+        self.assert_ok(result)
+        lines = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
+        during = [line for line in lines if line.startswith("progress: 0/1 tasks")]
+        self.assertGreaterEqual(len(during), 3, result.stderr)
+        evals = [int(line.split()[3].split("/")[0]) for line in during]
+        self.assertEqual(evals, sorted(evals))
+        self.assertLess(evals[0], evals[-1])
+        self.assertIn("1/1 tasks", lines[-1])
+
+    def test_progress_styles(self):
+        config = self.config(SWEEP_CONFIG)
+        bar = levelforge("run", config, "--no-output", "--progress", "bar")
+        self.assert_ok(bar)
+        # Text mode reads the bar's carriage return as a line end.
+        self.assertRegex(bar.stderr, r"\[#+\.*\] 27/27 tasks")
+        self.assertNotIn("progress: ", bar.stderr)
+        none = levelforge("run", config, "--no-output", "--progress", "none")
+        self.assert_ok(none)
+        self.assertNotIn("progress: ", none.stderr)
+        self.assertNotRegex(none.stderr, r"\[[#.]+\]")
+        wrong = levelforge("run", config, "--no-output", "--progress", "dots")
+        self.assertEqual(wrong.returncode, 2, wrong.stderr)
+        self.assertIn("--progress", wrong.stderr)
+
+
 class Commands(ConfigTest):
     def test_validate_prints_the_expanded_sweep_and_defaults(self):
         result = levelforge("validate", self.config(GA_CONFIG))

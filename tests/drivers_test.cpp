@@ -45,7 +45,7 @@ class DriversTest : public ::testing::Test {
 
   [[nodiscard]] RunSummary run(const config::Experiment& parsed) const {
     RunOptions options;
-    options.show_progress = false;
+    options.progress = ProgressStyle::none;
     return run_experiment(parsed, check_runnable(parsed), options, world_);
   }
 
@@ -231,7 +231,7 @@ driver: sweep
 sweep: {replicates: 5}
 )");
   RunOptions options;
-  options.show_progress = false;
+  options.progress = ProgressStyle::none;
   options.write_output = false;
   const auto summary = run_experiment(parsed, check_runnable(parsed), options, world_);
   EXPECT_EQ(summary.work_units, 5U);

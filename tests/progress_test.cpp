@@ -143,7 +143,7 @@ class ProgressReporterTest : public ::testing::Test {
 };
 
 TEST_F(ProgressReporterTest, DisabledWritesNothingAndIsNeverDue) {
-  ProgressReporter reporter("tasks", "evals", 0.0, false, file_);
+  ProgressReporter reporter("tasks", "evals", 0.0, ProgressStyle::none, file_);
   EXPECT_FALSE(reporter.due());
   reporter.report({1, 2, 3, 4});
   reporter.finish({2, 2, 4, 4});
@@ -151,7 +151,7 @@ TEST_F(ProgressReporterTest, DisabledWritesNothingAndIsNeverDue) {
 }
 
 TEST_F(ProgressReporterTest, EnabledWithIntervalZeroIsDueAndWritesPlainLines) {
-  ProgressReporter reporter("tasks", "evals", 0.0, true, file_);
+  ProgressReporter reporter("tasks", "evals", 0.0, ProgressStyle::automatic, file_);
   EXPECT_TRUE(reporter.due());
   reporter.report({1, 4, 10, 40});
   EXPECT_TRUE(reporter.due());
@@ -169,7 +169,7 @@ TEST_F(ProgressReporterTest, EnabledWithIntervalZeroIsDueAndWritesPlainLines) {
 }
 
 TEST_F(ProgressReporterTest, LongIntervalIsNotDueRightAway) {
-  ProgressReporter reporter("tasks", "evals", 3600.0, true, file_);
+  ProgressReporter reporter("tasks", "evals", 3600.0, ProgressStyle::automatic, file_);
   EXPECT_FALSE(reporter.due());
   // report() writes whenever it is called; due() is the caller's throttle.
   reporter.report({0, 3, 0, 30});
@@ -178,7 +178,7 @@ TEST_F(ProgressReporterTest, LongIntervalIsNotDueRightAway) {
 }
 
 TEST_F(ProgressReporterTest, FinishWritesAFinalLine) {
-  ProgressReporter reporter("chunks", "indices", 3600.0, true, file_);
+  ProgressReporter reporter("chunks", "indices", 3600.0, ProgressStyle::automatic, file_);
   reporter.finish({7, 7, 700, 700});
   const auto text = contents(file_);
   EXPECT_EQ(count_lines_starting_with(text, "progress: "), 1U) << text;
@@ -188,7 +188,25 @@ TEST_F(ProgressReporterTest, FinishWritesAFinalLine) {
   EXPECT_EQ(text.back(), '\n');
 }
 
-// On a terminal the reporter draws a bar of items done and redraws it in place.
+TEST_F(ProgressReporterTest, ABarIsDrawnWhereAsked) {
+  ProgressReporter reporter("tasks", "evals", 3600.0, ProgressStyle::bar, file_);
+  // One of two tasks, but 3 of 4 work units (generations): the bar shows the units.
+  reporter.report({1, 2, 30, 40});
+  const auto text = contents(file_);
+  EXPECT_TRUE(contains(text, "\r[" + std::string(18, '#') + std::string(6, '.') + "] 1/2 tasks"))
+      << text;
+  EXPECT_EQ(count_lines_starting_with(text, "progress: "), 0U) << text;
+}
+
+TEST(ProgressStyles, AreReadFromTheirWords) {
+  EXPECT_EQ(parse_progress_style("bar"), ProgressStyle::bar);
+  EXPECT_EQ(parse_progress_style("lines"), ProgressStyle::lines);
+  EXPECT_EQ(parse_progress_style("none"), ProgressStyle::none);
+  EXPECT_EQ(parse_progress_style("auto"), ProgressStyle::automatic);
+  EXPECT_THROW((void)parse_progress_style("dots"), std::invalid_argument);
+}
+
+// On a terminal the reporter draws a bar of work done and redraws it in place.
 TEST(ProgressReporterLive, DrawsABarOfItemsOnATerminal) {
   const int master = posix_openpt(O_RDWR | O_NOCTTY);
   if (master < 0) GTEST_SKIP() << "no pseudo-terminal available";
@@ -204,7 +222,7 @@ TEST(ProgressReporterLive, DrawsABarOfItemsOnATerminal) {
 
   std::string text;
   {
-    ProgressReporter reporter("tasks", "evals", 3600.0, true, terminal);
+    ProgressReporter reporter("tasks", "evals", 3600.0, ProgressStyle::automatic, terminal);
     reporter.report({6, 12, 50, 100});
   }
   pollfd ready{master, POLLIN, 0};

@@ -304,7 +304,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   options.retry_failed = how.retry_failed;
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
-  options.show_progress = !how.quiet;
+  options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);
   const auto summary = run_experiment(experiment, models, options, comm);
   if (comm.rank() != 0) {
     if (summary.stopped) return exit_checkpointed;

@@ -38,7 +38,8 @@ struct Launch {
   bool force = false;
   bool no_output = false;
   double progress_interval = 10;
-  bool quiet = false;
+  std::string progress = "auto";  // --progress: auto, bar, lines, none
+  bool quiet = false;             // -q: --progress none, and no summary lines
   bool resume = false;
   bool retry_failed = false;  // with resume: run the recorded failures again
 };

@@ -97,6 +97,10 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
       ->add_option("--progress-interval", run.launch.progress_interval,
                    "seconds between progress lines when stderr is not a terminal")
       ->check(positive_seconds);
+  run_app
+      ->add_option("--progress", run.launch.progress,
+                   "auto (a bar on a terminal, else lines), bar, lines or none")
+      ->check(CLI::IsMember({"auto", "bar", "lines", "none"}));
   run_app->add_flag("-q,--quiet", run.launch.quiet, "no progress reports");
   run_app->add_flag("--resume", run.launch.resume,
                     "continue an interrupted run from its checkpoint (OUTPUT.checkpoint/); "
@@ -125,6 +129,10 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
       ->add_option("--progress-interval", resume.launch.progress_interval,
                    "seconds between progress lines when stderr is not a terminal")
       ->check(positive_seconds);
+  resume_app
+      ->add_option("--progress", resume.launch.progress,
+                   "auto (a bar on a terminal, else lines), bar, lines or none")
+      ->check(CLI::IsMember({"auto", "bar", "lines", "none"}));
   resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
   resume_app->add_flag("--retry-failed", resume.launch.retry_failed,
                        "run the tasks and chunks recorded as failed again (on_error: record)");

@@ -101,7 +101,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   // Each rank reads its share of the shards; any failure is reported by all alike.
   RunOptions options;
   options.merged_from = arguments.shards;
-  options.show_progress = false;
+  options.progress = ProgressStyle::none;
   const auto* kernel = find_kernel(experiment.kernel);
   const auto models = check_runnable(experiment);
   std::string local_problem;

@@ -22,9 +22,15 @@ class MpiEvaluationGroup final : public EvaluationGroup {
  public:
   using Saver = std::function<void(const GaSnapshot*)>;
 
+  // `progress` is called after every generation (rank 0 reports when a report is due).
   MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, CheckpointPace pace,
-                     Saver saver)
-      : comm_(std::move(comm)), queue_(queue), idle_(idle), pace_(pace), saver_(std::move(saver)) {}
+                     Saver saver, std::function<void()> progress)
+      : comm_(std::move(comm)),
+        queue_(queue),
+        idle_(idle),
+        pace_(pace),
+        saver_(std::move(saver)),
+        progress_(std::move(progress)) {}
 
   [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
   [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
@@ -48,6 +54,7 @@ class MpiEvaluationGroup final : public EvaluationGroup {
     local_evaluations_ += end - begin;
     ++generations_unsaved_;
     if (comm_.rank() == 0) queue_.finished(0, evaluations);
+    progress_();
   }
 
   // A signal on any member stops the task for all of them.
@@ -87,6 +94,7 @@ class MpiEvaluationGroup final : public EvaluationGroup {
   IdleClock& idle_;
   CheckpointPace pace_;
   Saver saver_;
+  std::function<void()> progress_;
   std::uint64_t local_evaluations_ = 0;
   std::uint64_t generations_unsaved_ = 0;
 };
@@ -318,7 +326,8 @@ void run_ga_driver(DriverContext& context) {
     context.save(std::move(segment));
   };
   MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
-                           context.checkpoint_pace(), save_segment);
+                           context.checkpoint_pace(), save_segment,
+                           [&] { context.poll_progress(queue, units_total); });
   const bool leader = group.rank() == 0;
 
   bool stopped = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -19,12 +20,21 @@ std::string clock_text(double seconds) {
 }
 }  // namespace
 
+ProgressStyle parse_progress_style(const std::string& word) {
+  if (word == "auto") return ProgressStyle::automatic;
+  if (word == "bar") return ProgressStyle::bar;
+  if (word == "lines") return ProgressStyle::lines;
+  if (word == "none") return ProgressStyle::none;
+  throw std::invalid_argument("progress style '" + word + "' is none of auto, bar, lines, none");
+}
+
 ProgressReporter::ProgressReporter(std::string item, std::string unit, double interval_seconds,
-                                   bool enabled, std::FILE* stream)
+                                   ProgressStyle style, std::FILE* stream)
     : item_(std::move(item)),
       unit_(std::move(unit)),
-      enabled_(enabled),
-      live_(enabled && isatty(fileno(stream)) != 0),
+      enabled_(style != ProgressStyle::none),
+      live_(style == ProgressStyle::bar ||
+            (style == ProgressStyle::automatic && isatty(fileno(stream)) != 0)),
       stream_(stream),
       start_(std::chrono::steady_clock::now()),
       last_(start_) {
@@ -66,10 +76,11 @@ void ProgressReporter::report(const ProgressSnapshot& snapshot) {
   last_ = std::chrono::steady_clock::now();
   const auto line = format_line(snapshot, elapsed(), item_, unit_);
   if (live_) {
-    const double fraction = snapshot.items_total == 0
+    // Work units, not items: a few long tasks still move the bar generation by generation.
+    const double fraction = snapshot.units_total == 0
                                 ? 1.0
-                                : std::min(1.0, static_cast<double>(snapshot.items_done) /
-                                                    static_cast<double>(snapshot.items_total));
+                                : std::min(1.0, static_cast<double>(snapshot.units_done) /
+                                                    static_cast<double>(snapshot.units_total));
     const auto filled = static_cast<int>(fraction * bar_width);
     fmt::print(stream_, "\r[{}{}] {}\x1b[K", std::string(static_cast<std::size_t>(filled), '#'),
                std::string(static_cast<std::size_t>(bar_width - filled), '.'), line);

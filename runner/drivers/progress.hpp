@@ -1,6 +1,7 @@
 #pragma once
 // Rank 0's progress report: items done/total, work units per second and ETA, as a live
 // bar on a terminal or as a plain line every `interval` seconds otherwise (Slurm logs).
+// Drivers report as work units finish (GA generations, exhaustive chunks), not only items.
 
 #include <chrono>
 #include <cstdint>
@@ -17,10 +18,17 @@ struct ProgressSnapshot {
   std::uint64_t units_before = 0;  // restored from a checkpoint: not part of this session's rate
 };
 
+// `--progress`: a bar redrawn in place, plain lines, nothing; automatic: a bar when the
+// stream is a terminal, lines otherwise.
+enum class ProgressStyle { automatic, bar, lines, none };
+
+// "bar", "lines", "none", "auto"; throws std::invalid_argument for another word.
+ProgressStyle parse_progress_style(const std::string& word);
+
 class ProgressReporter {
  public:
   // `item` names what is counted ("tasks", "chunks"), `unit` the work ("evals").
-  ProgressReporter(std::string item, std::string unit, double interval_seconds, bool enabled,
+  ProgressReporter(std::string item, std::string unit, double interval_seconds, ProgressStyle style,
                    std::FILE* stream);
 
   // Cheap when no report is due: callers poll it often.

@@ -158,7 +158,8 @@ ProgressReporter make_progress(const config::Experiment& experiment, const RunOp
                                const mpi::Comm& comm) {
   const auto& driver = driver_spec(experiment.driver);
   return {std::string(driver.unit) + "s", std::string(driver.work_unit),
-          options.progress_interval_seconds, options.show_progress && comm.rank() == 0, stderr};
+          options.progress_interval_seconds,
+          comm.rank() == 0 ? options.progress : ProgressStyle::none, stderr};
 }
 
 }  // namespace

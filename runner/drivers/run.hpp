@@ -9,6 +9,7 @@
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/point_models.hpp"
+#include "runner/drivers/progress.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {
@@ -16,7 +17,7 @@ namespace levelforge {
 struct RunOptions {
   bool write_output = true;
   double progress_interval_seconds = 10;
-  bool show_progress = true;
+  ProgressStyle progress = ProgressStyle::automatic;
   // Continue from the checkpoint beside the output (which exists); otherwise start one.
   bool resume = false;
   // With resume: the failures of earlier sessions (on_error: record) run again.
