@@ -287,10 +287,11 @@ def path_cells(maze, path):
     return cells
 
 
-def draw_tiltmaze(ax, maze, path=None):
+def draw_tiltmaze(ax, maze, path=None, number_moves=False):
     """Draw a tilt maze: border and walls thick black, start a green disc, targets red
     squares, and ``path`` (moves like ``"RLURU"`` or a list of cells) a blue polyline
-    through cell centres. ``maze`` is a ``Maze`` or its compact string. Returns ``ax``.
+    through cell centres, with ``number_moves`` the number of each move where it ends.
+    ``maze`` is a ``Maze`` or its compact string. Returns ``ax``.
     """
     maze = _as_maze(maze)
     w, h = maze.width, maze.height
@@ -308,6 +309,10 @@ def draw_tiltmaze(ax, maze, path=None):
         xs, ys = zip(*points)
         # Below the markers, so the start and targets stay readable under the path.
         ax.plot(xs, ys, color="tab:blue", linewidth=2.5, marker="o", markersize=3, zorder=2)
+        if number_moves:
+            for move, (x, y) in enumerate(points[1:], start=1):
+                ax.annotate(str(move), (x, y), xytext=(3, 3), textcoords="offset points",
+                            fontsize=7, color="navy", zorder=7)
     for target in maze.targets:
         x, y = cell_center(maze, target)
         ax.add_patch(Rectangle((x - 0.25, y - 0.25), 0.5, 0.5, color="red", zorder=3))

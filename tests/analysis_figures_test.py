@@ -133,6 +133,34 @@ class FigureData(TempDirTest):
         self.assertIn("<td>6</td>", sweep)
         self.assertNotIn("<td>6.0</td>", sweep)
 
+    def test_the_hardest_pairs_drawn_are_the_top_tables_first(self):
+        result, out = self.report("configs/tiltmaze_4x4_pairs.yaml")
+        rows = self.data(out, "tiltmaze_hardest_pair")
+        with h5py.File(result, "r") as f:
+            top = f["exhaustive/top/hardest_pair"][()][0]
+        self.assertEqual(len(rows), 5)
+        for row, entry in zip(rows, top):
+            self.assertEqual(row["maze"], text(entry["maze"]))
+            self.assertEqual(row["moves"], text(entry["moves"]))
+            self.assertEqual(int(float(row["score"])), int(entry["score"]))
+
+    def test_match3_sweep_boards_by_their_estimator(self):
+        result, out = self.report("tests/data/match3_sweep_boards.yaml")
+        rows = self.data(out, "match3_sweep")
+        with h5py.File(result, "r") as f:
+            records = f["sweep/records"][()]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertEqual(len(rows), len(points))
+        for point in points:
+            estimator = text(point["params.estimator"])
+            values = records[f"p_{estimator}"][point["point"] * replicates:(point["point"] + 1) * replicates]
+            row = [r for r in rows if float(r["params.threshold"]) == point["params.threshold"]
+                   and r["params.estimator"] == estimator][0]
+            self.assertEqual(row["quantity"], f"p_{estimator}")
+            self.assertAlmostEqual(float(row["mean"]), values.mean(), places=12)
+            self.assertAlmostEqual(float(row["std"]), values.std(ddof=1), places=12)
+
     def test_the_index_gives_each_points_results_with_their_spread(self):
         result, out = self.report("tests/data/doc_sweep.yaml")
         with h5py.File(result, "r") as f:

@@ -26,7 +26,9 @@ CASES = {
     "matchstick": ("matchstick_2digit.yaml", ["--set", "params.max_value=30"],
                    ["histograms.png", "matchstick_solutions.png", "matchstick_good.png"]),
     "tiltmaze_ga": ("tiltmaze_ga.yaml", ["--set", "ga.generations=3", "--set", "sweep.replicates=1"],
-                    ["fitness.png"]),
+                    ["fitness.png", "tiltmaze_best.png"]),
+    "tiltmaze_pairs": ("tiltmaze_4x4_pairs.yaml", [], ["histograms.png", "tiltmaze_hardest_pair.png"]),
+    "match3_sweep": ("../tests/data/match3_sweep_boards.yaml", [], ["match3_sweep.png"]),
     # Fewer swept keys than the config (no aggression): one panel per monster.
     "monsters_sweep": ("monsters_sweep.yaml",
                        ["--set", "params.worlds=8", "--set", "params.turns=40", "--set",
@@ -98,6 +100,12 @@ class Reports(TempDirTest):
 
     def test_tiltmaze_ga(self):
         self.report("tiltmaze_ga")
+
+    def test_tiltmaze_pairs(self):
+        self.report("tiltmaze_pairs")
+
+    def test_match3_sweep(self):
+        self.assertIn("Success probability of the swept boards", self.report("match3_sweep"))
 
     def test_monsters_sweep(self):
         page = self.report("monsters_sweep")

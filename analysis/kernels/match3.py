@@ -3,7 +3,7 @@ boards. `analysis.report` calls figures(report) for a run of this kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import point_label, targets
+from ..figures import by_keys, panel_grid, point_label, sweep_roles, targets, values_label
 from ..render import draw_match3
 
 
@@ -19,21 +19,64 @@ def match3_targets(report):
 
 
 def match3_boards(report):
+    """The best board of replicate 0 of each sweep point (up to 6), titled with its target and
+    its success probability by the run's estimator, at selection and validated."""
     run = report.run
     levels = run.levels
     if levels is None:
         return
-    tasks = min(len(levels), 6)
-    fig, axes = plt.subplots(1, tasks, figsize=(2.2 * tasks, 3.2), squeeze=False)
-    for task in range(tasks):
-        draw_match3(axes[0][task], levels[task, 0])
-        row = run.tasks[run.tasks.task == task].iloc[0]
-        axes[0][task].set_title(f"task {task}\n{point_label(run, row['point'])}", fontsize="small")
+    best = run.best[(run.best.position == 0) & (run.best.replicate == 0)]
+    shown = best.sort_values("point").head(6).reset_index(drop=True)
+    quantity = [f"p_{run.setting('params.estimator', point)}" for point in shown.point]
+    fig, axes = plt.subplots(1, len(shown), figsize=(2.6 * len(shown), 4.0), squeeze=False)
+    for ax, (_, row), field in zip(axes[0], shown.iterrows(), quantity):
+        draw_match3(ax, levels[int(row["task"]), 0])
+        validated = f", validated {row[f'validated_{field}']:.3f}" if f"validated_{field}" in row else ""
+        ax.set_title(f"{point_label(run, row['point'])}\n{field} {row[field]:.3f}{validated}",
+                     fontsize="x-small")
+    data = shown[[c for c in ("task", "point", *run.swept_keys, "fitness") if c in shown.columns]].copy()
+    data["quantity"] = quantity
+    data["at_selection"] = [row[q] for q, (_, row) in zip(quantity, shown.iterrows())]
+    data["validated"] = [row.get(f"validated_{q}") for q, (_, row) in zip(quantity, shown.iterrows())]
+    fig.tight_layout()
     report.save(fig, "match3_boards.png", "Best boards",
-                "The best board of each task (the first six), before play; white cells are empty.")
+                "The best board of replicate 0 of each sweep point (the first six), before play; "
+                "white cells are empty. Titles: the point, and the board's success probability by "
+                "the run's estimator at selection and validated on fresh playouts.", data=data)
+
+
+def match3_sweep(report):
+    """A sweep of boards: each point's success probability by the run's estimator, mean over
+    its replicates with their standard deviation, against the swept keys."""
+    run = report.run
+    records = run.records
+    x, lines, panels = sweep_roles(run, ("params.target", "params.gene", "params.threshold"))
+    if records.empty:
+        return
+    records = records.assign(quantity=[f"p_{run.setting('params.estimator', p)}" for p in records.point])
+    records["p"] = [row[q] for q, (_, row) in zip(records.quantity, records.iterrows())]
+    keys = [k for k in (x, *lines, *panels) if k] + ["quantity"]
+    data = records.groupby(keys)["p"].agg(mean="mean", std="std", replicates="count").reset_index()
+    if x is None:
+        x = "quantity"
+    groups = by_keys(data, panels)
+    fig, axes = panel_grid(len(groups))
+    for ax, (key, rows) in zip(axes.flat, groups):
+        for line, points in by_keys(rows, lines):
+            ax.errorbar(points[x], points["mean"], yerr=points["std"].fillna(0), marker="o",
+                        capsize=3, label=values_label(lines, line) or "all")
+        ax.set_title(values_label(panels, key), fontsize="small")
+        ax.set_ylim(-0.02, 1.02)
+    shown = ", ".join(sorted(set(data.quantity)))
+    report.save_panels(fig, axes, (x.split(".")[-1], f"success probability ({shown})"),
+                       "match3_sweep.png", "Success probability of the swept boards",
+                       "Each sweep point's success probability by the run's estimator: mean over "
+                       "its replicates, bars one standard deviation.", data=data)
 
 
 def figures(report):
     if report.run.driver == "ga":
         match3_targets(report)
         match3_boards(report)
+    else:
+        match3_sweep(report)

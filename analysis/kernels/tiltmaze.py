@@ -5,7 +5,7 @@ calls figures(report) for a run of this kernel."""
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..figures import by_keys, panel_grid, values_label, varied_keys
+from ..figures import by_keys, panel_grid, point_label, values_label, varied_keys
 from ..render import draw_tiltmaze
 
 
@@ -54,18 +54,46 @@ def tiltmaze_sweep(report):
                     "Shortest solution lengths of the solvable mazes.")
 
 
+def maze_panels(report, rows, name, title, caption, heading):
+    """One maze per row of `rows` (a `maze` column, `moves` when known) with its solution
+    path, moves numbered in order, titled by `heading(row)`; the rows go beside the figure."""
+    fig, axes = plt.subplots(1, len(rows), figsize=(2.8 * len(rows), 3.4), squeeze=False)
+    for ax, (_, row) in zip(axes[0], rows.iterrows()):
+        moves = row["moves"] if "moves" in row and row["moves"] else None
+        draw_tiltmaze(ax, row["maze"], path=moves, number_moves=moves is not None)
+        ax.set_title(heading(row), fontsize="small")
+    report.save(fig, name, title, caption, data=rows)
+
+
 def tiltmaze_hardest(report):
-    top = report.run.top.get("hardest")
-    if top is None or "maze" not in top.columns:
+    """The five hardest mazes of task 0 of each top-k table of mazes (`hardest`: one target,
+    `hardest_pair`: two)."""
+    for table, rows in sorted(report.run.top.items()):
+        if "maze" not in rows.columns or rows.empty:
+            continue
+        shown = rows[rows.task == 0].head(5).reset_index(drop=True)
+        what = "two targets" if "second" in shown.columns else "one target"
+        maze_panels(report, shown, f"tiltmaze_{table}.png", f"Hardest mazes ({what})",
+                    f"The hardest mazes of the run (top-k table '{table}', {what}): start (green), "
+                    "targets (red), walls, and a shortest solution (blue), its moves numbered "
+                    "in order.",
+                    lambda row: f"{int(row['score'])} moves: {row['moves']}")
+
+
+def tiltmaze_best(report):
+    """A GA's evolved mazes: the best maze of replicate 0 of each sweep point (up to 6)."""
+    run = report.run
+    best = run.best[(run.best.position == 0) & (run.best.replicate == 0)]
+    if "maze" not in best.columns or best.empty:
         return
-    shown = top[top.task == 0].head(6)
-    fig, axes = plt.subplots(1, len(shown), figsize=(2.6 * len(shown), 3), squeeze=False)
-    for ax, (_, row) in zip(axes[0], shown.iterrows()):
-        draw_tiltmaze(ax, row["maze"], path=row["moves"] if "moves" in row else None)
-        ax.set_title(f"{int(row['score'])} moves", fontsize="small")
-    report.save(fig, "tiltmaze_hardest.png", "Hardest mazes",
-                "The hardest mazes of the run (top-k table 'hardest'): start (green), target (red), "
-                "walls, and the shortest solution (blue).")
+    shown = best.sort_values("point").head(6).reset_index(drop=True)
+    columns = ["task", "point", *run.swept_keys, "fitness", "solvable", "length", "targets", "maze"]
+    maze_panels(report, shown[[c for c in columns if c in shown.columns]], "tiltmaze_best.png",
+                "Evolved mazes",
+                "The best maze of replicate 0 of each sweep point (the first six): start (green), "
+                "targets (red), walls; the title gives its shortest solution length.",
+                lambda row: f"{point_label(run, row['point'])}\n"
+                            f"length {int(row['length'])}, fitness {row['fitness']:.3g}")
 
 
 def figures(report):
@@ -73,3 +101,5 @@ def figures(report):
         tiltmaze_sweep(report)
     elif report.run.driver == "exhaustive":
         tiltmaze_hardest(report)
+    else:
+        tiltmaze_best(report)
