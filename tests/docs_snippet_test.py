@@ -135,6 +135,18 @@ def check_snippet(doc_text, result):
     if not (padding["generation"] == -1).all() or not padding["best"].map(math.isnan).all():
         fail("snippet: rows after the last generation are not padding (generation -1, best NaN)")
     f.close()
+    # Every further python block of the doc runs on the same file, as a reader would run it.
+    for number, block in enumerate(blocks[1:], start=2):
+        namespace = {}
+        try:
+            exec(compile(block.replace(f'"{DOC_PATH}"', repr(str(result))),
+                         f"hdf5-layout.md python block {number}", "exec"), namespace)
+        except Exception as error:  # noqa: BLE001  (any error is the doc's fault)
+            fail(f"hdf5-layout.md python block {number} fails on {result}: {error!r}")
+            continue
+        if "table" in namespace and len(namespace["table"]) != len(namespace["tasks"]):
+            fail(f"hdf5-layout.md python block {number}: {len(namespace['table'])} rows for "
+                 f"{len(namespace['tasks'])} tasks")
 
 
 def main():
