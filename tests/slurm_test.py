@@ -27,7 +27,6 @@ LOCAL_CLUSTER = os.path.join(ROOT, "slurm", "local-cluster.sh")
 SBATCH_ONE = os.path.join(ROOT, "slurm", "levelforge.sbatch")
 SBATCH_ARRAY = os.path.join(ROOT, "slurm", "levelforge-array.sbatch")
 DEMO = os.path.join(ROOT, "configs", "demo.yaml")
-MATCH3_SWEEP = os.path.join(ROOT, "configs", "match3_sweep.yaml")
 
 # Job states after which a job (or array task) will not run again.
 FINAL_STATES = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
@@ -201,38 +200,43 @@ class Array(SlurmTest):
         self.assert_same_results(self.path("reference.h5"), output)
 
 
-class Requeue(SlurmTest):
-    # Work for about WORK_SECONDS on 2 ranks: longer than Slurm's warning can come (its
-    # time-limit checks are 30 s apart, so with --time=1 the warning comes 0 to 30 s after
-    # the start, and launch.sh holds it until 10 s), whatever the speed of the machine.
-    WORK_SECONDS = 50
+# A GA of 8 tasks whose evaluations sleep 45 ms: 271 evaluations a task, 4 tasks a rank on 2
+# ranks, about 50 s whatever the speed of the machine, and nearly no CPU taken from the tests
+# that run beside it.
+SLEEPY_GA = """experiment: sleepy-ga
+kernel: onemax
+driver: ga
+params: {length: 32, sleep_us: 45000}
+ga: {population: 10, generations: 30, elitism: 1, keep_best: 2}
+sweep:
+  grid: {params.length: [24, 32]}
+  replicates: 4
+seed: 12
+"""
 
-    def replicates(self):
-        """match3_sweep's replicates (36 GA tasks each) for WORK_SECONDS on 2 ranks here."""
-        started = time.monotonic()
-        result = subprocess.run([MPIEXEC, "-n", "2", *MPIEXEC_FLAGS, LEVELFORGE, "run",
-                                 MATCH3_SWEEP, "--set", "sweep.replicates=3", "--no-output", "-q"],
-                                capture_output=True, text=True, timeout=300, check=False)
-        self.assert_ok(result)
-        per_replicate = (time.monotonic() - started) / 3
-        return max(8, min(100, round(self.WORK_SECONDS / per_replicate)))
+
+class Requeue(SlurmTest):
+    # Work for about 50 s on 2 ranks: longer than Slurm's warning can come (its time-limit
+    # checks are 30 s apart, so with --time=1 the warning comes 0 to 30 s after the start,
+    # and launch.sh holds it until 10 s).
 
     def test_time_limit_checkpoint_requeue_resume(self):
         """--time=1 with the warning 50 s before: the run checkpoints (exit 75), the job is
         requeued under the same id, resumes and ends with the results of an uninterrupted run."""
         output = self.path("sweep.h5")
-        replicates = self.replicates()
-        overrides = ("--set", f"sweep.replicates={replicates}")
-        job = self.sbatch("-n", "2", "--time=1", "--signal=B:USR1@50", SBATCH_ONE, MATCH3_SWEEP,
-                          "-o", output, *overrides)
+        config = self.path("sleepy_ga.yaml")
+        with open(config, "w") as f:
+            f.write(SLEEPY_GA)
+        job = self.sbatch("-n", "2", "--time=1", "--signal=B:USR1@50", SBATCH_ONE, config,
+                          "-o", output)
         # The reference runs meanwhile: the job idles while it is requeued.
-        reference = self.reference_run(MATCH3_SWEEP, self.path("reference.h5"), *overrides)
+        reference = self.reference_run(config, self.path("reference.h5"))
         [record] = self.wait_for(job, timeout=420)
         self.finish(reference, timeout=420)
         self.assertEqual(record["JobId"], job)
         self.assert_completed([record])
         restarts = int(record["Restarts"])
-        print(f"\nslurm_test: {36 * replicates} tasks, {restarts} restarts", file=sys.stderr)
+        print(f"\nslurm_test: {restarts} restarts", file=sys.stderr)
         self.assertGreaterEqual(restarts, 1, self.logs())
 
         log = self.log(f"slurm-{job}.out")  # --open-mode=append: every run's lines
@@ -244,7 +248,7 @@ class Requeue(SlurmTest):
         self.assertIn(f"levelforge.sbatch: job {job} (restart {restarts}) on ", log)
         # The first run is `run CONFIG ... --resume`; every restart `resume OUTPUT`, with
         # nothing retyped, and says what it restored.
-        self.assertEqual(log.count(f"{SLURM_ENV['LEVELFORGE_BIN']} run {MATCH3_SWEEP} -o {output} "), 1, log)
+        self.assertEqual(log.count(f"{SLURM_ENV['LEVELFORGE_BIN']} run {config} -o {output} "), 1, log)
         self.assertEqual(log.count(f"{SLURM_ENV['LEVELFORGE_BIN']} resume {output}\n"), restarts, log)
         self.assertRegex(log, r"levelforge: resumed: \d+ of \d+ tasks restored")
         self.assertIn(f"levelforge: results: {output}", log)
@@ -253,7 +257,7 @@ class Requeue(SlurmTest):
         self.assertFalse(os.path.exists(output + ".checkpoint"))
         with h5py.File(output, "r") as f:
             self.assertEqual(f.attrs["complete"], 1)
-            self.assertEqual(len(f["tasks"]), 36 * replicates)
+            self.assertEqual(len(f["tasks"]), 8)
         self.assert_same_results(self.path("reference.h5"), output)
 
 

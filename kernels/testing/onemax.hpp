@@ -1,12 +1,14 @@
 #pragma once
 // OneMax: maximize the number of ones in a bitstring. The optimum (all ones, fitness 1)
 // is known, which is what the GA driver's tests need. `cost_us` busy-waits per
-// evaluation to give benchmarks a kernel of fixed cost.
+// evaluation to give benchmarks a kernel of fixed cost; `sleep_us` sleeps instead, for tests
+// that need a run of some wall time without taking the CPU from the tests beside them.
 
 #include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -27,6 +29,7 @@ class OneMax : public bits::BitGenomeKernel {
     return {
         int_param("length", 64, 1, 1'000'000, "bits in a genome"),
         int_param("cost_us", 0, 0, 10'000'000, "busy-wait per evaluation, microseconds"),
+        int_param("sleep_us", 0, 0, 10'000'000, "sleep per evaluation, microseconds"),
         int_param("climb_steps", 100, 0, 100'000'000,
                   "sweep driver: single-bit flips tried by the random hill climber"),
     };
@@ -42,6 +45,7 @@ class OneMax : public bits::BitGenomeKernel {
   explicit OneMax(const ParamSet& params)
       : BitGenomeKernel(static_cast<std::size_t>(params.integer("length"))),
         cost_(std::chrono::microseconds(params.integer("cost_us"))),
+        sleep_(std::chrono::microseconds(params.integer("sleep_us"))),
         climb_steps_(params.integer("climb_steps")) {}
 
   static std::vector<FieldSpec> evaluation_fields() {
@@ -78,6 +82,7 @@ class OneMax : public bits::BitGenomeKernel {
 
  private:
   void busy_wait() const {
+    if (sleep_.count() > 0) std::this_thread::sleep_for(sleep_);
     if (cost_.count() == 0) return;
     const auto until = std::chrono::steady_clock::now() + cost_;
     while (std::chrono::steady_clock::now() < until) {
@@ -85,6 +90,7 @@ class OneMax : public bits::BitGenomeKernel {
   }
 
   std::chrono::microseconds cost_;
+  std::chrono::microseconds sleep_;
   std::int64_t climb_steps_;
 };
 
