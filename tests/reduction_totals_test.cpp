@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "tests/top_entries.hpp"
 
 namespace levelforge {
 namespace {
@@ -36,12 +37,7 @@ Reductions visit(const std::vector<ReductionSpec>& specs,
   return reductions;
 }
 
-std::vector<std::pair<double, std::uint64_t>> ranked(const std::vector<TopEntry>& entries) {
-  std::vector<std::pair<double, std::uint64_t>> out;
-  out.reserve(entries.size());
-  for (const auto& entry : entries) out.emplace_back(entry.score, entry.index);
-  return out;
-}
+using testing::scores_and_indices;
 
 TEST(SlotMaps, CountsTakeOneSlotAndHistogramsTheirBinsAndTwo) {
   const auto specs = totals_specs();
@@ -62,7 +58,7 @@ TEST(ReductionTotalsSums, ChunksOfATaskAddUp) {
   // visited, underflow, [0, 1), [1, 2), overflow
   EXPECT_EQ(totals.find(7)->integers, (std::vector<std::int64_t>{7, 0, 3, 2, 2}));
   // Scores index % 5: 0 1 2 3 4 0 1; the best two are 4@4 and 3@3.
-  EXPECT_EQ(ranked(totals.find(7)->tops[best]),
+  EXPECT_EQ(scores_and_indices(totals.find(7)->tops[best]),
             (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {3.0, 3}}));
 }
 
@@ -71,7 +67,7 @@ TEST(ReductionTotalsSums, TiesKeepTheSmallerIndex) {
   ReductionTotals totals(specs);
   totals.add_top(best, 0, {{1.0, 9, {std::int64_t{9}}}, {1.0, 4, {std::int64_t{4}}}});
   totals.add_top(best, 0, {{1.0, 2, {std::int64_t{2}}}, {0.5, 1, {std::int64_t{1}}}});
-  EXPECT_EQ(ranked(totals.find(0)->tops[best]),
+  EXPECT_EQ(scores_and_indices(totals.find(0)->tops[best]),
             (std::vector<std::pair<double, std::uint64_t>>{{1.0, 2}, {1.0, 4}}));
 }
 
@@ -94,7 +90,8 @@ TEST(ReductionTotalsSegments, ASavedSegmentAbsorbsToTheSameTotals) {
       ASSERT_EQ(saved.find(task) == nullptr, restored.find(task) == nullptr) << task;
       if (saved.find(task) == nullptr) continue;
       EXPECT_EQ(restored.find(task)->integers, saved.find(task)->integers);
-      EXPECT_EQ(ranked(restored.find(task)->tops[best]), ranked(saved.find(task)->tops[best]));
+      EXPECT_EQ(scores_and_indices(restored.find(task)->tops[best]),
+                scores_and_indices(saved.find(task)->tops[best]));
       ASSERT_EQ(restored.find(task)->tops[best].size(), saved.find(task)->tops[best].size());
       for (std::size_t i = 0; i < saved.find(task)->tops[best].size(); ++i) {
         EXPECT_EQ(restored.find(task)->tops[best][i].record,
@@ -121,7 +118,7 @@ TEST(ReductionTotalsSegments, AbsorbingTwoSegmentsAddsThem) {
   both.absorb(second, 2);
   // Values index % 3 of 0 1 2 4: 0 1 2 1, so [0, 1) once, [1, 2) twice, overflow once.
   EXPECT_EQ(both.find(1)->integers, (std::vector<std::int64_t>{4, 0, 1, 2, 1}));
-  EXPECT_EQ(ranked(both.find(1)->tops[best]),
+  EXPECT_EQ(scores_and_indices(both.find(1)->tops[best]),
             (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {2.0, 2}}));
 }
 

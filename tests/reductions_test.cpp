@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/top_entries.hpp"
+
 namespace levelforge {
 namespace {
 
@@ -28,13 +30,7 @@ constexpr std::size_t other = 1;
 constexpr std::size_t hist = 2;
 constexpr std::size_t top = 3;
 
-std::vector<std::pair<double, std::uint64_t>> scores_and_indices(
-    const std::vector<TopEntry>& entries) {
-  std::vector<std::pair<double, std::uint64_t>> out;
-  out.reserve(entries.size());
-  for (const auto& entry : entries) out.emplace_back(entry.score, entry.index);
-  return out;
-}
+using testing::scores_and_indices;
 
 TEST(Reductions, StartEmpty) {
   const auto s = specs();

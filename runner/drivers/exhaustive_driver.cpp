@@ -182,18 +182,17 @@ class ExhaustiveRun {
   // A task's chunks ran on several ranks: its wall time is their sum, and the rank that
   // writes its other per-task rows records it.
   void log_tasks() {
-    std::vector<double>* seconds = nullptr;
-    {
+    const auto& seconds = [&]() -> const std::vector<double>& {
       const auto timer = context_.idle.measure();
-      seconds = &seconds_.merged(context_.comm);
+      const auto& merged = seconds_.merged(context_.comm);
       for (const auto& failure : context_.failures.gather(context_.comm))
         uncovered_[failure.task] += static_cast<std::uint64_t>(failure.end - failure.begin);
-    }
-    for (auto task = static_cast<std::uint64_t>(context_.comm.rank()); task < plan_.task_count();
-         task += static_cast<std::uint64_t>(context_.comm.size())) {
+      return merged;
+    }();
+    for (const auto task : rank_tasks(plan_.task_count(), context_.comm)) {
       const auto& range = plan_.range(task);
       context_.tasks.add(context_.experiment,
-                         {task, (*seconds)[task], context_.comm.rank(), range.end - range.begin,
+                         {task, seconds[task], context_.comm.rank(), range.end - range.begin,
                           indices_before_[task], context_.session,
                           uncovered_[task] > 0 ? TaskEntry::task_failed : TaskEntry::task_done});
     }

@@ -147,12 +147,19 @@ std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& c
   return datasets;
 }
 
+std::vector<std::uint64_t> rank_tasks(std::uint64_t task_count, const mpi::Comm& comm) {
+  std::vector<std::uint64_t> tasks;
+  for (auto task = static_cast<std::uint64_t>(comm.rank()); task < task_count;
+       task += static_cast<std::uint64_t>(comm.size())) {
+    tasks.push_back(task);
+  }
+  return tasks;
+}
+
 void write_task_datasets(ResultFile& file, const std::vector<ExhaustiveDataset>& datasets,
                          const ExhaustiveResults& results, const mpi::Comm& comm) {
   TaskBlocks blocks(declarations(datasets));
-  // Tasks spread round robin over the ranks.
-  for (auto task = static_cast<std::uint64_t>(comm.rank()); task < results.plan.task_count();
-       task += static_cast<std::uint64_t>(comm.size())) {
+  for (const auto task : rank_tasks(results.plan.task_count(), comm)) {
     const auto added = blocks.add(task);
     for (std::size_t d = 0; d < datasets.size(); ++d) datasets[d].fill(results, task, added[d]);
   }

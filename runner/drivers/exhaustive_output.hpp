@@ -40,6 +40,9 @@ struct ExhaustiveDataset {
 
 std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& capability);
 
+// The tasks whose per-task rows (and /tasks row) this rank writes: round robin over the ranks.
+std::vector<std::uint64_t> rank_tasks(std::uint64_t task_count, const mpi::Comm& comm);
+
 // Collective: every per-task dataset, each task's rows written by one rank.
 void write_task_datasets(ResultFile& file, const std::vector<ExhaustiveDataset>& datasets,
                          const ExhaustiveResults& results, const mpi::Comm& comm);
