@@ -14,16 +14,17 @@ DPI = 100
 
 
 class Report:
-    """The figures written so far, for the index. Each figure may come with the numbers it
-    plots (`data`, one row per plotted point or bar, columns named as in the figure), written
-    beside it as data/<figure>.csv for a researcher to redraw it and a test to check it."""
+    """The figures written so far, for the index. Each figure comes with the numbers it plots
+    (`data`: a DataFrame, one row per plotted point or bar, columns named as in the figure),
+    written beside it as data/<figure>.csv for a researcher to redraw it and a test to check
+    it. A figure without them is refused: a picture nobody can check is how wrong ones ship."""
 
     def __init__(self, run, directory):
         self.run = run
         self.directory = directory
-        self.figures = []  # (file name, title, caption, data file or None)
+        self.figures = []  # (file name, title, caption, data file)
 
-    def save_plot(self, fig, ax, labels, name, title, caption, legend_columns=1, data=None):
+    def save_plot(self, fig, ax, labels, name, title, caption, data, legend_columns=1):
         """A single-axes plot: its (x, y) labels, legend and grid, then saved."""
         ax.set_xlabel(labels[0])
         ax.set_ylabel(labels[1])
@@ -31,10 +32,10 @@ class Report:
         ax.grid(alpha=0.3)
         self.save(fig, name, title, caption, data)
 
-    def save_panels(self, fig, axes, labels, name, title, caption, data=None):
+    def save_panels(self, fig, axes, labels, name, title, caption, data):
         """A grid of panels sharing axes: panels left empty hidden, the x label and ticks
         under the lowest panel of each column, the y label left of the first column, one
-        legend (the first panel's), grids. Then saved."""
+        legend (of every line in any panel), grids. Then saved."""
         for column in axes.T:
             shown = [ax for ax in column if ax.has_data()]
             for ax in column:
@@ -46,17 +47,23 @@ class Report:
             ax.set_ylabel(labels[1])
         for ax in axes.flat:
             ax.grid(alpha=0.3)
-        axes[0][0].legend(fontsize="small")
+        legend = {}
+        for ax in axes.flat:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                legend.setdefault(label, handle)
+        axes[0][0].legend(legend.values(), legend.keys(), fontsize="small")
         self.save(fig, name, title, caption, data)
 
-    def save(self, fig, name, title, caption, data=None):
+    def save(self, fig, name, title, caption, data):
+        if not isinstance(data, pd.DataFrame) or data.empty:
+            plt.close(fig)
+            raise ValueError(f"figure {name!r}: no data to write beside it (a DataFrame with "
+                             f"one row per plotted point or bar); got {type(data).__name__}")
         fig.savefig(os.path.join(self.directory, name), dpi=DPI, bbox_inches="tight")
         plt.close(fig)
-        data_file = None
-        if data is not None:
-            data_file = os.path.join("data", os.path.splitext(name)[0] + ".csv")
-            os.makedirs(os.path.join(self.directory, "data"), exist_ok=True)
-            data.to_csv(os.path.join(self.directory, data_file), index=False)
+        data_file = os.path.join("data", os.path.splitext(name)[0] + ".csv")
+        os.makedirs(os.path.join(self.directory, "data"), exist_ok=True)
+        data.to_csv(os.path.join(self.directory, data_file), index=False)
         self.figures.append((name, title, caption, data_file))
 
 
@@ -109,6 +116,16 @@ def by_keys(frame, keys):
         return [((), frame)]
     grouped = frame.groupby(list(keys) if len(keys) > 1 else keys[0])
     return [(key if isinstance(key, tuple) else (key,), rows) for key, rows in grouped]
+
+
+def panels_and_lines(frame, line_keys, panel_keys):
+    """(panel values, [(line values, rows, color)]) per combination of the `panel_keys`, its
+    lines one per combination of the `line_keys`. A line's color follows its values, the same
+    in every panel: a panel that lacks a value leaves that color out instead of handing it to
+    the next line."""
+    colors = {line: f"C{k % 10}" for k, (line, _) in enumerate(by_keys(frame, line_keys))}
+    return [(panel, [(line, points, colors[line]) for line, points in by_keys(rows, line_keys)])
+            for panel, rows in by_keys(frame, panel_keys)]
 
 
 def sweep_roles(run, preferred):
@@ -169,14 +186,14 @@ def fitness_curves(report):
         replicates="count").reset_index()
     stats = run.points.merge(stats, on="point")
     line_keys, panel_keys = line_layout(run)
-    panels = by_keys(stats, panel_keys)
+    panels = panels_and_lines(stats, line_keys, panel_keys)
     fig, axes = panel_grid(len(panels), width=5.5 if len(panels) > 1 else 7,
                            height=3.6 if len(panels) > 1 else 4.5)
-    for ax, (panel, rows) in zip(axes.flat, panels):
-        for point, line in rows.groupby("point"):
-            label = values_label(line_keys, [line[key].iloc[0] for key in line_keys]) or "all tasks"
-            drawn, = ax.plot(line.generation, line["median"], label=label)
-            ax.fill_between(line.generation, line.q25, line.q75, color=drawn.get_color(), alpha=0.2)
+    for ax, (panel, lines) in zip(axes.flat, panels):
+        for values, line, color in lines:
+            label = values_label(line_keys, values) or "all tasks"
+            ax.plot(line.generation, line["median"], label=label, color=color)
+            ax.fill_between(line.generation, line.q25, line.q75, color=color, alpha=0.2)
         if panel_keys:
             ax.set_title(values_label(panel_keys, panel), fontsize="small")
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
@@ -225,23 +242,54 @@ def targets(report, field, samples, labels, name, title, caption):
     report.save_panels(fig, axes, (labels[0], y_label), name, title, caption, data=data)
 
 
-def histogram_bars(ax, rows):
-    """Bars of one histogram's rows of `reductions`, under- and overflow (infinite edges) left out."""
+def histogram_bars(ax, rows, **style):
+    """Bars of one histogram's rows of `reductions`, under- and overflow (infinite edges) left
+    out; the rows drawn are returned."""
     inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
-    ax.bar(inner["low"], inner["value"], width=(inner["high"] - inner["low"]).to_numpy(), align="edge")
+    ax.bar(inner["low"], inner["value"], width=(inner["high"] - inner["low"]).to_numpy(),
+           align="edge", **style)
+    return inner
+
+
+def histogram_figure(report, reductions, names, name, title, caption, y_label="count",
+                     log=False):
+    """One panel per histogram reduction in `names`; bars for a run of one task, else one
+    step line per task labelled by its point (the first ten tasks). The counts drawn go beside
+    the figure, one row per bin and task (under- and overflow left out)."""
+    run = report.run
+    tasks = sorted(set(reductions.task))
+    shown_tasks = tasks[:10]
+    fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.8 * len(names) + 0.6), squeeze=False)
+    drawn = []
+    for ax, reduction in zip(axes[:, 0], names):
+        for task in shown_tasks:
+            rows = reductions[(reductions.reduction == reduction) & (reductions.task == task)]
+            if len(tasks) == 1:
+                inner = histogram_bars(ax, rows)
+            else:
+                inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
+                point = int(run.tasks.point[run.tasks.task == task].iloc[0])
+                ax.stairs(inner["value"], np.append(inner["low"], inner["high"].iloc[-1]),
+                          label=task_label(run, task, point))
+            drawn.append(inner)
+        ax.set_title(reduction, fontsize="small")
+        ax.set_ylabel(y_label)
+        if log:
+            ax.set_yscale("log")
+        if len(tasks) > 1:
+            ax.legend(fontsize="x-small")
+    data = pd.concat(drawn, ignore_index=True)
+    data = data[["reduction", "task", "low", "high", "value"]].rename(columns={"value": "count"})
+    shown = ("" if len(tasks) == 1 else
+             " One line per task." if len(shown_tasks) == len(tasks) else
+             f" One line per task, the first {len(shown_tasks)} of {len(tasks)}.")
+    report.save(fig, name, title, caption + shown, data=data)
 
 
 def histograms(report):
-    """Every histogram reduction of an exhaustive run, task 0."""
-    run = report.run
-    reductions = run.reductions
+    """Every histogram reduction of an exhaustive run."""
+    reductions = report.run.reductions
     names = sorted(set(reductions[reductions.kind == "histogram"]["reduction"]))
-    if not names:
-        return
-    fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
-    for ax, name in zip(axes[:, 0], names):
-        histogram_bars(ax, reductions[(reductions.reduction == name) & (reductions.task == 0)])
-        ax.set_title(name, fontsize="small")
-        ax.set_ylabel("count")
-    report.save(fig, "histograms.png", "Histograms",
-                "Every histogram reduction of task 0 (underflow and overflow bins left out).")
+    if names:
+        histogram_figure(report, reductions, names, "histograms.png", "Histograms",
+                         "Every histogram reduction (underflow and overflow bins left out).")

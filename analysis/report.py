@@ -144,8 +144,7 @@ def write_index(report, result_path):
             f'{table_html(failures.drop(columns=["session", "rank", "wall_time"]))}')
     figures = "".join(
         f'<h2>{html.escape(title)}</h2><p>{html.escape(caption)}'
-        + (f' The numbers: <a href="{data}">{data}</a>.' if data else "")
-        + f'</p><img src="{name}" alt="{html.escape(title)}">'
+        f' The numbers: <a href="{data}">{data}</a>.</p><img src="{name}" alt="{html.escape(title)}">'
         for name, title, caption, data in report.figures)
     text = f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{html.escape(str(provenance['experiment']))}: levelforge report</title>

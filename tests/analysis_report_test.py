@@ -1,15 +1,22 @@
 """python3 -m analysis.report on real runs of each kernel's small config: every figure the
-kernel promises is written as a valid PNG of non-trivial size, and index.html shows them
-with the provenance and the sweep.
+kernel promises is written as a valid PNG of non-trivial size with its numbers beside it
+(data/<figure>.csv, linked from index.html), and index.html shows them with the provenance
+and the sweep. The numbers of each figure are checked against values computed here from the
+HDF5 file with h5py and NumPy alone (those of the GA targets, the fitness curves and the
+tilt-maze solvable fraction in analysis_figures_test.py).
 
 Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
+import csv
 import os
 import re
 import subprocess
 import sys
 import unittest
+
+import h5py
+import numpy as np
 
 from cli_support import TempDirTest, levelforge
 
@@ -53,13 +60,45 @@ CASES = {
 }
 
 
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def per_point(records, replicates):
+    """The rows of a task-indexed table grouped by sweep point (task = point x replicates + r)."""
+    return [records[start:start + replicates] for start in range(0, len(records), replicates)]
+
+
 class Reports(TempDirTest):
+    def data(self, figure):
+        with open(os.path.join(self.out, "data", f"{figure}.csv")) as f:
+            return list(csv.DictReader(f))
+
+    def hdf5(self, *paths):
+        with h5py.File(self.result, "r") as f:
+            values = [f[path][()] for path in paths]
+            return (*values, int(f.attrs["replicates"]))
+
+    def assert_histogram_data(self, figure, names):
+        """Each histogram's inner bins, edges and counts as /exhaustive/histograms/NAME holds them."""
+        rows = self.data(figure)
+        with h5py.File(self.result, "r") as f:
+            for name in names:
+                dataset = f[f"exhaustive/histograms/{name}"]
+                low, high, bins = (dataset.attrs[k] for k in ("low", "high", "bins"))
+                width = (high - low) / bins
+                mine = [r for r in rows if r["reduction"] == name and r["task"] == "0"]
+                self.assertEqual([int(r["count"]) for r in mine], list(dataset[0][1:-1]), name)
+                np.testing.assert_allclose([float(r["low"]) for r in mine],
+                                           [low + i * width for i in range(bins)], err_msg=name)
+
     def report(self, name):
         config, overrides, figures = CASES[name]
         result_path = self.path(f"{name}.h5")
         self.assert_ok(levelforge("run", os.path.join(REPO, "configs", config), "-o", result_path, "-q",
                                   *overrides, ranks=2))
-        out = self.path(f"{name}-report")
+        out = self.out = self.path(f"{name}-report")
+        self.result = result_path
         made = subprocess.run([sys.executable, "-m", "analysis.report", result_path, "-o", out],
                               cwd=REPO, capture_output=True, text=True, timeout=300)
         self.assertEqual(made.returncode, 0, made.stderr)
@@ -74,6 +113,10 @@ class Reports(TempDirTest):
                 self.assertEqual(f.read(8), PNG_SIGNATURE, figure)
             self.assertGreater(os.path.getsize(path), 5000, f"{figure} is too small to show anything")
             self.assertIn(f'src="{figure}"', page)
+        for figure in (name for name in os.listdir(out) if name.endswith(".png")):
+            data = f"data/{figure[:-len('.png')]}.csv"
+            self.assertIn(f'href="{data}"', page, f"{figure}: no data linked")
+            self.assertTrue(self.data(figure[:-len(".png")]), f"{figure}: empty {data}")
         self.assertEqual(sorted(re.findall(r'src="([^"]+)"', page)),
                          sorted(name for name in os.listdir(out) if name.endswith(".png")))
         self.assertIn("<h2>Provenance</h2>", page)
@@ -84,6 +127,15 @@ class Reports(TempDirTest):
     def test_match3(self):
         page = self.report("match3")
         self.assertIn("target", page)
+        best, validation, replicates = self.hdf5("ga/best", "ga/validation")
+        rows = self.data("match3_boards")
+        self.assertEqual([int(r["task"]) for r in rows], list(range(0, len(best), replicates)))
+        for row in rows:
+            task = int(row["task"])
+            self.assertEqual(row["quantity"], "p_normal")
+            self.assertAlmostEqual(float(row["at_selection"]), best[task, 0]["p_normal"], places=12)
+            self.assertAlmostEqual(float(row["validated"]), validation[task, 0]["validated_p_normal"],
+                                   places=12)
 
     def test_tiltmaze_sweep(self):
         # 144 points: the sweep table is whole, folded under a <details>.
@@ -91,15 +143,46 @@ class Reports(TempDirTest):
         sweep = page[page.index("<h2>Sweep</h2>"):page.index("<h2>Results</h2>")]
         self.assertIn("<details><summary>144 rows (open)</summary>", sweep)
         self.assertEqual(sweep.count("<tr>"), 145)
+        # Solution lengths per swept combination (width stands for the zipped height).
+        records, points, replicates = self.hdf5("sweep/records", "points")
+        keys = ("params.placement", "params.targets", "params.collect", "params.width",
+                "params.wall_density")
+        expected = {}
+        for point, mine in zip(points, per_point(records, replicates)):
+            lengths = mine["length"][(mine["targets"] > 0) & (mine["solvable"] == 1)]
+            if len(lengths):
+                key = tuple(text(point[k]) if k in ("params.placement", "params.collect")
+                            else float(point[k]) for k in keys)
+                expected[key] = (len(lengths), float(np.median(lengths)),
+                                 float(np.quantile(lengths, 0.25)), int(lengths.max()))
+        got = {tuple(r[k] if k in ("params.placement", "params.collect") else float(r[k]) for k in keys):
+               (int(r["solvable"]), float(r["median"]), float(r["q25"]), int(float(r["longest"])))
+               for r in self.data("tiltmaze_lengths")}
+        self.assertEqual(got, expected)
 
     def test_tiltmaze_exhaustive(self):
         self.report("tiltmaze_exhaustive")
+        self.assert_histogram_data("histograms", ["components", "distance", "pair_length", "reachable"])
+        top, _ = self.hdf5("exhaustive/top/hardest")
+        rows = self.data("tiltmaze_hardest")
+        self.assertEqual([(r["maze"], r["moves"]) for r in rows],
+                         [(text(e["maze"]), text(e["moves"])) for e in top[0][:5]])
 
     def test_matchstick(self):
         self.report("matchstick")
+        self.assert_histogram_data("matchstick_solutions", ["solution_count"])
+        top, _ = self.hdf5("exhaustive/top/good_puzzles")
+        rows = self.data("matchstick_good")
+        self.assertEqual([(r["puzzle"], r["solution"], float(r["score"])) for r in rows],
+                         [(text(e["puzzle"]), text(e["solution"]), float(e["score"])) for e in top[0][:5]])
 
     def test_tiltmaze_ga(self):
         self.report("tiltmaze_ga")
+        best, replicates = self.hdf5("ga/best")
+        rows = self.data("tiltmaze_best")
+        self.assertEqual([(int(r["task"]), r["maze"], int(r["length"])) for r in rows],
+                         [(task, text(best[task, 0]["maze"]), int(best[task, 0]["length"]))
+                          for task in range(0, min(len(best), 6 * replicates), replicates)])
 
     def test_tiltmaze_pairs(self):
         self.report("tiltmaze_pairs")
@@ -107,21 +190,81 @@ class Reports(TempDirTest):
     def test_match3_sweep(self):
         self.assertIn("Success probability of the swept boards", self.report("match3_sweep"))
 
+    def assert_monsters_sweep_data(self, keys):
+        """Survival and motive shares per sweep point: means over its replicates."""
+        records, points, replicates = self.hdf5("sweep/records", "points")
+        survival = {tuple(text(r[k]) if k == "params.monster" else float(r[k]) for k in keys):
+                    float(r["p_survive"]) for r in self.data("monsters_survival")}
+        motives = {int(r["point"]): r for r in self.data("monsters_motives")}
+        self.assertEqual(len(survival), len(points))
+        self.assertEqual(sorted(motives), list(points["point"]))
+        for point, mine in zip(points, per_point(records, replicates)):
+            key = tuple(text(point[k]) if k == "params.monster" else float(point[k]) for k in keys)
+            self.assertAlmostEqual(survival[key], mine["p_survive"].mean(), places=12)
+            for motive in ("fear", "aggression", "desire", "misc", "wander", "none"):
+                self.assertAlmostEqual(float(motives[point["point"]][motive]),
+                                       mine[f"share_{motive}"].mean(), places=12)
+
     def test_monsters_sweep(self):
         page = self.report("monsters_sweep")
         self.assertIn("Hero survival", page)
+        self.assert_monsters_sweep_data(("params.monster", "params.fear", "params.group_size"))
 
     def test_monsters_one_key(self):
         self.report("monsters_one_key")
+        self.assert_monsters_sweep_data(("params.monster",))
 
     def test_monsters_ga(self):
         self.assertIn("Target against validated hero survival", self.report("monsters_ga"))
+        best, validation, replicates = self.hdf5("ga/best", "ga/validation")
+        rows = self.data("monsters_survival")
+        self.assertEqual(len(rows), len(best))
+        for row in rows:
+            task = int(row["task"])
+            self.assertAlmostEqual(float(row["at_selection"]), best[task, 0]["p_survive"], places=12)
+            self.assertAlmostEqual(float(row["validated"]), validation[task, 0]["validated_p_survive"],
+                                   places=12)
+
+    def spawn_masks(self, levels):
+        """A first_run text as masks, four hex digits per level (docs/spawn.md)."""
+        levels = text(levels).rstrip("\0")
+        return [int(levels[i:i + 4], 16) for i in range(0, len(levels), 4)]
+
+    def strips(self):
+        strips = {}
+        for row in self.data("spawn_strip"):
+            strips.setdefault(row["run"], []).append(int(row["mask"]))
+        return strips
 
     def test_spawn_sweep(self):
         self.assertIn("Enemies per level", self.report("spawn_sweep"))
+        records, points, replicates = self.hdf5("sweep/records", "points")
+        groups = per_point(records, replicates)
+        rows = self.data("spawn_tradeoff")
+        self.assertEqual(len(rows), len(points))
+        for point, mine in zip(points, groups):
+            row = [r for r in rows if float(r["params.weight_increment"]) == point["params.weight_increment"]
+                   and r["params.recency"] == text(point["params.recency"])][0]
+            self.assertAlmostEqual(float(row["error_share_pct"]), 100 * mine["error_share"].mean(), places=9)
+            self.assertAlmostEqual(float(row["repetition_pct"]), 100 * mine["repetition"].mean(), places=9)
+            self.assertAlmostEqual(float(row["entropy_bits"]), mine["entropy"].mean(), places=12)
+        first_runs = [self.spawn_masks(mine["first_run"][0]) for mine in groups]
+        strips = self.strips()
+        self.assertEqual(len(strips), min(len(points), 4))
+        for title, masks in strips.items():
+            self.assertIn(masks, first_runs, title)
 
     def test_spawn_ga(self):
         self.report("spawn_ga")
+        best, validation, _ = self.hdf5("ga/best", "ga/validation")
+        strips = list(self.strips().values())
+        self.assertEqual(strips, [self.spawn_masks(validation[task, 0]["validated_first_run"])
+                                  for task in range(min(len(best), 4))])
+        at_selection = [r for r in self.data("spawn_tradeoff") if r["series"] == "at selection"]
+        self.assertEqual(len(at_selection), best.size)
+        for row in at_selection:
+            self.assertAlmostEqual(float(row["error_share_pct"]),
+                                   100 * best[int(row["task"]), int(row["position"])]["error_share"], places=9)
 
     def test_a_file_load_refuses_is_an_error(self):
         missing = self.path("missing.h5")

@@ -4,34 +4,33 @@ kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import histogram_bars
+from ..figures import histogram_figure
 from ..render import draw_matchstick
 
 
 def matchstick(report):
     run = report.run
     reductions = run.reductions
-    counts = reductions[(reductions.reduction == "solution_count") & (reductions.task == 0)]
+    counts = reductions[reductions.reduction == "solution_count"]
     if len(counts):
-        fig, ax = plt.subplots(figsize=(7, 4))
-        histogram_bars(ax, counts)
-        ax.set_yscale("log")
-        ax.set_xlabel("solutions of a puzzle")
-        ax.set_ylabel("puzzles (log scale)")
-        report.save(fig, "matchstick_solutions.png", "Solutions per puzzle",
-                    "How many solutions each candidate puzzle has.")
+        histogram_figure(report, counts, ["solution_count"], "matchstick_solutions.png",
+                         "Solutions per puzzle",
+                         "How many solutions each candidate puzzle has: puzzles (log scale) per "
+                         "number of solutions.", y_label="puzzles (log scale)", log=True)
     good = run.top.get("good_puzzles")
     if good is None or not len(good):
         return
-    shown = good[good.task == 0].head(5)
+    shown = good[good.task == 0].head(5).reset_index(drop=True)
     fig, axes = plt.subplots(len(shown), 2, figsize=(8, 1.4 * len(shown)), squeeze=False)
     for row_axes, (_, row) in zip(axes, shown.iterrows()):
         draw_matchstick(row_axes[0], row["puzzle"])
         draw_matchstick(row_axes[1], row["solution"])
+        row_axes[1].set_title(f"difficulty {row['score']:.4g}", fontsize="x-small", loc="right")
     axes[0][0].set_title("puzzle", fontsize="small")
-    axes[0][1].set_title("solution", fontsize="small")
+    axes[0][1].set_title("solution", fontsize="small", loc="left")
     report.save(fig, "matchstick_good.png", "Good puzzles",
-                "The best puzzles by difficulty: the false equation and the true one after the move.")
+                "The best puzzles of task 0 by difficulty (the top-k table's score): the false "
+                "equation and the true one after the move.", data=shown)
 
 
 def figures(report):

@@ -6,7 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..figures import values_label, point_label, task_label, varied_keys, by_keys, sweep_roles, panel_grid, targets
+from ..figures import (panel_grid, panels_and_lines, point_label, sweep_roles, targets, task_label,
+                       values_label, varied_keys)
 
 
 # The motives of a monsters record (kernels/monsters), each with a fixed color.
@@ -33,19 +34,21 @@ def monsters_survival(report):
         x = "sweep"
         records = records.assign(sweep="all tasks")
     joined = "-" if pd.api.types.is_numeric_dtype(records[x]) else "none"  # no line between texts
-    groups = by_keys(records, panels)
+    keys = [*panels, *lines, x]
+    data = records.groupby(keys)["p_survive"].agg(
+        p_survive="mean", std="std", replicates="count").reset_index()
+    groups = panels_and_lines(data, lines, panels)
     fig, axes = panel_grid(len(groups))
-    for ax, (key, rows) in zip(axes.flat, groups):
-        for line, line_rows in by_keys(rows, lines):
-            survival = line_rows.groupby(x)["p_survive"].mean()
-            ax.plot(survival.index, survival.to_numpy(), marker="o", linestyle=joined,
+    for ax, (key, drawn) in zip(axes.flat, groups):
+        for line, points, color in drawn:
+            ax.plot(points[x], points["p_survive"], marker="o", linestyle=joined, color=color,
                     label=values_label(lines, line) or "all")
         ax.set_title(values_label(panels, key), fontsize="small")
         ax.set_ylim(-0.02, 1.02)
     report.save_panels(fig, axes, (x.split(".")[-1], "hero survival probability"),
                        "monsters_survival.png", "Hero survival against the swept parameters",
                        "The fraction of worlds the hero survives, per sweep point (mean over "
-                       "replicates).")
+                       "replicates; their standard deviation in the data).", data=data)
 
 
 def stacked_bars(ax, labels, shares, colors):
@@ -83,6 +86,9 @@ def monsters_motives(report):
     if len(columns) < len(MOTIVES):
         shares["other"] = (1 - shares.sum(axis=1)).clip(lower=0)
         colors["other"] = "#eeeeee"
+    data = shares.copy()
+    data.insert(0, "label", labels)
+    data.insert(0, "task" if run.driver == "ga" else "point", rows)
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.25 * len(shares)))
     stacked_bars(ax, labels, shares, colors)
     ax.set_xlim(0, 1)
@@ -92,7 +98,7 @@ def monsters_motives(report):
     report.save(fig, "monsters_motives.png", "Motive shares",
                 "Which motive won the monsters' decisions, per " +
                 ("task (its best genome; the record holds fear and aggression, the rest is other)."
-                 if run.driver == "ga" else "sweep point (mean over replicates)."))
+                 if run.driver == "ga" else "sweep point (mean over replicates)."), data=data)
 
 
 def figures(report):

@@ -3,6 +3,7 @@ enemies that appeared. `analysis.report` calls figures(report) for a run of this
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
 from ..figures import values_label, point_label, task_label, varied_keys, by_keys, sweep_roles
 from ..render import draw_spawn_strip, parse_spawn_levels
@@ -23,7 +24,8 @@ def spawn_tradeoff(report):
         validated = {f"validated_{column}": column
                      for column in ("error_share", "repetition", "entropy")}
         if set(validated) <= set(best.columns):
-            series.append(("validated", "s", best[list(validated)].rename(columns=validated), None))
+            series.append(("validated", "s",
+                           best[["task", "position", *validated]].rename(columns=validated), None))
     else:
         records = run.records
         if "error_share" not in records.columns:
@@ -39,6 +41,12 @@ def spawn_tradeoff(report):
             series.append((values_label(others, key) or "all tasks", "o", rows,
                            [f"{value:g}" if isinstance(value, float) else str(value)
                             for value in rows[order]] if order else None))
+    identity = ["task", "position"] if run.driver == "ga" else keys
+    data = pd.concat([frame[identity].assign(series=label,
+                                              error_share_pct=100 * frame["error_share"],
+                                              repetition_pct=100 * frame["repetition"],
+                                              entropy_bits=frame["entropy"])
+                      for label, _, frame, _ in series], ignore_index=True)
     fig, axes = plt.subplots(1, len(measures), figsize=(11, 4.5), squeeze=False)
     for ax, (measure, ylabel, scale) in zip(axes[0], measures):
         for label, marker, frame, point_labels in series:
@@ -58,7 +66,7 @@ def spawn_tradeoff(report):
                 "Sum |required - spawned| / sum required against the share of consecutive levels "
                 "with the same set of enemies and the entropy of a level's mix, "
                 + ("for each task's kept genomes, at selection and validated." if run.driver == "ga"
-                   else "per sweep point (mean over replicates)." + order_name))
+                   else "per sweep point (mean over replicates)." + order_name), data=data)
 
 
 def spawn_strip(report):
@@ -86,6 +94,8 @@ def spawn_strip(report):
     shown = [(title, parse_spawn_levels(levels)) for title, levels in shown if levels]
     if not shown:
         return
+    data = pd.DataFrame([(title, level, mask) for title, masks in shown
+                         for level, mask in enumerate(masks)], columns=["run", "level", "mask"])
     table = run.param_table("objects")
     names = [str(item.get("name", k)) for k, item in enumerate(table)] if table else None
     objects = len(names) if names else max(max(masks).bit_length() for _, masks in shown) or 1
@@ -97,7 +107,8 @@ def spawn_strip(report):
     axes[-1][0].set_xlabel("level of the run")
     report.save(fig, "spawn_strip.png", "Enemies per level",
                 "The first run of a task, level by level: a filled cell when the enemy appeared; "
-                "a red bar under a level with the same set of enemies as the level before.")
+                "a red bar under a level with the same set of enemies as the level before. The "
+                "data: each level's mask, bit K set when object K appeared.", data=data)
 
 
 def figures(report):

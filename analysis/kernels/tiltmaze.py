@@ -3,9 +3,8 @@ a sweep, the hardest mazes of an exhaustive run with their solutions. `analysis.
 calls figures(report) for a run of this kernel."""
 
 import matplotlib.pyplot as plt
-import numpy as np
 
-from ..figures import by_keys, panel_grid, point_label, values_label, varied_keys
+from ..figures import panel_grid, panels_and_lines, point_label, values_label, varied_keys
 from ..render import draw_tiltmaze
 
 
@@ -26,11 +25,12 @@ def tiltmaze_sweep(report):
     data = data.join(records[records.targets == 0].groupby(keys).size().rename("no_target"),
                      how="outer").fillna({"mazes": 0, "solvable": 0, "no_target": 0}).reset_index()
     data = data.astype({"mazes": int, "solvable": int, "no_target": int})
-    panels = by_keys(data, panel_keys)
+    panels = panels_and_lines(data, line_keys, panel_keys)
     fig, axes = panel_grid(len(panels), width=4.2, height=3.2)
-    for ax, (panel, rows) in zip(axes.flat, panels):
-        for line, points in by_keys(rows, line_keys):
-            ax.plot(points[x], points.fraction, marker="o", label=values_label(line_keys, line) or "all")
+    for ax, (panel, lines) in zip(axes.flat, panels):
+        for line, points, color in lines:
+            ax.plot(points[x], points.fraction, marker="o", color=color,
+                    label=values_label(line_keys, line) or "all")
         ax.set_ylim(-0.02, 1.02)
         if panel_keys:
             ax.set_title(values_label(panel_keys, panel), fontsize="small")
@@ -40,18 +40,32 @@ def tiltmaze_sweep(report):
                        "line per value of the first key, one panel per combination of the others. "
                        "Mazes that got no target are left out (counted in the data as no_target).",
                        data=data)
-    collect = "params.collect" if "params.collect" in records.columns else None
-    solvable = placed[placed.solvable == 1]
-    if len(solvable):
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for key, rows in (solvable.groupby(collect) if collect else [("all", solvable)]):
-            ax.hist(rows["length"], bins=np.arange(0, rows["length"].max() + 2) - 0.5, alpha=0.6,
-                    label=f"collect={key}")
-        ax.set_xlabel("shortest solution length (moves)")
-        ax.set_ylabel("mazes")
-        ax.legend(fontsize="small")
-        report.save(fig, "tiltmaze_lengths.png", "Solution lengths",
-                    "Shortest solution lengths of the solvable mazes.")
+    tiltmaze_lengths(report, placed[placed.solvable == 1], x, line_keys, panel_keys)
+
+
+def tiltmaze_lengths(report, solvable, x, line_keys, panel_keys):
+    """The shortest solution lengths of the solvable mazes against wall density, laid out as
+    the solvable fraction: median with the interquartile band, per swept combination."""
+    if solvable.empty:
+        return
+    keys = [*panel_keys, *line_keys, x]
+    data = solvable.groupby(keys)["length"].agg(
+        solvable="size", mean="mean", median="median", q25=lambda v: v.quantile(0.25),
+        q75=lambda v: v.quantile(0.75), longest="max").reset_index()
+    panels = panels_and_lines(data, line_keys, panel_keys)
+    fig, axes = panel_grid(len(panels), width=4.2, height=3.2)
+    for ax, (panel, lines) in zip(axes.flat, panels):
+        for line, points, color in lines:
+            ax.plot(points[x], points["median"], marker="o", color=color,
+                    label=values_label(line_keys, line) or "all")
+            ax.fill_between(points[x], points.q25, points.q75, color=color, alpha=0.2)
+        if panel_keys:
+            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+    report.save_panels(fig, axes, ("wall density", "shortest solution length (moves)"),
+                       "tiltmaze_lengths.png", "Solution lengths against wall density",
+                       "The shortest solution length of the solvable mazes: median with the band "
+                       "between the 25th and 75th percentiles, laid out as the solvable fraction "
+                       "(mean and longest in the data).", data=data)
 
 
 def maze_panels(report, rows, name, title, caption, heading):
