@@ -1,10 +1,16 @@
 """Picture tests for analysis/render.py: draw hand-built levels, save a PNG, and read pixels
-back at positions found through ax.transData.
+back at positions found through ax.transData. What render.py re-implements from the C++ side
+(the compact maze form, the rolls, the seven-segment table) is held equal to the runner's
+`levelforge solve` on many random cases (RunnerAgreement).
 
-Run: /usr/bin/python3 tests/analysis_render_test.py -v
+Run: LEVELFORGE_BIN=build/runner/cli/levelforge /usr/bin/python3 tests/analysis_render_test.py -v
 """
 
+import dataclasses
+import json
 import os
+import random
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -364,6 +370,94 @@ class SpawnStripTest(unittest.TestCase):
             render.draw_spawn_strip(axes, "0004", names=["a", "b"])
         with self.assertRaisesRegex(ValueError, "no levels"):
             render.draw_spawn_strip(axes, "")
+
+
+def solve(*arguments, stdin=None):
+    """`levelforge solve ... --json` as a dict (no MPI launcher: solve runs on one process)."""
+    done = subprocess.run([os.environ["LEVELFORGE_BIN"], "solve", *arguments, "--json"], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise AssertionError(f"levelforge solve {arguments} {stdin!r}: {done.stderr}")
+    return json.loads(done.stdout)
+
+
+def random_compact(rng):
+    """A random maze in the compact form, spelled as docs/tiltmaze.md says (written here)."""
+    width, height = rng.randint(1, 9), rng.randint(1, 9)
+    cells = width * height
+    targets = sorted(rng.sample(range(cells), rng.randint(0, min(cells, 5))))
+    density = rng.choice((0.1, 0.3, 0.5))
+
+    def walls(count):
+        bits = [int(rng.random() < density) for _ in range(count)] + [0] * (-count % 4)
+        return "".join(f"{int(''.join(map(str, bits[i:i + 4])), 2):x}" for i in range(0, len(bits), 4))
+
+    return (f"{width}x{height};{rng.randrange(cells)};{','.join(map(str, targets))};"
+            f"{walls((width - 1) * height)};{walls(width * (height - 1))}")
+
+
+class RunnerAgreement(unittest.TestCase):
+    """render.py's compact parser, rolls and digit table against the runner's own, on random
+    cases: the same maze read, the same resting cells reached, the same sticks moved."""
+
+    def test_compact_mazes_and_rolls_agree_with_the_solver(self):
+        rng = random.Random(20)
+        solved = 0
+        for _ in range(150):
+            compact = random_compact(rng)
+            report = solve("tiltmaze", "-", stdin=compact + "\n")
+            maze = render.parse_compact(compact)
+            self.assertEqual((report["width"], report["height"], report["start"], tuple(report["targets"])),
+                             (maze.width, maze.height, maze.start, maze.targets), compact)
+            self.assertEqual(report["compact"], compact)
+            # Every resting cell reachable by rolls from the start, by render's rolls.
+            reached, frontier = {maze.start}, [maze.start]
+            while frontier:
+                here = dataclasses.replace(maze, start=frontier.pop())
+                for move in "UDLR":
+                    cell = render.path_cells(here, move)[-1]
+                    if cell not in reached:
+                        reached.add(cell)
+                        frontier.append(cell)
+            components = {cell for component in report["components"] for cell in component["cells"]}
+            self.assertEqual(reached, components, compact)
+            self.assertEqual(len(reached), report["resting_cells"], compact)
+            if report["solvable"]:
+                solved += 1
+                rests = render.path_cells(maze, report["moves"])
+                self.assertLessEqual(set(maze.targets), set(rests), f"{compact}: {report['moves']}")
+                self.assertEqual(len(rests) - 1, report["length"])
+        self.assertGreater(solved, 30, "too few solvable mazes to check the replayed moves")
+
+    def test_the_digit_table_moves_the_sticks_the_solver_moves(self):
+        rng = random.Random(21)
+
+        def places(equation):
+            """Lit places as `POSITION.SEGMENT`, positions counted without '=' (docs/cli.md)."""
+            symbols = [symbol for symbol in equation if symbol != "="]
+            lit = set()
+            for position, _, name, _, _, on in render.matchstick_sticks("".join(symbols)):
+                if on:
+                    lit.add(f"{position}.{name}")
+            return lit
+
+        checked = 0
+        for _ in range(200):
+            a, b = rng.randrange(100), rng.randrange(100)
+            operator = rng.choice("+-")
+            c = a + b if operator == "+" else a - b
+            c = abs(c + rng.choice((0, 0, 1, -1, 10))) % 100
+            puzzle = f"{a}{operator}{b}={c}"
+            moves = rng.choice((1, 2))
+            report = solve("matchstick", puzzle, "--moves", str(moves))
+            for detail in report["details"]:
+                before, after = places(puzzle), places(detail["equation"])
+                pairs = [pair.split(">") for pair in detail["moved"].split()]
+                self.assertEqual({source for source, _ in pairs}, before - after, detail)
+                self.assertEqual({destination for _, destination in pairs}, after - before, detail)
+                self.assertEqual(detail["distance"], len(after - before), detail)
+                checked += 1
+        self.assertGreater(checked, 150, "too few solutions to compare the digit tables")
 
 
 if __name__ == "__main__":
