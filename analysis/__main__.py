@@ -14,7 +14,7 @@ TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
 
 def describe(args):
     with load(args.result, allow_shard=args.shard) as run:
-        provenance = run.provenance.iloc[0]
+        provenance = run.provenance
         print(f"{args.result}: {provenance['experiment']} ({run.kernel} kernel, {run.driver} driver), "
               f"levelforge {provenance['levelforge_version']}")
         for name in TABLES[run.driver]:

@@ -63,7 +63,12 @@ class Result:
     top         exhaustive: {name: the top-k table, long: task, rank, score, index, fields,
                 uncovered}
     solutions   exhaustive: every solution record
-    provenance  one row: config text, version, commit, ranks, hosts, times, ...
+    provenance  a dict: experiment, kernel, driver, seed, version, commit, ranks, hosts,
+                times, ...; `config` (the config as written) and `effective_config` (with
+                every default filled in) parsed into dicts, their YAML text under
+                `config_text` and `effective_config_text`
+    provenance_frame  the provenance as one row, the configs as their YAML text (for tables
+                and for concatenating runs)
 
     param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
     the config.
@@ -95,11 +100,28 @@ class Result:
             raise LoadError(f"{self.path}: `{what}` exists for {driver} runs; this is a {self.driver} run")
 
     @property
-    def provenance(self):
+    def provenance_frame(self):
         def build():
             attrs = self._file.attrs
-            row = {name: _attribute(attrs[name]) for name in PROVENANCE if name in attrs}
-            return pd.DataFrame([row])
+            return pd.DataFrame([{name: _attribute(attrs[name]) for name in PROVENANCE if name in attrs}])
+        return self._cached("provenance_frame", build)
+
+    @property
+    def provenance(self):
+        def build():
+            import yaml
+            provenance = self.provenance_frame.iloc[0].to_dict()
+            for name in ("config", "effective_config"):
+                text = provenance.get(name)
+                if text is None:
+                    continue
+                try:
+                    parsed = yaml.safe_load(text)
+                except yaml.YAMLError as error:
+                    raise LoadError(f"{self.path}: the `{name}` attribute is not YAML: {error}") from None
+                provenance[f"{name}_text"] = text
+                provenance[name] = parsed if isinstance(parsed, dict) else {}
+            return provenance
         return self._cached("provenance", build)
 
     def setting(self, key, point=None):
@@ -113,11 +135,7 @@ class Result:
                     raise ValueError(f"{key} is swept: name the point")
                 return values[0]
             return self.points.loc[self.points.point == point, key].iloc[0]
-        def build():
-            import yaml
-            text = self._file.attrs.get("effective_config")
-            return yaml.safe_load(_text(text)) if text is not None else {}
-        section = self._cached("effective_config", build)
+        section = self.provenance.get("effective_config", {})
         for part in key.split("."):
             if not isinstance(section, dict) or part not in section:
                 return None
@@ -155,7 +173,7 @@ class Result:
                 else:
                     dataset[name] = rows.set_index(["task", "bin"])["value"].to_xarray().rename(
                         {"bin": f"{name}_bin"})
-        for name, value in self.provenance.iloc[0].items():
+        for name, value in self.provenance_frame.iloc[0].items():
             if isinstance(value, list):
                 value = ", ".join(map(str, value))
             if value is not None and not (isinstance(value, float) and np.isnan(value)):
@@ -164,19 +182,9 @@ class Result:
 
     def param_table(self, name):
         """The table parameter `params.<name>` as the config holds it (a list of maps; files
-        the config named are inlined), or None: no such list, or no PyYAML to read it."""
-        def build():
-            try:
-                import yaml
-            except ImportError:
-                return {}
-            try:
-                config = yaml.safe_load(str(self.provenance.iloc[0].get("config", "")))
-            except yaml.YAMLError:
-                return {}
-            params = config.get("params") if isinstance(config, dict) else None
-            return params if isinstance(params, dict) else {}
-        table = self._cached("config_params", build).get(name)
+        the config named are inlined), or None: no such list."""
+        params = self.provenance.get("config", {}).get("params")
+        table = params.get(name) if isinstance(params, dict) else None
         return table if isinstance(table, list) else None
 
     @property

@@ -15,7 +15,7 @@ TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failur
 
 def run_name(run):
     """`demo seed=2026 commit=3f2a9c1`: what tells runs apart in a concatenated frame."""
-    provenance = run.provenance.iloc[0]
+    provenance = run.provenance
     return (f"{provenance['experiment']} seed={provenance['seed']} "
             f"commit={str(provenance['git_commit'])[:7]}")
 
@@ -54,7 +54,7 @@ class Runs:
             frames = []
             for result in self.results:
                 try:
-                    frame = getattr(result, name)
+                    frame = getattr(result, "provenance_frame" if name == "provenance" else name)
                 except LoadError:
                     continue  # a table of another driver
                 frame = frame.copy()
@@ -93,13 +93,13 @@ def catalog(directory):
         row.update(path=path, bytes=os.path.getsize(path))
         try:
             with load(path, allow_shard=True) as run:
-                provenance = run.provenance.iloc[0]
+                provenance = run.provenance
                 status = run.tasks.status
                 row.update(experiment=provenance["experiment"], kernel=run.kernel, driver=run.driver,
                            seed=provenance["seed"], commit=str(provenance["git_commit"])[:7],
                            date=str(provenance.get("end_time", "")), tasks=len(status),
                            done=int((status == 1).sum()), failed=int((status == 2).sum()))
-                if "shard_count" in provenance and not pd.isna(provenance["shard_count"]):
+                if provenance.get("shard_count") is not None and not pd.isna(provenance["shard_count"]):
                     row["note"] = (f"shard {int(provenance['shard_index'])} of "
                                    f"{int(provenance['shard_count'])}")
         except LoadError as error:
@@ -111,7 +111,7 @@ def catalog(directory):
 def export_netcdf(run, directory):
     """`run.to_xarray()` as DIRECTORY/<experiment>.nc (netCDF-4); returns the path."""
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"{run.provenance.iloc[0]['experiment']}.nc")
+    path = os.path.join(directory, f"{run.provenance['experiment']}.nc")
     run.to_xarray().to_netcdf(path, engine="netcdf4")
     return path
 
@@ -120,7 +120,8 @@ def export_csv(run, directory):
     """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; a
     genome as its genes joined by spaces); returns the paths written."""
     os.makedirs(directory, exist_ok=True)
-    tables = {name: getattr(run, name) for name in ("provenance", "points", "tasks", "failures")}
+    tables = {"provenance": run.provenance_frame}
+    tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
     driver_tables = {"ga": ("history", "best"), "sweep": ("records",),
                      "exhaustive": ("reductions", "solutions")}[run.driver]
     tables.update({name: getattr(run, name) for name in driver_tables})

@@ -123,8 +123,10 @@ def results_table(run, max_columns=8):
 
 def write_index(report, result_path):
     run = report.run
-    provenance = run.provenance.iloc[0]
-    shown = [k for k in provenance.index if k != "config"]
+    provenance = run.provenance
+    shown = pd.DataFrame([(name, value) for name, value in provenance.items()
+                          if not name.startswith(("config", "effective_config"))],
+                         columns=["attribute", "value"])
     tasks = run.tasks.assign(done=run.tasks.status == 1, failed=run.tasks.status == 2)
     summary = tasks.groupby("point").agg(tasks=("task", "count"), done=("done", "sum"),
                                          failed=("failed", "sum"),
@@ -153,12 +155,12 @@ table {{ border-collapse: collapse; font-size: small; }} td, th {{ border: 1px s
 img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style></head>
 <body><h1>{html.escape(str(provenance['experiment']))}</h1>
 <p>{html.escape(result_path)}: {html.escape(run.kernel)} kernel, {html.escape(run.driver)} driver</p>
-<h2>Provenance</h2>{table_html(run.provenance[shown].T.reset_index().set_axis(["attribute", "value"], axis=1))}
+<h2>Provenance</h2>{table_html(shown)}
 <h2>Sweep</h2>{table_html(sweep)}
 {results_html}
 {failure_note}
 {figures}
-<h2>Config</h2><pre>{html.escape(str(provenance.get('config', '')))}</pre>
+<h2>Config</h2><pre>{html.escape(str(provenance.get('config_text', '')))}</pre>
 </body></html>
 """
     path = os.path.join(report.directory, "index.html")

@@ -28,7 +28,7 @@ CASES = {
     "match3": ("demo.yaml", ["--set", "ga.generations=4"],
                ["fitness.png", "match3_targets.png", "match3_boards.png"]),
     "tiltmaze_sweep": ("tiltmaze_sweep.yaml", ["--set", "sweep.replicates=10"],
-                       ["tiltmaze_solvable.png", "tiltmaze_lengths.png"]),
+                       ["tiltmaze_examples.png", "tiltmaze_solvable.png", "tiltmaze_lengths.png"]),
     "tiltmaze_exhaustive": ("tiltmaze_4x4_exhaustive.yaml", [], ["histograms.png", "tiltmaze_hardest.png"]),
     "matchstick": ("matchstick_2digit.yaml", ["--set", "params.max_value=30"],
                    ["histograms.png", "matchstick_solutions.png", "matchstick_good.png"]),
@@ -159,6 +159,13 @@ class Reports(TempDirTest):
                (int(r["solvable"]), float(r["median"]), float(r["q25"]), int(float(r["longest"])))
                for r in self.data("tiltmaze_lengths")}
         self.assertEqual(got, expected)
+        examples = self.data("tiltmaze_examples")
+        self.assertEqual(len(examples), 6)
+        for row in examples:
+            record = records[int(row["task"])]
+            self.assertEqual(int(row["task"]) % replicates, 0)
+            self.assertEqual((row["maze"], int(row["solvable"]), int(row["length"])),
+                             (text(record["maze"]), int(record["solvable"]), int(record["length"])))
 
     def test_tiltmaze_exhaustive(self):
         self.report("tiltmaze_exhaustive")

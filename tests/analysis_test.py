@@ -98,11 +98,19 @@ class LoadRuns(TempDirTest):
             validation = f["ga/validation"][()]
             self.assertEqual(run.best["validated_mean"].iloc[0], validation[0, 0]["validated_mean"])
             self.assertEqual(run.levels.shape, f["ga/best_levels"].shape)
-            provenance = run.provenance.iloc[0]
+            provenance = run.provenance
             self.assertEqual(provenance["kernel"], "match3")
             self.assertEqual(provenance["ranks"], 2)
             self.assertEqual(provenance["seed"], 2026)
-            self.assertIn("experiment: demo", provenance["config"])
+            # The configs parsed (the one written and the one run, defaults filled in) and as text.
+            self.assertEqual(provenance["config"]["experiment"], "demo")
+            self.assertEqual(provenance["config"]["ga"]["generations"], 3)
+            self.assertNotIn("estimator", provenance["config"]["params"])
+            self.assertEqual(provenance["effective_config"]["params"]["estimator"], "normal")
+            self.assertIn("experiment: demo", provenance["config_text"])
+            self.assertEqual(provenance["effective_config_text"], f.attrs["effective_config"].decode()
+                             if isinstance(f.attrs["effective_config"], bytes) else f.attrs["effective_config"])
+            self.assertEqual(list(run.provenance_frame.columns[:3]), ["experiment", "kernel", "driver"])
             self.assertEqual(provenance["git_commit"], f.attrs["git_commit"].decode()
                              if isinstance(f.attrs["git_commit"], bytes) else f.attrs["git_commit"])
 

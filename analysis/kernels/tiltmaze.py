@@ -2,7 +2,10 @@
 a sweep, the hardest mazes of an exhaustive run with their solutions. `analysis.report`
 calls figures(report) for a run of this kernel."""
 
+import textwrap
+
 import matplotlib.pyplot as plt
+import numpy as np
 
 from ..figures import panel_grid, panels_and_lines, point_label, values_label, varied_keys
 from ..render import draw_tiltmaze
@@ -71,7 +74,7 @@ def tiltmaze_lengths(report, solvable, x, line_keys, panel_keys):
 def maze_panels(report, rows, name, title, caption, heading):
     """One maze per row of `rows` (a `maze` column, `moves` when known) with its solution
     path, moves numbered in order, titled by `heading(row)`; the rows go beside the figure."""
-    fig, axes = plt.subplots(1, len(rows), figsize=(2.8 * len(rows), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(rows), figsize=(2.8 * len(rows), 3.8), squeeze=False)
     for ax, (_, row) in zip(axes[0], rows.iterrows()):
         moves = row["moves"] if "moves" in row and row["moves"] else None
         draw_tiltmaze(ax, row["maze"], path=moves, number_moves=moves is not None)
@@ -110,8 +113,28 @@ def tiltmaze_best(report):
                             f"length {int(row['length'])}, fitness {row['fitness']:.3g}")
 
 
+def tiltmaze_examples(report):
+    """Random mazes of a sweep as drawn: replicate 0 of up to six points spread over the sweep,
+    titled with their point and whether (and in how many moves) they are solvable."""
+    run = report.run
+    records = run.records
+    if "maze" not in records.columns or records.empty:
+        return
+    first = records[records.replicate == 0].sort_values("point")
+    picked = np.unique(np.linspace(0, len(first) - 1, min(len(first), 6)).round().astype(int))
+    shown = first.iloc[picked].reset_index(drop=True)
+    columns = ["task", "point", *run.swept_keys, "solvable", "length", "targets", "maze"]
+    maze_panels(report, shown[[c for c in columns if c in shown.columns]], "tiltmaze_examples.png",
+                "Example mazes",
+                "Replicate 0 of six sweep points spread over the sweep, as generated: start (green), "
+                "targets (red), walls; titles give the point and the shortest solution length.",
+                lambda row: textwrap.fill(point_label(run, row["point"], varied_keys(run)), 30) + "\n"
+                            + (f"solvable in {int(row['length'])}" if row["solvable"] else "unsolvable"))
+
+
 def figures(report):
     if report.run.driver == "sweep":
+        tiltmaze_examples(report)
         tiltmaze_sweep(report)
     elif report.run.driver == "exhaustive":
         tiltmaze_hardest(report)
