@@ -252,7 +252,7 @@ def histogram_bars(ax, rows, **style):
 
 
 def histogram_figure(report, reductions, names, name, title, caption, y_label="count",
-                     log=False):
+                     log=False, x_label=None):
     """One panel per histogram reduction in `names`; bars for a run of one task, else one
     step line per task labelled by its point (the first ten tasks). The counts drawn go beside
     the figure, one row per bin and task (under- and overflow left out)."""
@@ -273,11 +273,13 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
                           label=task_label(run, task, point))
             drawn.append(inner)
         ax.set_title(reduction, fontsize="small")
+        ax.set_xlabel(x_label or f"{reduction} (bins of the reduction)")
         ax.set_ylabel(y_label)
         if log:
             ax.set_yscale("log")
         if len(tasks) > 1:
             ax.legend(fontsize="x-small")
+    fig.tight_layout()
     data = pd.concat(drawn, ignore_index=True)
     data = data[["reduction", "task", "low", "high", "value"]].rename(columns={"value": "count"})
     shown = ("" if len(tasks) == 1 else

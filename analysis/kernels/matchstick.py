@@ -16,7 +16,8 @@ def matchstick(report):
         histogram_figure(report, counts, ["solution_count"], "matchstick_solutions.png",
                          "Solutions per puzzle",
                          "How many solutions each candidate puzzle has: puzzles (log scale) per "
-                         "number of solutions.", y_label="puzzles (log scale)", log=True)
+                         "number of solutions.", y_label="puzzles (log scale)", log=True,
+                         x_label="solutions of a puzzle")
     good = run.top.get("good_puzzles")
     if good is None or not len(good):
         return
