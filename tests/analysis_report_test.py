@@ -17,6 +17,7 @@ import unittest
 
 import h5py
 import numpy as np
+import yaml
 
 from cli_support import TempDirTest, levelforge
 
@@ -41,7 +42,7 @@ CASES = {
                        ["--set", "params.worlds=8", "--set", "params.turns=40", "--set",
                         "sweep={grid: {params.monster: [goblin, orc], params.fear: [0, 8], "
                         "params.group_size: [1, 6]}}"],
-                       ["monsters_survival.png", "monsters_motives.png"]),
+                       ["monsters_species.png", "monsters_survival.png", "monsters_motives.png"]),
     # Only a text key swept, with replicates: survival per monster.
     "monsters_one_key": ("monsters_sweep.yaml",
                          ["--set", "params.worlds=8", "--set", "params.turns=40", "--set",
@@ -50,7 +51,7 @@ CASES = {
     "monsters_ga": ("monsters_ga.yaml",
                     ["--set", "ga.population=6", "--set", "ga.generations=2", "--set", "params.worlds=8",
                      "--set", "params.turns=40", "--set", "params.validation_worlds=20"],
-                    ["fitness.png", "monsters_survival.png", "monsters_motives.png"]),
+                    ["fitness.png", "monsters_species.png", "monsters_survival.png", "monsters_motives.png"]),
     "spawn_sweep": ("spawn_sweep.yaml", ["--set", "params.runs=50", "--set", "sweep.replicates=2"],
                     ["spawn_tradeoff.png", "spawn_strip.png"]),
     "spawn_ga": ("spawn_ga.yaml",
@@ -215,6 +216,15 @@ class Reports(TempDirTest):
     def test_monsters_sweep(self):
         page = self.report("monsters_sweep")
         self.assertIn("Hero survival", page)
+        # The species picture: the catalogue's files, read here with PyYAML.
+        species = {row["species"]: row for row in self.data("monsters_species")}
+        self.assertEqual(sorted(species), ["goblin", "orc", "skeleton"])
+        for name, row in species.items():
+            with open(os.path.join(REPO, "configs", "species", f"{name}.yaml")) as f:
+                written = yaml.safe_load(f)
+            self.assertEqual(int(row["strength"]), written["strength"], name)
+            for motive, weight in written["motives"].items():
+                self.assertEqual(float(row[motive]), weight, f"{name}: {motive}")
         self.assert_monsters_sweep_data(("params.monster", "params.fear", "params.group_size"))
 
     def test_monsters_one_key(self):

@@ -101,7 +101,50 @@ def monsters_motives(report):
                  if run.driver == "ga" else "sweep point (mean over replicates)."), data=data)
 
 
+SPECIES_TRAITS = ("strength", "hp", "perception")
+
+
+def monsters_species(report):
+    """Who the monsters are: each species of the run's catalogue (params.species) with its
+    base motive weights and its strength, HP and perception, as the config gives them (the
+    defaults of docs/monsters.md filled in)."""
+    table = report.run.param_table("species")
+    if not table:
+        return
+    defaults = {"strength": 2, "hp": 6, "perception": 5}
+    motives = [motive for motive in MOTIVES if motive != "none"]
+    rows = []
+    for species in table:
+        weights = species.get("motives") or {}
+        rows.append({"species": species.get("name", "?"),
+                     **{trait: species.get(trait, defaults[trait]) for trait in SPECIES_TRAITS},
+                     **{motive: weights.get(motive, 0) for motive in motives}})
+    data = pd.DataFrame(rows)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 + 0.55 * len(data)), squeeze=False,
+                             gridspec_kw={"width_ratios": [3, 2]})
+    for panel, columns, colors in ((axes[0][0], motives, [MOTIVES[m] for m in motives]),
+                                   (axes[0][1], SPECIES_TRAITS, ["#666666", "#999999", "#cccccc"])):
+        height = 0.8 / len(columns)
+        for k, (column, color) in enumerate(zip(columns, colors)):
+            panel.barh(np.arange(len(data)) + (k - (len(columns) - 1) / 2) * height, data[column],
+                       height=height, color=color, label=column)
+        panel.set_yticks(np.arange(len(data)))
+        panel.set_yticklabels(data.species)
+        panel.set_ylim(len(data) - 0.5, -0.5)
+        panel.grid(alpha=0.3, axis="x")
+        panel.legend(fontsize="small", ncol=len(columns), loc="lower center",
+                     bbox_to_anchor=(0.5, 1.0))
+    axes[0][0].set_xlabel("base motive weight (wander: its level)")
+    axes[0][1].set_xlabel("strength, HP, perception (cells)")
+    report.save(fig, "monsters_species.png", "The species",
+                "The run's species catalogue (params.species) as written: each species' base "
+                "motive weights, and its strength, HP and sight range. The parameters aggression, "
+                "fear, desire, wander, misc and strength, where a config sets or sweeps them, "
+                "replace these values for the placed species (docs/monsters.md).", data=data)
+
+
 def figures(report):
     if report.run.driver in ("ga", "sweep"):
+        monsters_species(report)
         monsters_survival(report)
         monsters_motives(report)
