@@ -241,6 +241,14 @@ class Reports(TempDirTest):
             self.assertAlmostEqual(float(row["at_selection"]), best[task, 0]["p_survive"], places=12)
             self.assertAlmostEqual(float(row["validated"]), validation[task, 0]["validated_p_survive"],
                                    places=12)
+        motives = self.data("monsters_motives")
+        self.assertEqual([int(r["task"]) for r in motives], list(range(len(best))))
+        for row in motives:
+            kept = best[int(row["task"]), 0]
+            self.assertAlmostEqual(float(row["fear"]), kept["share_fear"], places=12)
+            self.assertAlmostEqual(float(row["aggression"]), kept["share_aggression"], places=12)
+            self.assertAlmostEqual(float(row["other"]), 1 - kept["share_fear"] - kept["share_aggression"],
+                                   places=12)
 
     def spawn_masks(self, levels):
         """A first_run text as masks, four hex digits per level (docs/spawn.md)."""
