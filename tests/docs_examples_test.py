@@ -25,7 +25,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import unittest
 
 import h5py
