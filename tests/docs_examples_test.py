@@ -62,7 +62,7 @@ output: results/faulty.h5
 MAZE_TABLE = ["3x2;0;2,4;4;4", "3x3;3;1,4,7;dc;00", "1x1;0;;;", "6x5;16;5,11,17;5405580;1802b0"]
 
 VOLATILE = [
-    (re.compile(r"\b[0-9a-f]{40}\b"), "<commit>"),
+    (re.compile(r"\b[0-9a-f]{40}(-dirty)?"), "<commit>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "<time>"),
     (re.compile(r"\b\d+:\d\d:\d\d\b"), "<duration>"),
     (re.compile(r"\d+\.\d+(e[+-]\d+)?"), "<number>"),
@@ -105,11 +105,13 @@ def transcripts():
 
 
 def masked(lines):
+    """The lines with run-dependent tokens masked and runs of spaces as one (a table's
+    padding follows its numbers' widths)."""
     out = []
     for line in lines:
         for pattern, replacement in VOLATILE:
             line = pattern.sub(replacement, line)
-        out.append(line)
+        out.append(" ".join(line.split()))
     return out
 
 
