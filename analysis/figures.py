@@ -128,6 +128,29 @@ def panels_and_lines(frame, line_keys, panel_keys):
             for panel, rows in by_keys(frame, panel_keys)]
 
 
+def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, width=4.2, height=3.2,
+                **style):
+    """A grid of panels, one per combination of the `panel_keys`, each with a line of `y`
+    against `x` per combination of the `line_keys` (colors kept across panels), titled by
+    their values; `band` (low, high) columns shade around a line, `errors` a column of error
+    bars. Returns (fig, axes) for the caller to finish and save."""
+    panels = panels_and_lines(frame, line_keys, panel_keys)
+    fig, axes = panel_grid(len(panels), width=width, height=height)
+    for ax, (panel, lines) in zip(axes.flat, panels):
+        for line, points, color in lines:
+            label = values_label(line_keys, line) or "all"
+            if errors:
+                ax.errorbar(points[x], points[y], yerr=points[errors].fillna(0), capsize=3,
+                            color=color, label=label, **style)
+            else:
+                ax.plot(points[x], points[y], color=color, label=label, **style)
+            if band:
+                ax.fill_between(points[x], points[band[0]], points[band[1]], color=color, alpha=0.2)
+        if panel_keys:
+            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+    return fig, axes
+
+
 def sweep_roles(run, preferred):
     """The varied swept keys as (x, lines, panels) of a plot: x the first numeric key in the
     order of `preferred` (then the sweep's), else the first key, else None; one line per
@@ -186,16 +209,10 @@ def fitness_curves(report):
         replicates="count").reset_index()
     stats = run.points.merge(stats, on="point")
     line_keys, panel_keys = line_layout(run)
-    panels = panels_and_lines(stats, line_keys, panel_keys)
-    fig, axes = panel_grid(len(panels), width=5.5 if len(panels) > 1 else 7,
-                           height=3.6 if len(panels) > 1 else 4.5)
-    for ax, (panel, lines) in zip(axes.flat, panels):
-        for values, line, color in lines:
-            label = values_label(line_keys, values) or "all tasks"
-            ax.plot(line.generation, line["median"], label=label, color=color)
-            ax.fill_between(line.generation, line.q25, line.q75, color=color, alpha=0.2)
-        if panel_keys:
-            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+    many = len(by_keys(stats, panel_keys)) > 1
+    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=("q25", "q75"),
+                            width=5.5 if many else 7, height=3.6 if many else 4.5)
+    for ax in axes.flat:
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     report.save_panels(fig, axes, ("generation", "best fitness so far (median, IQR band)"),
                        "fitness.png", "Fitness over generations",

@@ -3,7 +3,7 @@ boards. `analysis.report` calls figures(report) for a run of this kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import panel_grid, panels_and_lines, point_label, sweep_roles, targets, values_label
+from ..figures import line_panels, point_label, sweep_roles, targets
 from ..render import draw_match3
 
 
@@ -59,13 +59,8 @@ def match3_sweep(report):
     data = records.groupby(keys)["p"].agg(mean="mean", std="std", replicates="count").reset_index()
     if x is None:
         x = "quantity"
-    groups = panels_and_lines(data, lines, panels)
-    fig, axes = panel_grid(len(groups))
-    for ax, (key, drawn) in zip(axes.flat, groups):
-        for line, points, color in drawn:
-            ax.errorbar(points[x], points["mean"], yerr=points["std"].fillna(0), marker="o",
-                        capsize=3, color=color, label=values_label(lines, line) or "all")
-        ax.set_title(values_label(panels, key), fontsize="small")
+    fig, axes = line_panels(data, x, "mean", lines, panels, errors="std", marker="o")
+    for ax in axes.flat:
         ax.set_ylim(-0.02, 1.02)
     shown = ", ".join(sorted(set(data.quantity)))
     report.save_panels(fig, axes, (x.split(".")[-1], f"success probability ({shown})"),

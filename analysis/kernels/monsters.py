@@ -6,8 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..figures import (panel_grid, panels_and_lines, point_label, sweep_roles, targets, task_label,
-                       values_label, varied_keys)
+from ..figures import line_panels, point_label, sweep_roles, targets, task_label, varied_keys
 
 
 # The motives of a monsters record (kernels/monsters), each with a fixed color.
@@ -37,13 +36,8 @@ def monsters_survival(report):
     keys = [*panels, *lines, x]
     data = records.groupby(keys)["p_survive"].agg(
         p_survive="mean", std="std", replicates="count").reset_index()
-    groups = panels_and_lines(data, lines, panels)
-    fig, axes = panel_grid(len(groups))
-    for ax, (key, drawn) in zip(axes.flat, groups):
-        for line, points, color in drawn:
-            ax.plot(points[x], points["p_survive"], marker="o", linestyle=joined, color=color,
-                    label=values_label(lines, line) or "all")
-        ax.set_title(values_label(panels, key), fontsize="small")
+    fig, axes = line_panels(data, x, "p_survive", lines, panels, marker="o", linestyle=joined)
+    for ax in axes.flat:
         ax.set_ylim(-0.02, 1.02)
     report.save_panels(fig, axes, (x.split(".")[-1], "hero survival probability"),
                        "monsters_survival.png", "Hero survival against the swept parameters",

@@ -7,7 +7,7 @@ import textwrap
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..figures import panel_grid, panels_and_lines, point_label, values_label, varied_keys
+from ..figures import line_panels, point_label, varied_keys
 from ..render import draw_tiltmaze
 
 
@@ -28,15 +28,9 @@ def tiltmaze_sweep(report):
     data = data.join(records[records.targets == 0].groupby(keys).size().rename("no_target"),
                      how="outer").fillna({"mazes": 0, "solvable": 0, "no_target": 0}).reset_index()
     data = data.astype({"mazes": int, "solvable": int, "no_target": int})
-    panels = panels_and_lines(data, line_keys, panel_keys)
-    fig, axes = panel_grid(len(panels), width=4.2, height=3.2)
-    for ax, (panel, lines) in zip(axes.flat, panels):
-        for line, points, color in lines:
-            ax.plot(points[x], points.fraction, marker="o", color=color,
-                    label=values_label(line_keys, line) or "all")
+    fig, axes = line_panels(data, x, "fraction", line_keys, panel_keys, marker="o")
+    for ax in axes.flat:
         ax.set_ylim(-0.02, 1.02)
-        if panel_keys:
-            ax.set_title(values_label(panel_keys, panel), fontsize="small")
     report.save_panels(fig, axes, ("wall density", "solvable fraction"),
                        "tiltmaze_solvable.png", "Solvable fraction against wall density",
                        "The fraction of random mazes that are solvable, for every swept value: one "
@@ -55,15 +49,7 @@ def tiltmaze_lengths(report, solvable, x, line_keys, panel_keys):
     data = solvable.groupby(keys)["length"].agg(
         solvable="size", mean="mean", median="median", q25=lambda v: v.quantile(0.25),
         q75=lambda v: v.quantile(0.75), longest="max").reset_index()
-    panels = panels_and_lines(data, line_keys, panel_keys)
-    fig, axes = panel_grid(len(panels), width=4.2, height=3.2)
-    for ax, (panel, lines) in zip(axes.flat, panels):
-        for line, points, color in lines:
-            ax.plot(points[x], points["median"], marker="o", color=color,
-                    label=values_label(line_keys, line) or "all")
-            ax.fill_between(points[x], points.q25, points.q75, color=color, alpha=0.2)
-        if panel_keys:
-            ax.set_title(values_label(panel_keys, panel), fontsize="small")
+    fig, axes = line_panels(data, x, "median", line_keys, panel_keys, band=("q25", "q75"), marker="o")
     report.save_panels(fig, axes, ("wall density", "shortest solution length (moves)"),
                        "tiltmaze_lengths.png", "Solution lengths against wall density",
                        "The shortest solution length of the solvable mazes: median with the band "
