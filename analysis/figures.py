@@ -312,3 +312,38 @@ def histograms(report):
     if names:
         histogram_figure(report, reductions, names, "histograms.png", "Histograms",
                          "Every histogram reduction (underflow and overflow bins left out).")
+
+
+def sampled_scatter(report, max_fields=6):
+    """A sweep with `sweep.sample`: each numeric record field (the first `max_fields` that
+    vary) against each sampled key, one dot per task. Tasks, not means over a point's
+    replicates: a field's sentinel (tiltmaze's length -1 for an unsolvable maze) stays in
+    sight instead of pulling a mean."""
+    run = report.run
+    keys = run.sampled_keys
+    records = run.records
+    if not keys or records.empty:
+        return
+    swept = set(run.swept_keys) | {"task", "point", "replicate"}
+    fields = [c for c in records.columns if c not in swept
+              and pd.api.types.is_numeric_dtype(records[c]) and records[c].nunique() > 1][:max_fields]
+    if not fields:
+        return
+    data = records[["task", "point", "replicate", *run.swept_keys, *fields]]
+    fig, axes = plt.subplots(len(fields), len(keys), figsize=(3.6 * len(keys), 2.6 * len(fields)),
+                             squeeze=False, sharex="col")
+    for row, field in zip(axes, fields):
+        for ax, key in zip(row, keys):
+            ax.scatter(data[key], data[field], s=8, alpha=0.4)
+            ax.grid(alpha=0.3)
+        row[0].set_ylabel(field)
+    for ax, key in zip(axes[-1], keys):
+        ax.set_xlabel(key.split(".")[-1])
+        if pd.api.types.is_numeric_dtype(data[key]) and (data[key] > 0).all() and \
+                data[key].max() / data[key].min() > 100:
+            ax.set_xscale("log")
+    fig.tight_layout()
+    report.save(fig, "sampled.png", "Record fields against the sampled keys",
+                "Every task of the sampled sweep (sweep.sample), one dot each: every record field "
+                f"that varies (the first {max_fields}) against every sampled key.", data=data)
+

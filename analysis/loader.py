@@ -195,6 +195,13 @@ class Result:
     def swept_keys(self):
         return [column for column in self.points.columns if column != "point"]
 
+    @property
+    def sampled_keys(self):
+        """The swept keys drawn by `sweep.sample` (docs/config.md), in their order; [] for none."""
+        sweep = self.provenance.get("effective_config", {}).get("sweep") or {}
+        space = (sweep.get("sample") or {}).get("space") or {}
+        return [key for key in space if key in self.swept_keys]
+
     def with_params(self, frame):
         """`frame` (with a `task` or `point` column) joined to each point's swept values. Only
         the columns `frame` lacks are added, so joining twice changes nothing."""

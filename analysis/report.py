@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import LoadError, load
-from .figures import Report, fitness_curves, histograms
+from .figures import Report, fitness_curves, histograms, sampled_scatter
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -59,6 +59,8 @@ def kernel_figures(report, directories=()):
         fitness_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)
+    elif run.driver == "sweep":
+        sampled_scatter(report)
     module = figure_module(run.kernel, directories)
     if module is not None:
         module.figures(report)

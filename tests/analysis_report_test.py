@@ -36,6 +36,9 @@ CASES = {
     "tiltmaze_ga": ("tiltmaze_ga.yaml", ["--set", "ga.generations=3", "--set", "sweep.replicates=1"],
                     ["fitness.png", "tiltmaze_best.png"]),
     "tiltmaze_pairs": ("tiltmaze_4x4_pairs.yaml", [], ["histograms.png", "tiltmaze_hardest_pair.png"]),
+    # A sampled sweep (Sobol points over three keys): the record fields against them.
+    "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=12", "--set", "sweep.replicates=3"],
+                        ["sampled.png", "tiltmaze_examples.png", "tiltmaze_solvable.png"]),
     "match3_sweep": ("../tests/data/match3_sweep_boards.yaml", [], ["match3_sweep.png"]),
     # Fewer swept keys than the config (no aggression): one panel per monster.
     "monsters_sweep": ("monsters_sweep.yaml",
@@ -167,6 +170,22 @@ class Reports(TempDirTest):
             self.assertEqual(int(row["task"]) % replicates, 0)
             self.assertEqual((row["maze"], int(row["solvable"]), int(row["length"])),
                              (text(record["maze"]), int(record["solvable"]), int(record["length"])))
+
+    def test_tiltmaze_sample(self):
+        self.report("tiltmaze_sample")
+        records, points, replicates = self.hdf5("sweep/records", "points")
+        rows = self.data("sampled")
+        self.assertEqual([int(r["task"]) for r in rows], list(range(len(records))))
+        keys = ("params.wall_density", "params.width", "params.targets")
+        for row in rows:
+            task = int(row["task"])
+            point = points[task // replicates]
+            for key in keys:
+                self.assertEqual(float(row[key]), float(point[key]))
+            fields = [c for c in row if c not in ("task", "point", "replicate", *keys)]
+            self.assertIn("length", fields)
+            for field in fields:
+                self.assertEqual(float(row[field]), float(records[task][field]), field)
 
     def test_tiltmaze_exhaustive(self):
         self.report("tiltmaze_exhaustive")

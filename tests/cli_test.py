@@ -83,6 +83,24 @@ seed: 13
 """
 
 # One sixteenth of the 4 x 4 mazes, with their hardest pairs, in uneven chunks.
+# A sweep of a range and Sobol samples (docs/config.md, "Sampling"): 2 widths x 4 samples.
+SAMPLED_SWEEP_CONFIG = """
+experiment: sampled
+kernel: tiltmaze
+driver: sweep
+params: {placement: resting}
+sweep:
+  grid: {params.width: {range: [4, 9, 4]}}
+  sample:
+    method: sobol
+    n: 4
+    space:
+      params.wall_density: {uniform: [0.1, 0.5]}
+      params.targets: {int: [1, 4]}
+  replicates: 2
+seed: 3
+"""
+
 TILTMAZE_EXHAUSTIVE_CONFIG = """
 experiment: tiltmaze-4x4-part
 kernel: tiltmaze
@@ -166,6 +184,17 @@ class Determinism(ConfigTest):
         self.assertEqual(records.shape, (24,))
         self.assertTrue(np.all(records["maze"] != b""))
         self.assertTrue(np.all((records["length"] >= 0) == (records["solvable"] == 1)))
+
+    def test_sampled_sweep(self):
+        data = self.check(SAMPLED_SWEEP_CONFIG, ["/sweep/records", "/points"])
+        points = data["/points"]
+        self.assertEqual(list(points["params.width"]), [4] * 4 + [8] * 4)
+        # The two-dimensional Sobol points (0.5, 0.5), (0.75, 0.25), (0.25, 0.75),
+        # (0.375, 0.375) mapped by hand onto [0.1, 0.5) and 1..4.
+        sobol = [(0.5, 0.5), (0.75, 0.25), (0.25, 0.75), (0.375, 0.375)]
+        self.assertEqual(list(points["params.wall_density"]), [0.1 + u * (0.5 - 0.1) for u, _ in sobol] * 2)
+        self.assertEqual(list(points["params.targets"]), [1 + int(v * 4) for _, v in sobol] * 2)
+        self.assertEqual(data["/sweep/records"].shape, (16,))
 
     def test_tiltmaze_exhaustive(self):
         data = self.check(TILTMAZE_EXHAUSTIVE_CONFIG,

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -408,7 +409,78 @@ TEST(ConfigSweep, EmptyListIsAnError) {
   EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    params.length: []\n"),
             "exp.yaml:6:20: sweep.grid.params.length: the list is empty");
   EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    params.length: 8\n"),
-            "exp.yaml:6:20: sweep.grid.params.length: expected a list, got '8'");
+            "exp.yaml:6:20: sweep.grid.params.length: expected a list or a "
+            "{range|linspace|logspace: [...]} map, got '8'");
+}
+
+TEST(ConfigSweep, SequencesStandForTheirLists) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "sweep:\n"
+                                      "  grid:\n"
+                                      "    params.length: {range: [8, 20, 4]}\n"
+                                      "  zip:\n"
+                                      "    params.noise: {linspace: [0, 0.5, 2]}\n"
+                                      "    ga.population: {logspace: [1, 2, 2]}\n");
+  EXPECT_EQ(experiment.swept_keys,
+            (std::vector<std::string>{"params.length", "params.noise", "ga.population"}));
+  ASSERT_EQ(experiment.points.size(), 6u);
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{8, 8, 12, 12, 16, 16}));
+  EXPECT_EQ(integers(experiment, 2), (std::vector<std::int64_t>{10, 100, 10, 100, 10, 100}));
+  EXPECT_EQ(experiment.points[1].params.real("noise"), 0.5);
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid:\n    ga.population: {range: [1, 4, 1]}\n"),
+            "exp.yaml:6:20: sweep.grid.ga.population: 1 is out of range [2, 10000000]");
+}
+
+TEST(ConfigSweep, SampleIsOneMoreAxisAfterGridAndZip) {
+  const std::string config = onemax_ga +
+                             "seed: 5\n"
+                             "sweep:\n"
+                             "  grid:\n"
+                             "    params.length: [8, 16]\n"
+                             "  sample:\n"
+                             "    method: lhs\n"
+                             "    n: 4\n"
+                             "    space:\n"
+                             "      params.noise: {uniform: [0.2, 0.6]}\n"
+                             "      ga.population: {int: [10, 13]}\n"
+                             "  replicates: 2\n";
+  const Experiment experiment = parse(config);
+  EXPECT_EQ(experiment.swept_keys,
+            (std::vector<std::string>{"params.length", "params.noise", "ga.population"}));
+  ASSERT_EQ(experiment.points.size(), 8u);
+  EXPECT_EQ(integers(experiment, 0), (std::vector<std::int64_t>{8, 8, 8, 8, 16, 16, 16, 16}));
+  // Every grid point gets the same four samples; four strata of [10, 13]: each value once.
+  std::vector<std::int64_t> populations = integers(experiment, 2);
+  EXPECT_EQ(std::vector(populations.begin(), populations.begin() + 4),
+            std::vector(populations.begin() + 4, populations.end()));
+  std::sort(populations.begin(), populations.begin() + 4);
+  EXPECT_EQ(std::vector(populations.begin(), populations.begin() + 4),
+            (std::vector<std::int64_t>{10, 11, 12, 13}));
+  std::vector<int> strata(4);
+  for (std::size_t k = 0; k < 4; ++k) {
+    const double noise = experiment.points[k].params.real("noise");
+    EXPECT_EQ(noise, experiment.points[k + 4].params.real("noise"));
+    ++strata.at(static_cast<std::size_t>((noise - 0.2) / 0.1));
+  }
+  EXPECT_EQ(strata, (std::vector<int>{1, 1, 1, 1}));
+  EXPECT_EQ(summary(parse(config)), summary(experiment));
+  EXPECT_NE(summary(parse(config, {"seed=6"})), summary(experiment));
+}
+
+TEST(ConfigSweep, SampleErrorsNameThePlace) {
+  const std::string sample = onemax_ga + "sweep:\n  sample:\n";
+  EXPECT_EQ(error_of(sample + "    space: {params.noise: {uniform: [0, 1]}}\n"),
+            "exp.yaml:5:3: sweep.sample: missing key 'n'");
+  EXPECT_EQ(error_of(sample + "    method: sobl\n    n: 2\n    space: {params.noise: {uniform: [0, 1]}}\n"),
+            "exp.yaml:6:13: sweep.sample.method: 'sobl' is not one of: random, sobol, lhs");
+  EXPECT_EQ(error_of(sample + "    n: 2\n    space: {params.nois: {uniform: [0, 1]}}\n"),
+            "exp.yaml:7:13: unknown key 'params.nois' in section 'sweep.sample.space'; did you "
+            "mean 'params.noise'?");
+  EXPECT_EQ(error_of(sample + "    n: 2\n    sapce: {}\n"),
+            "exp.yaml:7:5: unknown key 'sapce' in section 'sweep.sample'; did you mean 'space'?");
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid: {params.noise: [0.1]}\n  sample:\n    n: 2\n"
+                                 "    space: {params.noise: {uniform: [0, 1]}}\n"),
+            "exp.yaml:8:13: 'params.noise' is in both sweep.grid and sweep.sample.space");
 }
 
 TEST(ConfigSweep, ListElementsAreValidatedLikeTheirKey) {
@@ -577,6 +649,25 @@ TEST(ConfigRoundTrip, EffectiveYamlHasEveryKeyAndParsesBack) {
   const Experiment again = parse(effective);
   EXPECT_EQ(summary(again), summary(experiment));
   EXPECT_EQ(effective_yaml(again, schema()), effective);
+}
+
+TEST(ConfigRoundTrip, EffectiveYamlKeepsTheSampleAndParsesBack) {
+  const Experiment experiment = parse(onemax_ga +
+                                      "sweep:\n"
+                                      "  grid: {params.length: {range: [8, 17, 8]}}\n"
+                                      "  sample:\n"
+                                      "    method: sobol\n"
+                                      "    n: 3\n"
+                                      "    space:\n"
+                                      "      params.noise: {loguniform: [0.01, 1]}\n"
+                                      "      ga.mutation_rate: {choice: [0.1, 0.2]}\n");
+  const std::string effective = effective_yaml(experiment, schema());
+  for (const char* expected :
+       {"params.length: [8, 16]", "method: sobol", "n: 3", "params.noise: {loguniform: [0.01, 1.0]}",
+        "ga.mutation_rate: {choice: [0.1, 0.2]}"}) {
+    EXPECT_NE(effective.find(expected), std::string::npos) << expected << " in\n" << effective;
+  }
+  EXPECT_EQ(summary(parse(effective)), summary(experiment));
 }
 
 TEST(ConfigRoundTrip, EffectiveYamlOfADriverWithoutSettings) {

@@ -15,26 +15,14 @@
 
 #include "kernels/testing/onemax.hpp"
 #include "runner/engine/driver_specs.hpp"
+#include "tests/solo_group.hpp"
 
 namespace levelforge {
 namespace {
 
 using kernels::OneMax;
 
-// A group of one: evaluates everything itself and records what the engine reports.
-class SoloGroup final : public EvaluationGroup {
- public:
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    ++gathers;
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t evaluations) override { reported.push_back(evaluations); }
-
-  int gathers = 0;
-  std::vector<std::uint64_t> reported;
-};
+using testing::SoloGroup;
 
 GaSettings settings(std::int64_t population, std::int64_t generations, std::int64_t elitism,
                     std::int64_t keep_best,

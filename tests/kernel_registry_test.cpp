@@ -23,6 +23,7 @@
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
 #include "tests/error_message.hpp"
+#include "tests/solo_group.hpp"
 
 namespace levelforge {
 namespace {
@@ -99,18 +100,6 @@ void expect_defaults_valid(const std::vector<ParamSpec>& specs, const std::strin
     }
   }
 }
-
-// A group of one for GaModel::run_task.
-class SoloGroup final : public EvaluationGroup {
- public:
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t evaluations) override { total += evaluations; }
-  std::uint64_t total = 0;
-};
 
 ParamSet with(const KernelEntry& kernel, const std::string& name, std::int64_t value) {
   auto params = ParamSet::defaults(kernel.params);
@@ -251,11 +240,11 @@ TEST(KernelFactories, GaModelRunsATask) {
   const auto model = onemax.ga->make(with(onemax, "length", 12));
   const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, false, std::numeric_limits<double>::infinity(),
                             2, 0};
-  SoloGroup group;
+  testing::SoloGroup group;
   const auto outcome = model->run_task(settings, 1, 0, group, nullptr);
   EXPECT_EQ(outcome.generations_run, 3U);
   EXPECT_EQ(outcome.evaluations, 8U + 2U * 7U);
-  EXPECT_EQ(group.total, outcome.evaluations);
+  EXPECT_EQ(group.total(), outcome.evaluations);
   EXPECT_EQ(outcome.best_genomes.size(), 2U * 12U);
 }
 

@@ -22,6 +22,7 @@ enum class Stream : std::uint64_t {
   evaluation = 6,
   sweep_run = 7,
   validation = 8,
+  sweep_sample = 9,  // sweep.sample's random and Latin hypercube points
 };
 
 struct StreamId {

@@ -8,6 +8,7 @@
 
 #include "runner/config/document.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/config/sweep_values.hpp"
 #include "runner/config/tables.hpp"
 #include "runner/config/values.hpp"
 
@@ -73,6 +74,11 @@ struct Model {
   ParamSet settings;  // the driver section's
   std::vector<SweptKey> grid;
   std::vector<SweptKey> zip;
+  // sweep.sample: one more axis of `sample_count` points, each key's values the samples.
+  std::vector<SweptKey> sampled;
+  std::vector<SampleAxis> sample_axes;  // one per sampled key
+  SampleMethod sample_method = SampleMethod::random;
+  std::int64_t sample_count = 0;
   std::int64_t replicates = 1;
 };
 
@@ -115,11 +121,12 @@ KeyPath child_path(KeyPath path, const std::string& key) {
   return path;
 }
 
-// One axis per grid key, then one for all the zip keys together.
+// One axis per grid key, then one for all the zip keys together, then one for the samples.
 std::vector<std::size_t> axis_sizes(const Model& model) {
   std::vector<std::size_t> sizes;
   for (const auto& key : model.grid) sizes.push_back(key.values.size());
   if (!model.zip.empty()) sizes.push_back(model.zip.front().values.size());
+  if (!model.sampled.empty()) sizes.push_back(static_cast<std::size_t>(model.sample_count));
   return sizes;
 }
 
@@ -329,7 +336,7 @@ class ModelReader {
     const Entry* sweep = find_entry(top, "sweep");
     if (sweep == nullptr) return;
     const std::vector<Entry> sections = entries(sweep->value, {"sweep"});
-    const std::vector<std::string> valid = {"grid", "zip", "replicates"};
+    const std::vector<std::string> valid = {"grid", "zip", "sample", "replicates"};
     for (const auto& section : sections) {
       if (std::find(valid.begin(), valid.end(), section.key) == valid.end()) {
         fail({"sweep", section.key}, section.key_node,
@@ -339,6 +346,7 @@ class ModelReader {
     }
     model.grid = read_swept_keys(sections, "grid", kernel, model.driver);
     model.zip = read_swept_keys(sections, "zip", kernel, model.driver);
+    read_sample(sections, kernel, model);
     check_zip(model);
     model.replicates = read_integer(sections, {"sweep"}, replicates_spec());
     check_size(model, *sweep);
@@ -368,8 +376,14 @@ class ModelReader {
            item.key + " is a table and cannot be swept; sweep a parameter that selects from it");
     }
     const std::string list_path = "sweep." + section + "." + item.key;
+    if (item.value.IsMap()) {
+      swept.values = sequence_values(spec, item.value, list_path, locator(path), max_points);
+      return swept;
+    }
     if (!item.value.IsSequence()) {
-      fail(path, item.value, list_path + ": expected a list, got " + describe(item.value));
+      fail(path, item.value,
+           list_path + ": expected a list or a {range|linspace|logspace: [...]} map, got " +
+               describe(item.value));
     }
     if (item.value.size() == 0) fail(path, item.value, list_path + ": the list is empty");
     std::size_t index = 0;
@@ -379,6 +393,59 @@ class ModelReader {
           read_value(spec, element, element_path, document_.location(path, element)));
     }
     return swept;
+  }
+
+  [[nodiscard]] Locate locator(const KeyPath& path) const {
+    return [this, path](const YAML::Node& node) { return document_.location(path, node); };
+  }
+
+  // sweep.sample: {method, n, space: {KEY: distribution}}, one axis of n points whose values
+  // are drawn for every key from the experiment's seed.
+  void read_sample(const std::vector<Entry>& sections, const KernelSchema& kernel,
+                   Model& model) const {
+    const Entry* sample = find_entry(sections, "sample");
+    if (sample == nullptr) return;
+    const KeyPath sample_path{"sweep", "sample"};
+    const std::vector<Entry> keys = entries(sample->value, sample_path);
+    const std::vector<std::string> valid = {"method", "n", "space"};
+    for (const auto& key : keys) {
+      if (std::find(valid.begin(), valid.end(), key.key) == valid.end()) {
+        fail(child_path(sample_path, key.key), key.key_node,
+             "unknown key '" + key.key + "' in section 'sweep.sample'" +
+                 closest_hint(key.key, valid, "valid keys"));
+      }
+    }
+    const auto method = std::get<std::string>(read_top_value(
+        keys, sample_path,
+        choice_param("method", sample_method_names(), "how the points are drawn")));
+    model.sample_method = sample_method(method);
+    const Entry* count = find_entry(keys, "n");
+    if (count == nullptr) fail(sample_path, sample->key_node, "sweep.sample: missing key 'n'");
+    model.sample_count = read_integer(
+        keys, sample_path,
+        int_param("n", 1, 1, static_cast<std::int64_t>(max_points), "samples per grid point"));
+    const Entry* space = find_entry(keys, "space");
+    if (space == nullptr) {
+      fail(sample_path, sample->key_node, "sweep.sample: missing key 'space' (KEY: distribution)");
+    }
+    const KeyPath space_path = child_path(sample_path, "space");
+    for (const auto& item : entries(space->value, space_path)) {
+      const KeyPath path = child_path(space_path, item.key);
+      SweptKey swept{item.key, true, "", {}, document_.location(path, item.key_node)};
+      const ParamSpec& spec = resolve_swept_key(item, path, kernel, model.driver, swept);
+      model.sample_axes.push_back(
+          read_sample_axis(spec, item.value, "sweep.sample.space." + item.key, locator(path)));
+      model.sampled.push_back(std::move(swept));
+    }
+    if (model.sampled.empty()) fail(space_path, space->value, "sweep.sample.space is empty");
+    const auto points = unit_samples(model.sample_method,
+                                     static_cast<std::size_t>(model.sample_count),
+                                     model.sampled.size(), model.seed);
+    for (std::size_t d = 0; d < model.sampled.size(); ++d) {
+      for (const auto& point : points) {
+        model.sampled[d].values.push_back(model.sample_axes[d].value_at(point[d]));
+      }
+    }
   }
 
   // Finds the spec of "params.NAME" or "DRIVER.NAME" and records which set it belongs to.
@@ -401,17 +468,25 @@ class ModelReader {
     std::vector<std::string> valid = spec_names(kernel.params, "params.");
     for (auto& name : spec_names(settings, driver + ".")) valid.push_back(std::move(name));
     fail(path, item.key_node,
-         "unknown key '" + item.key + "' in section 'sweep." + path[1] + "'" +
+         "unknown key '" + item.key + "' in section '" +
+             join(KeyPath(path.begin(), path.end() - 1), ".") + "'" +
              closest_hint(item.key, valid, "valid keys"));
   }
 
   static void check_zip(const Model& model) {
-    for (const auto& zipped : model.zip) {
-      const bool in_grid = std::any_of(model.grid.begin(), model.grid.end(),
-                                       [&](const auto& key) { return key.path == zipped.path; });
-      if (in_grid) {
-        throw ConfigError(zipped.location + ": '" + zipped.path +
-                          "' is in both sweep.grid and sweep.zip");
+    // A key is swept once: in grid, zip or sample.
+    const std::vector<std::pair<std::string, const std::vector<SweptKey>*>> sections = {
+        {"sweep.grid", &model.grid}, {"sweep.zip", &model.zip}, {"sweep.sample.space", &model.sampled}};
+    for (std::size_t later = 1; later < sections.size(); ++later) {
+      for (const auto& key : *sections[later].second) {
+        for (std::size_t earlier = 0; earlier < later; ++earlier) {
+          const auto& keys = *sections[earlier].second;
+          if (std::any_of(keys.begin(), keys.end(),
+                          [&](const auto& other) { return other.path == key.path; })) {
+            throw ConfigError(key.location + ": '" + key.path + "' is in both " +
+                              sections[earlier].first + " and " + sections[later].first);
+          }
+        }
       }
     }
     for (const auto& zipped : model.zip) {
@@ -487,7 +562,10 @@ std::vector<Point> expand_points(const Model& model) {
     for (std::size_t axis = 0; axis < model.grid.size(); ++axis) {
       apply_swept_value(model.grid[axis], model.grid[axis].values[position[axis]], point);
     }
-    for (const auto& key : model.zip) apply_swept_value(key, key.values[position.back()], point);
+    std::size_t axis = model.grid.size();
+    for (const auto& key : model.zip) apply_swept_value(key, key.values[position[axis]], point);
+    if (!model.zip.empty()) ++axis;
+    for (const auto& key : model.sampled) apply_swept_value(key, key.values[position[axis]], point);
     points.push_back(std::move(point));
   }
   return points;
@@ -537,6 +615,7 @@ Experiment parse_experiment(std::string_view yaml_text, std::string_view source_
   experiment.replicates = model.replicates;
   for (const auto& key : model.grid) experiment.swept_keys.push_back(key.path);
   for (const auto& key : model.zip) experiment.swept_keys.push_back(key.path);
+  for (const auto& key : model.sampled) experiment.swept_keys.push_back(key.path);
   experiment.points = expand_points(model);
   return experiment;
 }
@@ -561,6 +640,16 @@ std::string effective_yaml(const Experiment& experiment, const Schema& schema) {
   out << YAML::Key << "sweep" << YAML::Value << YAML::BeginMap;
   emit_swept_keys(out, "grid", model.grid);
   emit_swept_keys(out, "zip", model.zip);
+  if (!model.sampled.empty()) {
+    out << YAML::Key << "sample" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "method" << YAML::Value << sample_method_name(model.sample_method);
+    out << YAML::Key << "n" << YAML::Value << model.sample_count;
+    out << YAML::Key << "space" << YAML::Value << YAML::BeginMap;
+    for (std::size_t d = 0; d < model.sampled.size(); ++d) {
+      out << YAML::Key << model.sampled[d].path << YAML::Value << model.sample_axes[d].yaml();
+    }
+    out << YAML::EndMap << YAML::EndMap;
+  }
   out << YAML::Key << "replicates" << YAML::Value << model.replicates;
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

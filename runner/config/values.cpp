@@ -225,6 +225,19 @@ ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string
   fail_type(spec, node, key_path, location);
 }
 
+void check_in_range(const ParamSpec& spec, const ParamValue& value, std::string_view key_path,
+                    std::string_view location) {
+  if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+    if (*integer < std::get<std::int64_t>(*spec.min) || *integer > std::get<std::int64_t>(*spec.max)) {
+      fail_range(spec, std::to_string(*integer), key_path, location);
+    }
+  } else if (const auto* real = std::get_if<double>(&value)) {
+    if (!(std::get<double>(*spec.min) <= *real && *real <= std::get<double>(*spec.max))) {
+      fail_range(spec, format_value(value), key_path, location);
+    }
+  }
+}
+
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:

@@ -16,6 +16,11 @@ namespace levelforge::config {
 ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                       std::string_view location);
 
+// Throws the error read_value gives for a number outside the range of `spec` (an integer
+// or real key): for values the config computes rather than lists (sequences, samples).
+void check_in_range(const ParamSpec& spec, const ParamValue& value, std::string_view key_path,
+                    std::string_view location);
+
 // How a node reads in a message: 'text', a list, a map, null.
 std::string describe(const YAML::Node& node);
 

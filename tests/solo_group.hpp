@@ -1,0 +1,35 @@
+#pragma once
+// A GA evaluation group of one rank: it evaluates everything itself and records what the
+// engine reports, for tests that run a GA task without MPI.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "runner/engine/ga_engine.hpp"
+
+namespace levelforge::testing {
+
+class SoloGroup final : public EvaluationGroup {
+ public:
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    ++gathers;
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t evaluations) override { reported.push_back(evaluations); }
+
+  // The evaluations reported over all generations.
+  [[nodiscard]] std::uint64_t total() const {
+    return std::accumulate(reported.begin(), reported.end(), std::uint64_t{0});
+  }
+
+  int gathers = 0;
+  std::vector<std::uint64_t> reported;
+};
+
+}  // namespace levelforge::testing

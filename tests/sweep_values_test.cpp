@@ -1,0 +1,204 @@
+#include "runner/config/sweep_values.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runner/config/experiment.hpp"
+
+// Its own namespace: the unit tests share translation units (tests/CMakeLists.txt).
+namespace levelforge::config::sweep_values_test {
+namespace {
+
+const ParamSpec width = int_param("width", 4, 1, 64, "maze width");
+const ParamSpec density = real_param("density", 0.2, 0.0, 1.0, "wall density");
+const ParamSpec rate = real_param("rate", 0.01, 0.0, 1e6, "a rate");
+const ParamSpec mode = choice_param("mode", {"stop", "pass"}, "collect mode");
+
+std::string here(const YAML::Node& node) {
+  return "cfg:" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
+}
+
+std::vector<ParamValue> sequence(const ParamSpec& spec, const std::string& yaml) {
+  return sequence_values(spec, YAML::Load(yaml), "sweep.grid.params." + spec.name, here, 1000);
+}
+
+std::string sequence_error(const ParamSpec& spec, const std::string& yaml) {
+  try {
+    sequence(spec, yaml);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "<no error>";
+}
+
+std::vector<std::int64_t> integers(const std::vector<ParamValue>& values) {
+  std::vector<std::int64_t> out;
+  for (const auto& value : values) out.push_back(std::get<std::int64_t>(value));
+  return out;
+}
+
+std::vector<double> reals(const std::vector<ParamValue>& values) {
+  std::vector<double> out;
+  for (const auto& value : values) out.push_back(std::get<double>(value));
+  return out;
+}
+
+SampleAxis axis(const ParamSpec& spec, const std::string& yaml) {
+  return read_sample_axis(spec, YAML::Load(yaml), "sweep.sample.space.params." + spec.name, here);
+}
+
+std::string axis_error(const ParamSpec& spec, const std::string& yaml) {
+  try {
+    axis(spec, yaml);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "<no error>";
+}
+
+// --- sequences: hand-computed ------------------------------------------------------------
+
+TEST(Sequences, IntegerRangeLeavesOutStop) {
+  EXPECT_EQ(integers(sequence(width, "{range: [2, 11, 3]}")), (std::vector<std::int64_t>{2, 5, 8}));
+  EXPECT_EQ(integers(sequence(width, "{range: [2, 12, 5]}")), (std::vector<std::int64_t>{2, 7}));
+  EXPECT_EQ(integers(sequence(width, "{range: [10, 0, -4]}")), (std::vector<std::int64_t>{10, 6, 2}));
+}
+
+TEST(Sequences, RealRangeIsNumpysArange) {
+  EXPECT_EQ(reals(sequence(density, "{range: [0, 1, 0.25]}")),
+            (std::vector<double>{0, 0.25, 0.5, 0.75}));
+  EXPECT_EQ(reals(sequence(density, "{range: [0.1, 0.45, 0.1]}")),
+            (std::vector<double>{0.1, 0.1 + 0.1, 0.1 + 2 * 0.1, 0.1 + 3 * 0.1}));
+}
+
+TEST(Sequences, LinspaceEndsOnLastExactly) {
+  EXPECT_EQ(reals(sequence(density, "{linspace: [0, 1, 5]}")),
+            (std::vector<double>{0, 0.25, 0.5, 0.75, 1}));
+  EXPECT_EQ(reals(sequence(density, "{linspace: [0.1, 0.3, 3]}")).back(), 0.3);
+  EXPECT_EQ(reals(sequence(density, "{linspace: [0.5, 0.9, 1]}")), (std::vector<double>{0.5}));
+  EXPECT_EQ(integers(sequence(width, "{linspace: [1, 10, 4]}")),
+            (std::vector<std::int64_t>{1, 4, 7, 10}));
+}
+
+TEST(Sequences, LogspaceTakesExponentsOfTen) {
+  EXPECT_EQ(integers(sequence(width, "{logspace: [0, 1, 2]}")), (std::vector<std::int64_t>{1, 10}));
+  const std::vector<double> rates = reals(sequence(rate, "{logspace: [-3, -1, 3]}"));
+  ASSERT_EQ(rates.size(), 3u);
+  EXPECT_DOUBLE_EQ(rates[0], 0.001);
+  EXPECT_DOUBLE_EQ(rates[1], 0.01);
+  EXPECT_DOUBLE_EQ(rates[2], 0.1);
+  EXPECT_EQ(integers(sequence(int_param("n", 1, 1, 100000, ""), "{logspace: [0, 3, 4]}")),
+            (std::vector<std::int64_t>{1, 10, 100, 1000}));
+}
+
+TEST(Sequences, ErrorsNameThePlaceAndTheProblem) {
+  EXPECT_EQ(sequence_error(width, "{linspace: [1, 10, 3]}"),
+            "cfg:1:1: sweep.grid.params.width: 5.5 is not a whole number, and width is an integer");
+  EXPECT_EQ(sequence_error(width, "{range: [1, 5, 0]}"),
+            "cfg:1:16: sweep.grid.params.width: range step must not be 0");
+  EXPECT_EQ(sequence_error(width, "{range: [5, 1, 1]}"),
+            "cfg:1:9: sweep.grid.params.width: the sequence is empty");
+  EXPECT_EQ(sequence_error(width, "{range: [1, 100, 10]}"),
+            "cfg:1:1: sweep.grid.params.width: 71 is out of range [1, 64]");
+  EXPECT_EQ(sequence_error(width, "{range: [1, 1000000, 1]}"),
+            "cfg:1:9: sweep.grid.params.width: the sequence has more than 1000 values");
+  EXPECT_EQ(sequence_error(width, "{range: [1, 5]}"),
+            "cfg:1:9: sweep.grid.params.width: range takes a list of 3: [start, stop, step], stop "
+            "left out, got a list");
+  EXPECT_EQ(sequence_error(width, "{linspce: [1, 5, 2]}"),
+            "cfg:1:2: sweep.grid.params.width: unknown form 'linspce'; did you mean 'linspace'?");
+  EXPECT_EQ(sequence_error(width, "{range: [1.5, 5, 1]}"),
+            "cfg:1:10: sweep.grid.params.width.range[0]: expected an int, got '1.5'");
+  EXPECT_EQ(sequence_error(mode, "{linspace: [0, 1, 2]}"),
+            "cfg:1:1: sweep.grid.params.mode: linspace gives numbers; mode is not a number");
+}
+
+// --- sample axes: hand-computed ---------------------------------------------------------
+
+TEST(SampleAxes, MapTheUnitIntervalOntoTheirDistribution) {
+  EXPECT_EQ(std::get<double>(axis(density, "{uniform: [0.2, 0.6]}").value_at(0.25)),
+            0.2 + 0.25 * (0.6 - 0.2));
+  EXPECT_DOUBLE_EQ(std::get<double>(axis(rate, "{loguniform: [1, 100]}").value_at(0.5)), 10.0);
+  const SampleAxis sides = axis(width, "{int: [1, 3]}");
+  EXPECT_EQ(std::get<std::int64_t>(sides.value_at(0.0)), 1);
+  EXPECT_EQ(std::get<std::int64_t>(sides.value_at(0.34)), 2);
+  EXPECT_EQ(std::get<std::int64_t>(sides.value_at(0.999)), 3);
+  const SampleAxis modes = axis(mode, "{choice: [pass, stop]}");
+  EXPECT_EQ(std::get<std::string>(modes.value_at(0.49)), "pass");
+  EXPECT_EQ(std::get<std::string>(modes.value_at(0.5)), "stop");
+}
+
+TEST(SampleAxes, ErrorsNameThePlaceAndTheProblem) {
+  EXPECT_EQ(axis_error(width, "{uniform: [1, 3]}"),
+            "cfg:1:2: sweep.sample.space.params.width: uniform samples real numbers; width is an "
+            "integer key: sample it with {int: [low, high]}");
+  EXPECT_EQ(axis_error(density, "{int: [0, 1]}"),
+            "cfg:1:2: sweep.sample.space.params.density: int samples integers; density is not an "
+            "integer key");
+  EXPECT_EQ(axis_error(density, "{uniform: [0.5, 2]}"),
+            "cfg:1:17: sweep.sample.space.params.density.uniform[1]: 2.0 is out of range [0.0, 1.0]");
+  EXPECT_EQ(axis_error(rate, "{loguniform: [0, 1]}"),
+            "cfg:1:15: sweep.sample.space.params.rate: loguniform needs low > 0");
+  EXPECT_EQ(axis_error(density, "{uniform: [0.5, 0.5]}"),
+            "cfg:1:11: sweep.sample.space.params.density: uniform needs finite low < high");
+  EXPECT_EQ(axis_error(mode, "{choice: [stop, walk]}"),
+            "cfg:1:17: sweep.sample.space.params.mode.choice[1]: 'walk' is not one of: stop, pass");
+}
+
+// --- unit samples ------------------------------------------------------------------------
+
+TEST(UnitSamples, SobolIsTheJoeKuoSequenceWithoutItsZeroPoint) {
+  // The first points of the two-dimensional Sobol sequence (Joe and Kuo), point 0 left out.
+  const std::vector<std::vector<double>> expected = {
+      {0.5, 0.5}, {0.75, 0.25}, {0.25, 0.75}, {0.375, 0.375}, {0.875, 0.875}, {0.625, 0.125},
+      {0.125, 0.625}, {0.1875, 0.3125}};
+  EXPECT_EQ(unit_samples(SampleMethod::sobol, 8, 2, 1), expected);
+  EXPECT_EQ(unit_samples(SampleMethod::sobol, 8, 2, 99), expected);
+}
+
+TEST(UnitSamples, RandomIsAFunctionOfTheSeed) {
+  const auto first = unit_samples(SampleMethod::random, 50, 3, 7);
+  EXPECT_EQ(first, unit_samples(SampleMethod::random, 50, 3, 7));
+  EXPECT_NE(first, unit_samples(SampleMethod::random, 50, 3, 8));
+  // A longer run starts with the shorter one: sample i does not depend on n.
+  const auto longer = unit_samples(SampleMethod::random, 80, 3, 7);
+  EXPECT_EQ(std::vector(longer.begin(), longer.begin() + 50), first);
+  std::set<double> distinct;
+  for (const auto& point : first) {
+    for (const double u : point) {
+      EXPECT_GE(u, 0.0);
+      EXPECT_LT(u, 1.0);
+      distinct.insert(u);
+    }
+  }
+  EXPECT_EQ(distinct.size(), 150u);
+}
+
+TEST(UnitSamples, LatinHypercubeHasOnePointInEveryStratumOfEveryDimension) {
+  for (const std::uint64_t seed : {1U, 2U, 3U, 40U}) {
+    for (const std::size_t count : {1U, 2U, 7U, 64U, 100U}) {
+      const auto points = unit_samples(SampleMethod::lhs, count, 4, seed);
+      ASSERT_EQ(points.size(), count);
+      for (std::size_t d = 0; d < 4; ++d) {
+        std::vector<int> hits(count);
+        for (const auto& point : points) {
+          ASSERT_GE(point[d], 0.0);
+          ASSERT_LT(point[d], 1.0);
+          ++hits[static_cast<std::size_t>(point[d] * static_cast<double>(count))];
+        }
+        EXPECT_EQ(std::set<int>(hits.begin(), hits.end()), std::set<int>{1})
+            << "seed " << seed << ", n " << count << ", dimension " << d;
+      }
+    }
+  }
+  EXPECT_NE(unit_samples(SampleMethod::lhs, 20, 2, 1), unit_samples(SampleMethod::lhs, 20, 2, 2));
+}
+
+}  // namespace
+}  // namespace levelforge::config::sweep_values_test
