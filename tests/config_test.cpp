@@ -471,7 +471,8 @@ TEST(ConfigSweep, SampleErrorsNameThePlace) {
   const std::string sample = onemax_ga + "sweep:\n  sample:\n";
   EXPECT_EQ(error_of(sample + "    space: {params.noise: {uniform: [0, 1]}}\n"),
             "exp.yaml:5:3: sweep.sample: missing key 'n'");
-  EXPECT_EQ(error_of(sample + "    method: sobl\n    n: 2\n    space: {params.noise: {uniform: [0, 1]}}\n"),
+  EXPECT_EQ(error_of(sample +
+                     "    method: sobl\n    n: 2\n    space: {params.noise: {uniform: [0, 1]}}\n"),
             "exp.yaml:6:13: sweep.sample.method: 'sobl' is not one of: random, sobol, lhs");
   EXPECT_EQ(error_of(sample + "    n: 2\n    space: {params.nois: {uniform: [0, 1]}}\n"),
             "exp.yaml:7:13: unknown key 'params.nois' in section 'sweep.sample.space'; did you "
@@ -663,8 +664,8 @@ TEST(ConfigRoundTrip, EffectiveYamlKeepsTheSampleAndParsesBack) {
                                       "      ga.mutation_rate: {choice: [0.1, 0.2]}\n");
   const std::string effective = effective_yaml(experiment, schema());
   for (const char* expected :
-       {"params.length: [8, 16]", "method: sobol", "n: 3", "params.noise: {loguniform: [0.01, 1.0]}",
-        "ga.mutation_rate: {choice: [0.1, 0.2]}"}) {
+       {"params.length: [8, 16]", "method: sobol", "n: 3",
+        "params.noise: {loguniform: [0.01, 1.0]}", "ga.mutation_rate: {choice: [0.1, 0.2]}"}) {
     EXPECT_NE(effective.find(expected), std::string::npos) << expected << " in\n" << effective;
   }
   EXPECT_EQ(summary(parse(effective)), summary(experiment));

@@ -21,7 +21,8 @@ const ParamSpec rate = real_param("rate", 0.01, 0.0, 1e6, "a rate");
 const ParamSpec mode = choice_param("mode", {"stop", "pass"}, "collect mode");
 
 std::string here(const YAML::Node& node) {
-  return "cfg:" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
+  return "cfg:" + std::to_string(node.Mark().line + 1) + ":" +
+         std::to_string(node.Mark().column + 1);
 }
 
 std::vector<ParamValue> sequence(const ParamSpec& spec, const std::string& yaml) {
@@ -39,12 +40,14 @@ std::string sequence_error(const ParamSpec& spec, const std::string& yaml) {
 
 std::vector<std::int64_t> integers(const std::vector<ParamValue>& values) {
   std::vector<std::int64_t> out;
+  out.reserve(values.size());
   for (const auto& value : values) out.push_back(std::get<std::int64_t>(value));
   return out;
 }
 
 std::vector<double> reals(const std::vector<ParamValue>& values) {
   std::vector<double> out;
+  out.reserve(values.size());
   for (const auto& value : values) out.push_back(std::get<double>(value));
   return out;
 }
@@ -67,7 +70,8 @@ std::string axis_error(const ParamSpec& spec, const std::string& yaml) {
 TEST(Sequences, IntegerRangeLeavesOutStop) {
   EXPECT_EQ(integers(sequence(width, "{range: [2, 11, 3]}")), (std::vector<std::int64_t>{2, 5, 8}));
   EXPECT_EQ(integers(sequence(width, "{range: [2, 12, 5]}")), (std::vector<std::int64_t>{2, 7}));
-  EXPECT_EQ(integers(sequence(width, "{range: [10, 0, -4]}")), (std::vector<std::int64_t>{10, 6, 2}));
+  EXPECT_EQ(integers(sequence(width, "{range: [10, 0, -4]}")),
+            (std::vector<std::int64_t>{10, 6, 2}));
 }
 
 TEST(Sequences, RealRangeIsNumpysArange) {
@@ -141,8 +145,9 @@ TEST(SampleAxes, ErrorsNameThePlaceAndTheProblem) {
   EXPECT_EQ(axis_error(density, "{int: [0, 1]}"),
             "cfg:1:2: sweep.sample.space.params.density: int samples integers; density is not an "
             "integer key");
-  EXPECT_EQ(axis_error(density, "{uniform: [0.5, 2]}"),
-            "cfg:1:17: sweep.sample.space.params.density.uniform[1]: 2.0 is out of range [0.0, 1.0]");
+  EXPECT_EQ(
+      axis_error(density, "{uniform: [0.5, 2]}"),
+      "cfg:1:17: sweep.sample.space.params.density.uniform[1]: 2.0 is out of range [0.0, 1.0]");
   EXPECT_EQ(axis_error(rate, "{loguniform: [0, 1]}"),
             "cfg:1:15: sweep.sample.space.params.rate: loguniform needs low > 0");
   EXPECT_EQ(axis_error(density, "{uniform: [0.5, 0.5]}"),
@@ -156,8 +161,8 @@ TEST(SampleAxes, ErrorsNameThePlaceAndTheProblem) {
 TEST(UnitSamples, SobolIsTheJoeKuoSequenceWithoutItsZeroPoint) {
   // The first points of the two-dimensional Sobol sequence (Joe and Kuo), point 0 left out.
   const std::vector<std::vector<double>> expected = {
-      {0.5, 0.5}, {0.75, 0.25}, {0.25, 0.75}, {0.375, 0.375}, {0.875, 0.875}, {0.625, 0.125},
-      {0.125, 0.625}, {0.1875, 0.3125}};
+      {0.5, 0.5},     {0.75, 0.25},   {0.25, 0.75},   {0.375, 0.375},
+      {0.875, 0.875}, {0.625, 0.125}, {0.125, 0.625}, {0.1875, 0.3125}};
   EXPECT_EQ(unit_samples(SampleMethod::sobol, 8, 2, 1), expected);
   EXPECT_EQ(unit_samples(SampleMethod::sobol, 8, 2, 99), expected);
 }

@@ -415,9 +415,9 @@ class ModelReader {
                  closest_hint(key.key, valid, "valid keys"));
       }
     }
-    const auto method = std::get<std::string>(read_top_value(
-        keys, sample_path,
-        choice_param("method", sample_method_names(), "how the points are drawn")));
+    const auto method = std::get<std::string>(
+        read_top_value(keys, sample_path,
+                       choice_param("method", sample_method_names(), "how the points are drawn")));
     model.sample_method = sample_method(method);
     const Entry* count = find_entry(keys, "n");
     if (count == nullptr) fail(sample_path, sample->key_node, "sweep.sample: missing key 'n'");
@@ -438,9 +438,9 @@ class ModelReader {
       model.sampled.push_back(std::move(swept));
     }
     if (model.sampled.empty()) fail(space_path, space->value, "sweep.sample.space is empty");
-    const auto points = unit_samples(model.sample_method,
-                                     static_cast<std::size_t>(model.sample_count),
-                                     model.sampled.size(), model.seed);
+    const auto points =
+        unit_samples(model.sample_method, static_cast<std::size_t>(model.sample_count),
+                     model.sampled.size(), model.seed);
     for (std::size_t d = 0; d < model.sampled.size(); ++d) {
       for (const auto& point : points) {
         model.sampled[d].values.push_back(model.sample_axes[d].value_at(point[d]));
@@ -476,7 +476,9 @@ class ModelReader {
   static void check_zip(const Model& model) {
     // A key is swept once: in grid, zip or sample.
     const std::vector<std::pair<std::string, const std::vector<SweptKey>*>> sections = {
-        {"sweep.grid", &model.grid}, {"sweep.zip", &model.zip}, {"sweep.sample.space", &model.sampled}};
+        {"sweep.grid", &model.grid},
+        {"sweep.zip", &model.zip},
+        {"sweep.sample.space", &model.sampled}};
     for (std::size_t later = 1; later < sections.size(); ++later) {
       for (const auto& key : *sections[later].second) {
         for (std::size_t earlier = 0; earlier < later; ++earlier) {

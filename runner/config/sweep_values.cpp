@@ -19,7 +19,7 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 [[noreturn]] void fail_at(const std::string& location, const std::string& key_path,
-                       const std::string& problem) {
+                          const std::string& problem) {
   throw ConfigError(location + ": " + key_path + ": " + problem);
 }
 
@@ -34,13 +34,13 @@ Form read_form(const YAML::Node& node, const std::vector<std::string>& names,
                const std::string& key_path, const Locate& locate) {
   if (!node.IsMap() || node.size() != 1) {
     fail_at(locate(node), key_path,
-         "expected a list, or a map with one of " + join(names) + ", got " + describe(node));
+            "expected a list, or a map with one of " + join(names) + ", got " + describe(node));
   }
   const auto entry = *node.begin();
   const std::string name = entry.first.as<std::string>();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     fail_at(locate(entry.first), key_path,
-         "unknown form '" + name + "'" + closest_hint(name, names, "valid forms"));
+            "unknown form '" + name + "'" + closest_hint(name, names, "valid forms"));
   }
   return {name, entry.first, entry.second};
 }
@@ -50,8 +50,8 @@ void check_arity(const Form& form, std::size_t count, const std::string& meaning
                  const std::string& key_path, const Locate& locate) {
   if (!form.list.IsSequence() || form.list.size() != count) {
     fail_at(locate(form.list), key_path,
-         form.name + " takes a list of " + std::to_string(count) + ": " + meaning + ", got " +
-             describe(form.list));
+            form.name + " takes a list of " + std::to_string(count) + ": " + meaning + ", got " +
+                describe(form.list));
   }
 }
 
@@ -75,14 +75,14 @@ ParamValue as_key_value(const ParamSpec& spec, double value, const std::string& 
   if (std::abs(value - whole) > 1e-12 * std::max(1.0, std::abs(whole)) ||
       std::abs(whole) > 9.0e15) {
     fail_at(location, key_path,
-         format_value(ParamValue{value}) + " is not a whole number, and " + spec.name +
-             " is an integer");
+            format_value(ParamValue{value}) + " is not a whole number, and " + spec.name +
+                " is an integer");
   }
   return static_cast<std::int64_t>(whole);
 }
 
-void check_numeric_key(const ParamSpec& spec, const std::string& form,
-                       const std::string& key_path, const std::string& location) {
+void check_numeric_key(const ParamSpec& spec, const std::string& form, const std::string& key_path,
+                       const std::string& location) {
   if (spec.type != ParamType::integer && spec.type != ParamType::real) {
     fail_at(location, key_path, form + " gives numbers; " + spec.name + " is not a number");
   }
@@ -92,7 +92,8 @@ std::size_t checked_count(double count, std::size_t max_values, const std::strin
                           const std::string& location) {
   if (!(count >= 1)) fail_at(location, key_path, "the sequence is empty");
   if (count > static_cast<double>(max_values)) {
-    fail_at(location, key_path, "the sequence has more than " + std::to_string(max_values) + " values");
+    fail_at(location, key_path,
+            "the sequence has more than " + std::to_string(max_values) + " values");
   }
   return static_cast<std::size_t>(count);
 }
@@ -144,8 +145,9 @@ std::vector<ParamValue> sequence_values(const ParamSpec& spec, const YAML::Node&
       }
     }
   } else {
-    check_arity(form, 3, form.name == "linspace" ? "[first, last, count]"
-                                                 : "[first exponent, last exponent, count] of 10",
+    check_arity(form, 3,
+                form.name == "linspace" ? "[first, last, count]"
+                                        : "[first exponent, last exponent, count] of 10",
                 key_path, locate);
     const double first = read_number(form.list[0], key_path, locate);
     const double last = read_number(form.list[1], key_path, locate);
@@ -218,7 +220,8 @@ SampleAxis read_sample_axis(const ParamSpec& spec, const YAML::Node& node,
     }
     axis.kind = SampleAxis::Kind::choice;
     for (std::size_t k = 0; k < form.list.size(); ++k) {
-      axis.choices.push_back(read_value(spec, form.list[k], key_path + ".choice[" + std::to_string(k) + "]",
+      axis.choices.push_back(read_value(spec, form.list[k],
+                                        key_path + ".choice[" + std::to_string(k) + "]",
                                         locate(form.list[k])));
     }
     return axis;
@@ -229,19 +232,22 @@ SampleAxis read_sample_axis(const ParamSpec& spec, const YAML::Node& node,
   if (form.name == "int") {
     if (spec.type != ParamType::integer) {
       fail_at(locate(form.name_node), key_path,
-           "int samples integers; " + spec.name + " is not an integer key");
+              "int samples integers; " + spec.name + " is not an integer key");
     }
     axis.kind = SampleAxis::Kind::integer;
-    axis.first = std::get<std::int64_t>(read_value(spec, form.list[0], ends[0], locate(form.list[0])));
-    axis.last = std::get<std::int64_t>(read_value(spec, form.list[1], ends[1], locate(form.list[1])));
+    axis.first =
+        std::get<std::int64_t>(read_value(spec, form.list[0], ends[0], locate(form.list[0])));
+    axis.last =
+        std::get<std::int64_t>(read_value(spec, form.list[1], ends[1], locate(form.list[1])));
     if (axis.first > axis.last) fail_at(locate(form.list), key_path, "int needs low <= high");
     return axis;
   }
   if (spec.type != ParamType::real) {
     fail_at(locate(form.name_node), key_path,
-         form.name + " samples real numbers; " + spec.name +
-             (spec.type == ParamType::integer ? " is an integer key: sample it with {int: [low, high]}"
-                                              : " is not a number: sample it with {choice: [...]}"));
+            form.name + " samples real numbers; " + spec.name +
+                (spec.type == ParamType::integer
+                     ? " is an integer key: sample it with {int: [low, high]}"
+                     : " is not a number: sample it with {choice: [...]}"));
   }
   axis.kind = form.name == "uniform" ? SampleAxis::Kind::uniform : SampleAxis::Kind::loguniform;
   axis.low = std::get<double>(read_value(spec, form.list[0], ends[0], locate(form.list[0])));
@@ -297,7 +303,8 @@ std::vector<std::vector<double>> unit_samples(SampleMethod method, std::size_t c
     case SampleMethod::sobol: {
       boost::random::sobol sequence(dimensions);
       for (auto& point : points) {
-        for (double& coordinate : point) coordinate = static_cast<double>(sequence() >> 11U) * 0x1.0p-53;
+        for (double& coordinate : point)
+          coordinate = static_cast<double>(sequence() >> 11U) * 0x1.0p-53;
       }
       break;
     }

@@ -228,7 +228,8 @@ ParamValue read_value(const ParamSpec& spec, const YAML::Node& node, std::string
 void check_in_range(const ParamSpec& spec, const ParamValue& value, std::string_view key_path,
                     std::string_view location) {
   if (const auto* integer = std::get_if<std::int64_t>(&value)) {
-    if (*integer < std::get<std::int64_t>(*spec.min) || *integer > std::get<std::int64_t>(*spec.max)) {
+    if (*integer < std::get<std::int64_t>(*spec.min) ||
+        *integer > std::get<std::int64_t>(*spec.max)) {
       fail_range(spec, std::to_string(*integer), key_path, location);
     }
   } else if (const auto* real = std::get_if<double>(&value)) {
