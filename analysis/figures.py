@@ -317,8 +317,8 @@ def histograms(report):
 def sampled_scatter(report, max_fields=6):
     """A sweep with `sweep.sample`: each numeric record field (the first `max_fields` that
     vary) against each sampled key, one dot per task. Tasks, not means over a point's
-    replicates: a field's sentinel (tiltmaze's length -1 for an unsolvable maze) stays in
-    sight instead of pulling a mean."""
+    replicates: a field's sentinel value (a -1 for "none") stays in sight instead of pulling
+    a mean."""
     run = report.run
     keys = run.sampled_keys
     records = run.records

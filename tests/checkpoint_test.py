@@ -55,6 +55,12 @@ DRIVERS = {
         "overrides": ["--set", "sweep.replicates=200", "--set", "checkpoint.every=100"],
         "interval_units": RANKS * 100,  # a run is one unit
     },
+    # A sweep whose points are Sobol samples (docs/config.md, "Sampling"): 64 points x 450.
+    "sampled": {
+        "config": config("tiltmaze_sample.yaml"),
+        "overrides": ["--set", "sweep.replicates=450", "--set", "checkpoint.every=100"],
+        "interval_units": RANKS * 100,
+    },
     "exhaustive": {
         "config": config("matchstick_2digit_k2.yaml"),
         "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
@@ -282,6 +288,9 @@ class Checkpoints(TempDirTest):
         """With the tests above: SIGUSR1 and SIGTERM for each of the three drivers."""
         self.check_signal("sweep", signal.SIGUSR1, ranks=3)
         self.check_signal("ga", signal.SIGTERM, ranks=2)
+
+    def test_a_sampled_sweep_resumes_identical(self):
+        self.check_signal("sampled", signal.SIGUSR1, ranks=1)
 
 
 class Refusals(TempDirTest):
@@ -640,6 +649,7 @@ class Shards(TempDirTest):
 
     # Smaller than the kill tests' experiments: four runs each.
     SMALL = {"ga": ["--set", "ga.generations=10"], "sweep": ["--set", "sweep.replicates=20"],
+             "sampled": ["--set", "sweep.replicates=10"],
              "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
 
     def check_merge(self, driver):
@@ -665,6 +675,9 @@ class Shards(TempDirTest):
 
     def test_exhaustive_shards_merge_to_the_unsharded_result(self):
         self.check_merge("exhaustive")
+
+    def test_sampled_sweep_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("sampled")
 
     def test_missing_duplicate_and_foreign_shards_are_refused(self):
         spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])
