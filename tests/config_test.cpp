@@ -482,6 +482,10 @@ TEST(ConfigSweep, SampleErrorsNameThePlace) {
   EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid: {params.noise: [0.1]}\n  sample:\n    n: 2\n"
                                  "    space: {params.noise: {uniform: [0, 1]}}\n"),
             "exp.yaml:8:13: 'params.noise' is in both sweep.grid and sweep.sample.space");
+  // The size is checked before a million samples are drawn.
+  EXPECT_EQ(error_of(onemax_ga + "sweep:\n  grid: {params.length: [8, 16]}\n  sample:\n"
+                                 "    n: 1000000\n    space: {params.noise: {uniform: [0, 1]}}\n"),
+            "exp.yaml:4:1: the sweep has more than 1000000 points");
 }
 
 TEST(ConfigSweep, ListElementsAreValidatedLikeTheirKey) {
@@ -902,6 +906,10 @@ TEST_F(ConfigTables, ShapesThatAreNotTables) {
 TEST_F(ConfigTables, CannotBeSwept) {
   EXPECT_EQ(error_of(bestiary_sweep + "sweep:\n  grid:\n    params.species: [troll.yaml]\n"),
             "exp.yaml:6:5: params.species is a table and cannot be swept; sweep a parameter "
+            "that selects from it");
+  EXPECT_EQ(error_of(bestiary_sweep + "sweep:\n  sample:\n    n: 2\n    space:\n"
+                                      "      params.species: {choice: [troll.yaml]}\n"),
+            "exp.yaml:8:7: params.species is a table and cannot be sampled; sample a parameter "
             "that selects from it");
   EXPECT_EQ(error_of(bestiary_sweep, {"sweep.zip.params.species=[[]]"}),
             "--set sweep.zip.params.species=[[]]: params.species is a table and cannot be "

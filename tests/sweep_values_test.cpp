@@ -81,6 +81,25 @@ TEST(Sequences, RealRangeIsNumpysArange) {
             (std::vector<double>{0.1, 0.1 + 0.1, 0.1 + 2 * 0.1, 0.1 + 3 * 0.1}));
 }
 
+TEST(Sequences, ARangeNeverReachesStop) {
+  // 0.7 + 3 x 0.1 rounds to 1.0 exactly: NumPy's arange would give it, stop is left out.
+  const std::vector<double> tenths = reals(sequence(density, "{range: [0.7, 1.0, 0.1]}"));
+  ASSERT_EQ(tenths.size(), 3u);
+  EXPECT_LT(tenths.back(), 1.0);
+  // Steps whose multiples leave int64 although every value lies between start and stop.
+  const ParamSpec any = int_param("any", 0, std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max(), "");
+  EXPECT_EQ(
+      integers(sequence(any,
+                        "{range: [-9000000000000000000, 9000000000000000000, "
+                        "6000000000000000000]}")),
+      (std::vector<std::int64_t>{-9000000000000000000, -3000000000000000000, 3000000000000000000}));
+  EXPECT_EQ(integers(sequence(any,
+                              "{range: [9223372036854775807, -9223372036854775807, "
+                              "-9223372036854775807]}")),
+            (std::vector<std::int64_t>{9223372036854775807, 0}));
+}
+
 TEST(Sequences, LinspaceEndsOnLastExactly) {
   EXPECT_EQ(reals(sequence(density, "{linspace: [0, 1, 5]}")),
             (std::vector<double>{0, 0.25, 0.5, 0.75, 1}));
@@ -119,6 +138,14 @@ TEST(Sequences, ErrorsNameThePlaceAndTheProblem) {
             "cfg:1:2: sweep.grid.params.width: unknown form 'linspce'; did you mean 'linspace'?");
   EXPECT_EQ(sequence_error(width, "{range: [1.5, 5, 1]}"),
             "cfg:1:10: sweep.grid.params.width.range[0]: expected an int, got '1.5'");
+  const ParamSpec start = int_param("start", 1, 0, 100'000'000'000'000, "");
+  EXPECT_EQ(sequence_error(start, "{linspace: [0, 10000000000001, 3]}"),
+            "cfg:1:1: sweep.grid.params.start: 5000000000000.5 is not a whole number, and start "
+            "is an integer");
+  EXPECT_EQ(sequence_error(int_param("n", 1, 1, std::numeric_limits<std::int64_t>::max(), ""),
+                           "{logspace: [15, 16, 2]}"),
+            "cfg:1:1: sweep.grid.params.n: 1e+16 is beyond 2^53, where a computed number is no "
+            "longer an exact integer: list the values");
   EXPECT_EQ(sequence_error(mode, "{linspace: [0, 1, 2]}"),
             "cfg:1:1: sweep.grid.params.mode: linspace gives numbers; mode is not a number");
 }
@@ -138,6 +165,22 @@ TEST(SampleAxes, MapTheUnitIntervalOntoTheirDistribution) {
   EXPECT_EQ(std::get<std::string>(modes.value_at(0.5)), "stop");
 }
 
+TEST(SampleAxes, StayInsideTheirHalfOpenRanges) {
+  // A Latin hypercube point can round to 1, and low + u (high - low) to high.
+  const SampleAxis densities = axis(density, "{uniform: [0.1, 0.4]}");
+  for (const double u : {1.0, std::nextafter(1.0, 0.0), 0.9999999999999999}) {
+    const double value = std::get<double>(densities.value_at(u));
+    EXPECT_GE(value, 0.1);
+    EXPECT_LT(value, 0.4) << u;
+  }
+  const SampleAxis scores =
+      axis(real_param("score", 1.5, 1.0, 10.0, ""), "{loguniform: [1.5, 10]}");
+  EXPECT_LT(std::get<double>(scores.value_at(1.0)), 10.0);
+  EXPECT_GE(std::get<double>(scores.value_at(0.0)), 1.5);
+  EXPECT_EQ(std::get<std::int64_t>(axis(width, "{int: [1, 3]}").value_at(1.0)), 3);
+  EXPECT_EQ(std::get<std::string>(axis(mode, "{choice: [stop, pass]}").value_at(1.0)), "pass");
+}
+
 TEST(SampleAxes, ErrorsNameThePlaceAndTheProblem) {
   EXPECT_EQ(axis_error(width, "{uniform: [1, 3]}"),
             "cfg:1:2: sweep.sample.space.params.width: uniform samples real numbers; width is an "
@@ -151,7 +194,12 @@ TEST(SampleAxes, ErrorsNameThePlaceAndTheProblem) {
   EXPECT_EQ(axis_error(rate, "{loguniform: [0, 1]}"),
             "cfg:1:15: sweep.sample.space.params.rate: loguniform needs low > 0");
   EXPECT_EQ(axis_error(density, "{uniform: [0.5, 0.5]}"),
-            "cfg:1:11: sweep.sample.space.params.density: uniform needs finite low < high");
+            "cfg:1:11: sweep.sample.space.params.density: uniform needs finite low < high, and a "
+            "finite high - low");
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(axis_error(real_param("free", 0, -inf, inf, ""), "{uniform: [-1e308, 1e308]}"),
+            "cfg:1:11: sweep.sample.space.params.free: uniform needs finite low < high, and a "
+            "finite high - low");
   EXPECT_EQ(axis_error(mode, "{choice: [stop, walk]}"),
             "cfg:1:17: sweep.sample.space.params.mode.choice[1]: 'walk' is not one of: stop, pass");
 }

@@ -77,6 +77,7 @@ struct Model {
   // sweep.sample: one more axis of `sample_count` points, each key's values the samples.
   std::vector<SweptKey> sampled;
   std::vector<SampleAxis> sample_axes;  // one per sampled key
+  std::vector<ParamSpec> sample_specs;  // one per sampled key
   SampleMethod sample_method = SampleMethod::random;
   std::int64_t sample_count = 0;
   std::int64_t replicates = 1;
@@ -350,6 +351,7 @@ class ModelReader {
     check_zip(model);
     model.replicates = read_integer(sections, {"sweep"}, replicates_spec());
     check_size(model, *sweep);
+    draw_samples(model);
   }
 
   [[nodiscard]] std::vector<SweptKey> read_swept_keys(const std::vector<Entry>& sections,
@@ -433,17 +435,32 @@ class ModelReader {
       const KeyPath path = child_path(space_path, item.key);
       SweptKey swept{item.key, true, "", {}, document_.location(path, item.key_node)};
       const ParamSpec& spec = resolve_swept_key(item, path, kernel, model.driver, swept);
+      if (spec.type == ParamType::table) {
+        fail(path, item.key_node,
+             item.key +
+                 " is a table and cannot be sampled; sample a parameter that selects from it");
+      }
+      model.sample_specs.push_back(spec);
       model.sample_axes.push_back(
           read_sample_axis(spec, item.value, "sweep.sample.space." + item.key, locator(path)));
       model.sampled.push_back(std::move(swept));
     }
     if (model.sampled.empty()) fail(space_path, space->value, "sweep.sample.space is empty");
+  }
+
+  // The sampled values, once check_size has bounded the points they make.
+  static void draw_samples(Model& model) {
+    if (model.sampled.empty()) return;
     const auto points =
         unit_samples(model.sample_method, static_cast<std::size_t>(model.sample_count),
                      model.sampled.size(), model.seed);
     for (std::size_t d = 0; d < model.sampled.size(); ++d) {
+      auto& key = model.sampled[d];
+      key.values.reserve(points.size());
       for (const auto& point : points) {
-        model.sampled[d].values.push_back(model.sample_axes[d].value_at(point[d]));
+        key.values.push_back(model.sample_axes[d].value_at(point[d]));
+        check_in_range(model.sample_specs[d], key.values.back(), "sweep.sample.space." + key.path,
+                       key.location);
       }
     }
   }

@@ -70,10 +70,16 @@ std::int64_t read_whole(const YAML::Node& node, std::int64_t min, const std::str
 ParamValue as_key_value(const ParamSpec& spec, double value, const std::string& key_path,
                         const std::string& location) {
   if (spec.type == ParamType::real) return value;
+  constexpr double exact_integers = 0x1.0p53;  // beyond, a double skips integers
+  if (!(std::abs(value) <= exact_integers)) {
+    fail_at(location, key_path,
+            format_value(ParamValue{value}) +
+                " is beyond 2^53, where a computed number is no "
+                "longer an exact integer: list the values");
+  }
   const double whole = std::round(value);
   // logspace's powers of ten come out of pow() within an ulp of the whole number.
-  if (std::abs(value - whole) > 1e-12 * std::max(1.0, std::abs(whole)) ||
-      std::abs(whole) > 9.0e15) {
+  if (std::abs(value - whole) > 1e-9) {
     fail_at(location, key_path,
             format_value(ParamValue{value}) + " is not a whole number, and " + spec.name +
                 " is an integer");
@@ -107,14 +113,19 @@ std::vector<ParamValue> integer_range(const Form& form, std::size_t max_values,
   }
   const auto [start, stop, step] = bounds;
   if (step == 0) fail_at(locate(form.list[2]), key_path, "range step must not be 0");
-  const auto span = static_cast<long double>(stop) - static_cast<long double>(start);
-  const std::size_t count =
-      checked_count(static_cast<double>(std::ceil(span / static_cast<long double>(step))),
-                    max_values, key_path, locate(form.list));
+  // In 128 bits: stop - start and k step may leave int64 although every value lies
+  // between start and stop. The count is the exact ceiling of (stop - start) / step.
+  __extension__ using Wide = __int128;
+  const Wide span = Wide{stop} - Wide{start};
+  Wide count = 0;
+  if (step > 0 && span > 0) count = (span + step - 1) / step;
+  if (step < 0 && span < 0) count = (span + step + 1) / step;
+  const std::size_t checked =
+      checked_count(static_cast<double>(count), max_values, key_path, locate(form.list));
   std::vector<ParamValue> values;
-  values.reserve(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    values.emplace_back(start + static_cast<std::int64_t>(k) * step);
+  values.reserve(checked);
+  for (std::size_t k = 0; k < checked; ++k) {
+    values.emplace_back(static_cast<std::int64_t>(Wide{start} + Wide{step} * static_cast<Wide>(k)));
   }
   return values;
 }
@@ -137,12 +148,14 @@ std::vector<ParamValue> sequence_values(const ParamSpec& spec, const YAML::Node&
       const double stop = read_number(form.list[1], key_path, locate);
       const double step = read_number(form.list[2], key_path, locate);
       if (step == 0) fail_at(locate(form.list[2]), key_path, "range step must not be 0");
-      // NumPy's arange: ceil((stop - start) / step) values start + k step.
-      const std::size_t count =
+      // NumPy's arange, ceil((stop - start) / step) values start + k step, less any that
+      // rounding puts on or past stop ({range: [0.7, 1.0, 0.1]} would end on 1.0).
+      std::size_t count =
           checked_count(std::ceil((stop - start) / step), max_values, key_path, locate(form.list));
-      for (std::size_t k = 0; k < count; ++k) {
-        values.emplace_back(start + static_cast<double>(k) * step);
-      }
+      const auto at = [&](std::size_t k) { return start + static_cast<double>(k) * step; };
+      while (count > 0 && (step > 0 ? at(count - 1) >= stop : at(count - 1) <= stop)) --count;
+      checked_count(static_cast<double>(count), max_values, key_path, locate(form.list));
+      for (std::size_t k = 0; k < count; ++k) values.emplace_back(at(k));
     }
   } else {
     check_arity(form, 3,
@@ -170,9 +183,16 @@ std::vector<ParamValue> sequence_values(const ParamSpec& spec, const YAML::Node&
 }
 
 ParamValue SampleAxis::value_at(double u) const {
+  // Rounding may put a stratum's point (lhs) on 1, and a real value on `high`: both are
+  // kept inside the documented half-open ranges.
+  u = std::clamp(u, 0.0, std::nextafter(1.0, 0.0));
+  const auto inside = [this](double value) {
+    return std::clamp(value, low, std::nextafter(high, low));
+  };
   switch (kind) {
-    case Kind::uniform: return low + u * (high - low);
-    case Kind::loguniform: return std::exp(std::log(low) + u * (std::log(high) - std::log(low)));
+    case Kind::uniform: return inside(low + u * (high - low));
+    case Kind::loguniform:
+      return inside(std::exp(std::log(low) + u * (std::log(high) - std::log(low))));
     case Kind::integer: {
       const auto span = static_cast<double>(last - first) + 1;
       return std::min(last, first + static_cast<std::int64_t>(u * span));
@@ -252,8 +272,9 @@ SampleAxis read_sample_axis(const ParamSpec& spec, const YAML::Node& node,
   axis.kind = form.name == "uniform" ? SampleAxis::Kind::uniform : SampleAxis::Kind::loguniform;
   axis.low = std::get<double>(read_value(spec, form.list[0], ends[0], locate(form.list[0])));
   axis.high = std::get<double>(read_value(spec, form.list[1], ends[1], locate(form.list[1])));
-  if (!(axis.low < axis.high) || !std::isfinite(axis.low) || !std::isfinite(axis.high)) {
-    fail_at(locate(form.list), key_path, form.name + " needs finite low < high");
+  if (!(axis.low < axis.high) || !std::isfinite(axis.high - axis.low)) {
+    fail_at(locate(form.list), key_path,
+            form.name + " needs finite low < high, and a finite high - low");
   }
   if (axis.kind == SampleAxis::Kind::loguniform && axis.low <= 0) {
     fail_at(locate(form.list[0]), key_path, "loguniform needs low > 0");
