@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runner/config/experiment.hpp"
+#include "tests/error_message.hpp"
 
 // Its own namespace: the unit tests share translation units (tests/CMakeLists.txt).
 namespace levelforge::config::sweep_values_test {
@@ -30,12 +31,7 @@ std::vector<ParamValue> sequence(const ParamSpec& spec, const std::string& yaml)
 }
 
 std::string sequence_error(const ParamSpec& spec, const std::string& yaml) {
-  try {
-    sequence(spec, yaml);
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "<no error>";
+  return testing::error_message<ConfigError>([&] { sequence(spec, yaml); });
 }
 
 std::vector<std::int64_t> integers(const std::vector<ParamValue>& values) {
@@ -57,12 +53,7 @@ SampleAxis axis(const ParamSpec& spec, const std::string& yaml) {
 }
 
 std::string axis_error(const ParamSpec& spec, const std::string& yaml) {
-  try {
-    axis(spec, yaml);
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "<no error>";
+  return testing::error_message<ConfigError>([&] { static_cast<void>(axis(spec, yaml)); });
 }
 
 // --- sequences: hand-computed ------------------------------------------------------------
