@@ -5,6 +5,8 @@ validated values). The per-kernel figures live in analysis/kernels/<kernel>.py."
 
 import os
 
+import matplotlib.cm
+import matplotlib.colors
 import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
@@ -208,6 +210,9 @@ def fitness_curves(report):
         median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
         replicates="count").reset_index()
     stats = run.points.merge(stats, on="point")
+    if run.sampled_keys:
+        sampled_fitness_curves(report, stats, run.sampled_keys[0])
+        return
     line_keys, panel_keys = line_layout(run)
     many = len(by_keys(stats, panel_keys)) > 1
     fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=("q25", "q75"),
@@ -220,6 +225,35 @@ def fitness_curves(report):
                        "replicates of each sweep point, with the band between the 25th and 75th "
                        "percentiles. A task stopped early by ga.stop_fitness keeps its last value.",
                        data=stats)
+
+
+def value_norm(values):
+    """A color scale over `values`: logarithmic when they are positive and span over 100x."""
+    low, high = float(values.min()), float(values.max())
+    if low > 0 and high / low > 100:
+        return matplotlib.colors.LogNorm(low, high)
+    return matplotlib.colors.Normalize(low, high if high > low else low + 1)
+
+
+def sampled_fitness_curves(report, stats, key):
+    """fitness.png of a GA over sampled points (`sweep.sample`): a panel or line per sampled
+    value would be one per point, so every point's median curve shares one panel, colored
+    by its value of the first sampled key (sampled.png draws the final values against every
+    sampled key)."""
+    norm = value_norm(stats[key])
+    cmap = plt.get_cmap("viridis")
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for _, line in stats.groupby("point"):
+        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1)
+    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label=key)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set_xlabel("generation")
+    ax.set_ylabel("best fitness so far (median over replicates)")
+    ax.grid(alpha=0.3)
+    report.save(fig, "fitness.png", "Fitness over generations",
+                "Best fitness found so far by each task, per generation: the median over the "
+                f"replicates of each sampled point, colored by its {key}. A task stopped early by "
+                "ga.stop_fitness keeps its last value.", data=stats)
 
 
 def targets(report, field, samples, labels, name, title, caption):
@@ -315,14 +349,17 @@ def histograms(report):
 
 
 def sampled_scatter(report, max_fields=6):
-    """A sweep with `sweep.sample`: each numeric record field (the first `max_fields` that
-    vary) against each sampled key, one dot per task. Tasks, not means over a point's
-    replicates: a field's sentinel value (a -1 for "none") stays in sight instead of pulling
-    a mean."""
+    """A run with `sweep.sample`: each numeric field (the first `max_fields` that vary) of
+    each task's record (sweep) or final best individual (ga) against each sampled key, one
+    dot per task. Tasks, not means over a point's replicates: a field's sentinel value (a -1
+    for "none") stays in sight instead of pulling a mean."""
     run = report.run
     keys = run.sampled_keys
-    records = run.records
-    if not keys or records.empty:
+    if not keys or run.driver not in ("ga", "sweep"):
+        return
+    records = run.records if run.driver == "sweep" else \
+        run.with_params(run.best[run.best.position == 0]).drop(columns=["position", "genome"])
+    if records.empty:
         return
     swept = set(run.swept_keys) | {"task", "point", "replicate"}
     fields = [c for c in records.columns if c not in swept
@@ -343,7 +380,8 @@ def sampled_scatter(report, max_fields=6):
                 data[key].max() / data[key].min() > 100:
             ax.set_xscale("log")
     fig.tight_layout()
-    report.save(fig, "sampled.png", "Record fields against the sampled keys",
-                "Every task of the sampled sweep (sweep.sample), one dot each: every record field "
+    what = "record field" if run.driver == "sweep" else "field of the final best individual"
+    report.save(fig, "sampled.png", "Results against the sampled keys",
+                f"Every task of the sampled sweep (sweep.sample), one dot each: every {what} "
                 f"that varies (the first {max_fields}) against every sampled key.", data=data)
 

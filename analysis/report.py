@@ -59,8 +59,7 @@ def kernel_figures(report, directories=()):
         fitness_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)
-    elif run.driver == "sweep":
-        sampled_scatter(report)
+    sampled_scatter(report)
     module = figure_module(run.kernel, directories)
     if module is not None:
         module.figures(report)

@@ -39,6 +39,11 @@ CASES = {
     # A sampled sweep (Sobol points over three keys): the record fields against them.
     "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=12", "--set", "sweep.replicates=3"],
                         ["sampled.png", "tiltmaze_examples.png", "tiltmaze_solvable.png"]),
+    # A GA over sampled points: one fitness panel colored by the first sampled key.
+    "ga_sample": ("../tests/data/doc_ga.yaml",
+                  ["--set", "sweep={sample: {method: lhs, n: 12, space: {ga.mutation_rate: "
+                   "{loguniform: [0.001, 0.1]}, params.length: {int: [8, 40]}}}, replicates: 2}"],
+                  ["fitness.png", "sampled.png"]),
     "match3_sweep": ("../tests/data/match3_sweep_boards.yaml", [], ["match3_sweep.png"]),
     # Fewer swept keys than the config (no aggression): one panel per monster.
     "monsters_sweep": ("monsters_sweep.yaml",
@@ -186,6 +191,18 @@ class Reports(TempDirTest):
             self.assertIn("length", fields)
             for field in fields:
                 self.assertEqual(float(row[field]), float(records[task][field]), field)
+
+    def test_ga_sample(self):
+        self.report("ga_sample")
+        best, points, replicates = self.hdf5("ga/best", "points")
+        rows = self.data("sampled")
+        self.assertEqual([int(r["task"]) for r in rows], list(range(len(best))))
+        for row in rows:
+            task = int(row["task"])
+            self.assertEqual(float(row["ga.mutation_rate"]), points[task // replicates]["ga.mutation_rate"])
+            self.assertEqual(float(row["fitness"]), best[task, 0]["fitness"])
+        curves = self.data("fitness")
+        self.assertEqual({int(r["point"]) for r in curves}, set(points["point"]))
 
     def test_tiltmaze_exhaustive(self):
         self.report("tiltmaze_exhaustive")
