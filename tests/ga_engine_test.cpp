@@ -429,5 +429,167 @@ TEST(GaRun, KeepBestBeyondThePopulationPadsWithMissingRows) {
   }
 }
 
+// ---------------------------------------------------------------- islands
+
+namespace islands {
+
+GaSettings island_settings(MigrationTopology topology, MigrationPolicy policy) {
+  auto ga = settings(40, 12, 1, 3);
+  ga.islands = 4;
+  ga.migration_every = 3;
+  ga.migration_count = 2;
+  ga.migration_topology = topology;
+  ga.migration_policy = policy;
+  return ga;
+}
+
+struct IslandRow {
+  std::int64_t generation, island;
+  double best, mean, std, min, diversity;
+};
+
+std::vector<IslandRow> island_rows(const GaOutcome& outcome) {
+  const auto layout = ga_island_history_layout();
+  std::vector<IslandRow> rows;
+  for (std::size_t r = 0; r < outcome.island_history.size() / layout.row_size(); ++r) {
+    const auto row =
+        std::span(outcome.island_history).subspan(r * layout.row_size(), layout.row_size());
+    rows.push_back({layout.get_int(row, 0), layout.get_int(row, 1), layout.get_real(row, 2),
+                    layout.get_real(row, 3), layout.get_real(row, 4), layout.get_real(row, 5),
+                    layout.get_real(row, 6)});
+  }
+  return rows;
+}
+
+TEST(GaSettings, IslandsMustHoldTheElitesAndTheArrivingMigrants) {
+  auto section = ParamSet::defaults(ga_settings());
+  section.set("population", ParamValue{std::int64_t{20}});
+  section.set("islands", ParamValue{std::int64_t{4}});  // islands of 5
+  section.set("elitism", ParamValue{std::int64_t{4}});
+  section.set("migration.count", ParamValue{std::int64_t{1}});
+  section.set("migration.topology", ParamValue{std::string("all")});
+  const auto ok = GaSettings::from(section);
+  EXPECT_EQ(ok.islands, 4);
+  EXPECT_EQ(ok.migration_topology, MigrationTopology::all);
+  EXPECT_EQ(ok.evaluations_per_generation(), 20U - 4U * 4U);
+  section.set("elitism", ParamValue{std::int64_t{5}});
+  EXPECT_THROW((void)GaSettings::from(section), KernelError);
+  section.set("elitism", ParamValue{std::int64_t{1}});
+  section.set("migration.count", ParamValue{std::int64_t{2}});  // 2 from each of 3 sources > 5
+  EXPECT_THROW((void)GaSettings::from(section), KernelError);
+  section.set("migration.topology", ParamValue{std::string("ring")});  // 2 from one source
+  EXPECT_NO_THROW((void)GaSettings::from(section));
+  section.set("islands", ParamValue{std::int64_t{11}});  // islands of 1
+  EXPECT_THROW((void)GaSettings::from(section), KernelError);
+}
+
+TEST(GaSettings, MigrationEventsCountEveryMigrationBeforeTheLastGeneration) {
+  auto ga = island_settings(MigrationTopology::ring, MigrationPolicy::best_replace_worst);
+  // After generations 3, 6 and 9 (10 is the last one followed by a generation).
+  EXPECT_EQ(ga.migration_events(), 3U * 4U * 2U);
+  EXPECT_TRUE(ga.migrates_after(9));
+  EXPECT_FALSE(ga.migrates_after(0));
+  EXPECT_FALSE(ga.migrates_after(4));
+  ga.migration_topology = MigrationTopology::all;
+  EXPECT_EQ(ga.migration_events(), 3U * 4U * 3U * 2U);
+  ga.migration_count = 0;
+  EXPECT_EQ(ga.migration_events(), 0U);
+}
+
+TEST(GaRunIslands, IslandRowsAgreeWithTheWholePopulationAndMigrantsAreTheirIslandsBest) {
+  const auto kernel = onemax(30);
+  const auto ga = island_settings(MigrationTopology::ring, MigrationPolicy::best_replace_worst);
+  const auto run = run_onemax(kernel, ga, 11, 2);
+  const auto whole = history_rows(run.outcome);
+  const auto rows = island_rows(run.outcome);
+  ASSERT_EQ(rows.size(), 12U * 4U);
+  EXPECT_EQ(run.outcome.evaluations, 40U + 11U * (40U - 4U));
+  for (std::size_t g = 0; g < 12; ++g) {
+    double best = -1;
+    double lowest = 2;
+    double mean = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const auto& row = rows[g * 4 + i];
+      EXPECT_EQ(row.generation, static_cast<std::int64_t>(g));
+      EXPECT_EQ(row.island, static_cast<std::int64_t>(i));
+      EXPECT_GT(row.diversity, 0.0);
+      EXPECT_LT(row.diversity, 1.0);
+      if (g > 0) {
+        EXPECT_GE(row.best, rows[(g - 1) * 4 + i].best) << "an island lost its elite";
+      }
+      best = std::max(best, row.best);
+      lowest = std::min(lowest, row.min);
+      mean += row.mean / 4;  // islands of 10
+    }
+    EXPECT_EQ(whole[g].best, best) << g;
+    EXPECT_EQ(whole[g].min, lowest) << g;
+    EXPECT_NEAR(whole[g].mean, mean, 1e-12) << g;
+  }
+  const auto layout = ga_migration_layout();
+  ASSERT_EQ(run.outcome.migrations.size(), ga.migration_events() * layout.row_size());
+  for (std::size_t e = 0; e < ga.migration_events(); ++e) {
+    const auto row =
+        std::span(run.outcome.migrations).subspan(e * layout.row_size(), layout.row_size());
+    const auto generation = layout.get_int(row, 0);
+    const auto from = layout.get_int(row, 1);
+    EXPECT_EQ(generation, 3 * static_cast<std::int64_t>(1 + e / 8));
+    EXPECT_EQ(layout.get_int(row, 2), (from + 1) % 4);
+    EXPECT_EQ(layout.get_int(row, 3) / 10, from);
+    EXPECT_EQ(layout.get_int(row, 4) / 10, (from + 1) % 4);
+    if (e % 2 == 0) {  // the first migrant of an island is its best
+      EXPECT_EQ(layout.get_real(row, 5),
+                rows[static_cast<std::size_t>(generation * 4 + from)].best);
+    }
+  }
+  const auto best_layout = ga_island_best_layout(OneMax::evaluation_fields());
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto row = std::span(run.outcome.island_best)
+                         .subspan(i * best_layout.row_size(), best_layout.row_size());
+    EXPECT_EQ(best_layout.get_int(row, 0), static_cast<std::int64_t>(i));
+    EXPECT_EQ(best_layout.get_real(row, 1), rows[11 * 4 + i].best);
+    const auto genome = std::span(run.outcome.island_best_genomes).subspan(i * 30, 30);
+    EXPECT_EQ(static_cast<double>(std::count(genome.begin(), genome.end(), 1)) / 30.0,
+              best_layout.get_real(row, 1));
+  }
+}
+
+TEST(GaRunIslands, WithoutMigrantsTheIslandsEvolveApart) {
+  // With no migrants, the topology and policy change nothing; with migrants they do.
+  const auto kernel = onemax(30);
+  auto ring = island_settings(MigrationTopology::ring, MigrationPolicy::best_replace_worst);
+  ring.migration_count = 0;
+  auto all = island_settings(MigrationTopology::all, MigrationPolicy::random_replace_random);
+  all.migration_count = 0;
+  const auto first = run_onemax(kernel, ring, 5);
+  EXPECT_EQ(first.outcome.history, run_onemax(kernel, all, 5).outcome.history);
+  EXPECT_TRUE(first.outcome.migrations.empty());
+  auto migrating = ring;
+  migrating.migration_count = 2;
+  EXPECT_NE(first.outcome.history, run_onemax(kernel, migrating, 5).outcome.history);
+}
+
+TEST(GaRunIslands, StoppedAndResumedAroundAMigrationEqualsTheUninterruptedRun) {
+  const auto kernel = onemax(30);
+  for (const auto policy :
+       {MigrationPolicy::best_replace_worst, MigrationPolicy::random_replace_random}) {
+    const auto ga = island_settings(MigrationTopology::random, policy);
+    const auto whole = run_onemax(kernel, ga, 99, 5);
+    // 4: saved before the migration after generation 3; 11: after the last one.
+    for (const std::int64_t stop_after : {1, 4, 11}) {
+      StoppingGroup stopping(stop_after);
+      (void)GaRun<OneMax>(kernel, ga, 99, 5, stopping).run();
+      SoloGroup solo;
+      const auto rest = GaRun<OneMax>(kernel, ga, 99, 5, solo).run(&stopping.saved);
+      EXPECT_EQ(rest.history, whole.outcome.history) << stop_after;
+      EXPECT_EQ(rest.island_history, whole.outcome.island_history) << stop_after;
+      EXPECT_EQ(rest.migrations, whole.outcome.migrations) << stop_after;
+      EXPECT_EQ(rest.island_best, whole.outcome.island_best) << stop_after;
+      EXPECT_EQ(rest.best_genomes, whole.outcome.best_genomes) << stop_after;
+    }
+  }
+}
+
+}  // namespace islands
+
 }  // namespace
 }  // namespace levelforge

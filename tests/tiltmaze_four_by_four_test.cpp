@@ -20,6 +20,7 @@
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
 
+namespace levelforge::tiltmaze::four_by_four_test {
 namespace {
 
 using namespace levelforge::tiltmaze;
@@ -347,3 +348,4 @@ TEST(FourByFour, RangesPastTheEndThrow) {
 }
 
 }  // namespace
+}  // namespace levelforge::tiltmaze::four_by_four_test

@@ -296,21 +296,42 @@ class ModelReader {
     ParamSet values = ParamSet::defaults(specs);
     const Entry* entry = find_entry(top, section);
     if (entry == nullptr) return values;
-    for (const auto& item : entries(entry->value, {section})) {
-      const KeyPath path{section, item.key};
-      const ParamSpec* spec = find_spec(specs, item.key);
-      if (spec == nullptr) {
-        fail(path, item.key_node,
-             "unknown key '" + item.key + "' in section '" + section + "'" +
-                 closest_hint(item.key, spec_names(specs), "valid keys"));
+    read_section_entries(entry->value, {section}, "", specs, values);
+    return values;
+  }
+
+  // The entries of the map at `path` into `values`. A spec named "group.key" is read from
+  // a nested map `group: {key: ...}` (or from a key written "group.key").
+  void read_section_entries(const YAML::Node& map, const KeyPath& path, const std::string& prefix,
+                            const std::vector<ParamSpec>& specs, ParamSet& values) const {
+    for (const auto& item : entries(map, path)) {
+      const KeyPath item_path = child_path(path, item.key);
+      const std::string name = prefix + item.key;
+      const ParamSpec* spec = find_spec(specs, name);
+      if (spec == nullptr && item.value.IsMap() && is_group(specs, name)) {
+        read_section_entries(item.value, item_path, name + ".", specs, values);
+        continue;
       }
-      const std::string location = value_location(path, item);
+      const std::string where = join(KeyPath(path.begin(), path.end()), ".");
+      if (spec == nullptr) {
+        std::vector<std::string> valid;
+        for (const auto& candidate : spec_names(specs))
+          if (candidate.starts_with(prefix)) valid.push_back(candidate.substr(prefix.size()));
+        fail(item_path, item.key_node,
+             "unknown key '" + item.key + "' in section '" + where + "'" +
+                 closest_hint(item.key, valid, "valid keys"));
+      }
+      const std::string location = value_location(item_path, item);
       values.set(spec->name,
                  spec->type == ParamType::table
-                     ? ParamValue{read_table(document_, path, item.value, location)}
-                     : read_value(*spec, item.value, section + "." + item.key, location));
+                     ? ParamValue{read_table(document_, item_path, item.value, location)}
+                     : read_value(*spec, item.value, join(item_path, "."), location));
     }
-    return values;
+  }
+
+  static bool is_group(const std::vector<ParamSpec>& specs, const std::string& name) {
+    return std::any_of(specs.begin(), specs.end(),
+                       [&](const ParamSpec& spec) { return spec.name.starts_with(name + "."); });
   }
 
   // The value `spec` names in the map at `parent`, or its default when absent.
@@ -593,8 +614,18 @@ std::vector<Point> expand_points(const Model& model) {
 void emit_section(YAML::Emitter& out, const std::string& name, const std::vector<ParamSpec>& specs,
                   const ParamSet& values) {
   out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+  // Specs named "group.key" (declared together) go into a nested map, as they are written.
+  std::string group;
   for (const auto& spec : specs) {
-    out << YAML::Key << spec.name << YAML::Value;
+    const auto dot = spec.name.find('.');
+    const std::string spec_group = dot == std::string::npos ? "" : spec.name.substr(0, dot);
+    if (spec_group != group) {
+      if (!group.empty()) out << YAML::EndMap;
+      if (!spec_group.empty()) out << YAML::Key << spec_group << YAML::Value << YAML::BeginMap;
+      group = spec_group;
+    }
+    out << YAML::Key << (dot == std::string::npos ? spec.name : spec.name.substr(dot + 1))
+        << YAML::Value;
     const ParamValue& value = values.at(spec.name);
     if (const auto* table = std::get_if<ParamTable>(&value)) {
       out << table_yaml(*table->root);
@@ -602,6 +633,7 @@ void emit_section(YAML::Emitter& out, const std::string& name, const std::vector
       out << format_value(value);
     }
   }
+  if (!group.empty()) out << YAML::EndMap;
   out << YAML::EndMap;
 }
 

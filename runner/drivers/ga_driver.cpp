@@ -113,6 +113,8 @@ struct GaShape {
   std::size_t kept = 0;
   std::size_t genome_length = 0;
   std::vector<std::size_t> level;  // empty: the kernel renders no levels
+  std::size_t islands = 1;         // 1: no point has islands, no island datasets
+  std::size_t migrations = 0;      // migration events of a whole task
 };
 
 GaShape ga_shape(const config::Experiment& experiment, const PointModels& models) {
@@ -123,6 +125,8 @@ GaShape ga_shape(const config::Experiment& experiment, const PointModels& models
     shape.generations = std::max(shape.generations, static_cast<std::size_t>(settings.generations));
     shape.kept = std::max(shape.kept, static_cast<std::size_t>(settings.keep_best));
     shape.genome_length = std::max(shape.genome_length, model.genome_length());
+    shape.islands = std::max(shape.islands, static_cast<std::size_t>(settings.islands));
+    shape.migrations = std::max(shape.migrations, settings.migration_events());
     const auto level = model.level_shape();
     shape.level.resize(std::max(shape.level.size(), level.size()), 0);
     for (std::size_t d = 0; d < level.size(); ++d)
@@ -148,6 +152,19 @@ std::vector<TaskDataset> ga_datasets(const GaCapability& ga, const GaShape& shap
         "ga/best_levels", std::move(block),
         "the level of each kept genome before play; 255: empty or outside a smaller level"));
   }
+  if (shape.islands > 1) {
+    datasets.push_back(task_table("ga/island_history", ga_island_history_layout(),
+                                  {shape.generations, shape.islands},
+                                  "each island's statistics per generation, before migration"));
+    datasets.push_back(task_table("ga/island_best", ga_island_best_layout(ga.evaluation_fields),
+                                  {shape.islands},
+                                  "the best individual of each island at the end"));
+    datasets.push_back(task_int64_array("ga/island_best_genomes",
+                                        {shape.islands, shape.genome_length},
+                                        "the genome of each island's best, padded with -1"));
+    datasets.push_back(task_table("ga/migrations", ga_migration_layout(), {shape.migrations},
+                                  "one row per migrant, in the order they moved"));
+  }
   return datasets;
 }
 
@@ -156,6 +173,8 @@ constexpr const char* evaluations = "snapshot.evaluations";
 constexpr const char* genomes = "snapshot.genomes";
 constexpr const char* rows = "snapshot.rows";
 constexpr const char* history = "snapshot.history";
+constexpr const char* island_history = "snapshot.island_history";
+constexpr const char* migrations = "snapshot.migrations";
 }  // namespace snapshot_key
 
 Segment snapshot_segment(std::uint64_t task, const GaSnapshot& snapshot) {
@@ -166,6 +185,8 @@ Segment snapshot_segment(std::uint64_t task, const GaSnapshot& snapshot) {
   segment.put_ints(snapshot_key::genomes, snapshot.genomes);
   segment.put_bytes(snapshot_key::rows, snapshot.evaluations_rows);
   segment.put_bytes(snapshot_key::history, snapshot.history);
+  segment.put_bytes(snapshot_key::island_history, snapshot.island_history);
+  segment.put_bytes(snapshot_key::migrations, snapshot.migrations);
   return segment;
 }
 
@@ -178,11 +199,15 @@ GaSnapshot snapshot_from(const Segment& segment) {
   const auto genomes = segment.ints(snapshot_key::genomes);
   const auto rows = segment.bytes(snapshot_key::rows);
   const auto history = segment.bytes(snapshot_key::history);
+  const auto island_history = segment.bytes(snapshot_key::island_history);
+  const auto migrations = segment.bytes(snapshot_key::migrations);
   return {generations.front(),
           static_cast<std::uint64_t>(evaluations.front()),
           {genomes.begin(), genomes.end()},
           {rows.begin(), rows.end()},
-          {history.begin(), history.end()}};
+          {history.begin(), history.end()},
+          {island_history.begin(), island_history.end()},
+          {migrations.begin(), migrations.end()}};
 }
 
 // The newest saved state of each unfinished task, from every rank's restored segments: any
@@ -233,6 +258,28 @@ std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape
   return target;
 }
 
+// The island datasets of a finished task: a point of fewer islands leaves the rest missing.
+void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOutcome& outcome,
+                        const GaShape& shape, std::size_t length) {
+  const auto history_row = ga_island_history_layout().row_size();
+  const auto islands = outcome.island_best_genomes.size() / length;
+  for (std::size_t g = 0; g < outcome.island_history.size() / (islands * history_row); ++g) {
+    std::copy_n(
+        outcome.island_history.begin() + static_cast<std::ptrdiff_t>(g * islands * history_row),
+        islands * history_row,
+        blocks[0].begin() + static_cast<std::ptrdiff_t>(g * shape.islands * history_row));
+  }
+  std::copy(outcome.island_best.begin(), outcome.island_best.end(), blocks[1].begin());
+  for (std::size_t i = 0; i < islands; ++i) {
+    const auto genome =
+        std::as_bytes(std::span(outcome.island_best_genomes).subspan(i * length, length));
+    std::copy(genome.begin(), genome.end(),
+              blocks[2].begin() +
+                  static_cast<std::ptrdiff_t>(i * shape.genome_length * sizeof(std::int64_t)));
+  }
+  std::copy(outcome.migrations.begin(), outcome.migrations.end(), blocks[3].begin());
+}
+
 // A finished task's blocks of the datasets of ga_datasets, which start out missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcome& outcome,
                  const GaCapability& ga, const GaShape& shape, const GaModel& model,
@@ -250,18 +297,20 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
               genomes.subspan(k * shape.genome_length * sizeof(std::int64_t)));
   }
   if (!ga.validation_fields.empty()) copy_into(outcome.validation, *block++);
-  if (shape.level.empty()) return;
-  const auto level = model.level_shape();
-  const auto cells = outcome.levels.size() / kept;
-  const auto padded_cells =
-      std::accumulate(shape.level.begin(), shape.level.end(), std::size_t{1}, std::multiplies<>());
-  const auto levels = *block;
-  for (std::size_t k = 0; k < kept; ++k) {
-    for (std::size_t cell = 0; cell < cells; ++cell) {
-      levels[k * padded_cells + padded_index(cell, level, shape.level)] =
-          static_cast<std::byte>(outcome.levels[k * cells + cell]);
+  if (!shape.level.empty()) {
+    const auto level = model.level_shape();
+    const auto cells = outcome.levels.size() / kept;
+    const auto padded_cells = std::accumulate(shape.level.begin(), shape.level.end(),
+                                              std::size_t{1}, std::multiplies<>());
+    const auto levels = *block++;
+    for (std::size_t k = 0; k < kept; ++k) {
+      for (std::size_t cell = 0; cell < cells; ++cell) {
+        levels[k * padded_cells + padded_index(cell, level, shape.level)] =
+            static_cast<std::byte>(outcome.levels[k * cells + cell]);
+      }
     }
   }
+  if (shape.islands > 1) fill_island_blocks(std::span(block, blocks.end()), outcome, shape, length);
 }
 
 }  // namespace
@@ -282,6 +331,7 @@ void run_ga_driver(DriverContext& context) {
                               last.evaluations_per_generation());
   }
   const auto shape = ga_shape(experiment, context.models);
+  for (auto& point_settings : settings) point_settings.record_islands = shape.islands > 1;
   TaskBlocks results(ga_datasets(ga, shape));
 
   // Earlier sessions' work: finished tasks stay with the rank that read them; the newest

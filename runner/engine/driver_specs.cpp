@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "runner/engine/ga_settings.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/memory_estimate.hpp"
 
@@ -76,6 +77,19 @@ std::vector<ParamSpec> ga_settings() {
       int_param("keep_best", 5, 1, 100'000, "best genomes of the final population stored"),
       int_param("ranks_per_task", 0, 0, 1'000'000,
                 "ranks evaluating one task together (0: ranks / tasks, at least 1)"),
+      int_param("islands", 1, 1, 1'000'000,
+                "subpopulations that breed apart (1: one population); island i holds "
+                "individuals [i P / N, (i + 1) P / N)"),
+      int_param("migration.every", 10, 1, 10'000'000,
+                "islands exchange migrants after generations K, 2K, ..."),
+      int_param("migration.count", 1, 0, 10'000'000,
+                "migrants an island sends to each destination (0: islands never meet)"),
+      choice_param("migration.topology", migration_topology_words,
+                   "destinations: ring (the next island), all (every other island) or random "
+                   "(one other island drawn per migration)"),
+      choice_param("migration.policy", migration_policy_words,
+                   "best-replace-worst (an island's best replace the destination's worst) or "
+                   "random-replace-random"),
   };
 }
 

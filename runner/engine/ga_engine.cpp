@@ -4,30 +4,6 @@
 
 namespace levelforge {
 
-GaSettings GaSettings::from(const ParamSet& section) {
-  GaSettings settings{};
-  settings.population = section.integer("population");
-  settings.generations = section.integer("generations");
-  settings.tournament = section.integer("tournament");
-  settings.crossover_rate = section.real("crossover_rate");
-  settings.mutation_rate = section.real("mutation_rate");
-  settings.elitism = section.integer("elitism");
-  settings.reevaluate_elites = section.boolean("reevaluate_elites");
-  settings.stop_fitness = section.real("stop_fitness");
-  settings.keep_best = section.integer("keep_best");
-  settings.ranks_per_task = section.integer("ranks_per_task");
-  if (settings.elitism >= settings.population) {
-    throw KernelError("ga.elitism (" + std::to_string(settings.elitism) +
-                      ") must be less than ga.population (" + std::to_string(settings.population) +
-                      ")");
-  }
-  return settings;
-}
-
-std::uint64_t GaSettings::evaluations_per_generation() const {
-  return static_cast<std::uint64_t>(reevaluate_elites ? population : population - elitism);
-}
-
 RecordLayout ga_evaluation_layout(const std::vector<FieldSpec>& kernel_fields) {
   return RecordLayout::concat({real_field("fitness", "fitness of the individual")}, kernel_fields);
 }
@@ -45,6 +21,33 @@ RecordLayout ga_best_layout(const std::vector<FieldSpec>& kernel_fields) {
   return RecordLayout::concat({int_field("position", "0 for the best, 1 for the next, ..."),
                                real_field("fitness", "fitness of the individual")},
                               kernel_fields);
+}
+
+RecordLayout ga_island_history_layout() {
+  return RecordLayout(
+      {int_field("generation", "generation number, 0 is the random initial population"),
+       int_field("island", "island number"), real_field("best", "highest fitness on the island"),
+       real_field("mean", "mean fitness on the island"),
+       real_field("std", "standard deviation of fitness on the island"),
+       real_field("min", "lowest fitness on the island"),
+       real_field("diversity",
+                  "mean pairwise genome distance on the island: the fraction of "
+                  "genome positions in which two individuals differ")});
+}
+
+RecordLayout ga_island_best_layout(const std::vector<FieldSpec>& kernel_fields) {
+  return RecordLayout::concat({int_field("island", "island number"),
+                               real_field("fitness", "fitness of the island's best individual")},
+                              kernel_fields);
+}
+
+RecordLayout ga_migration_layout() {
+  return RecordLayout({int_field("generation", "migrants leave after this generation"),
+                       int_field("from", "island the migrant leaves (a copy stays)"),
+                       int_field("to", "island the migrant joins"),
+                       int_field("source", "position of the migrant in the population"),
+                       int_field("target", "position it replaces"),
+                       real_field("fitness", "fitness of the migrant")});
 }
 
 std::vector<std::size_t> ranking(std::span<const double> fitness) {
@@ -80,6 +83,23 @@ void summarize_generation(std::int64_t generation, std::span<const double> fitne
       evaluation_rows.subspan(order.front() * row_size + sizeof(double), row_size - sizeof(double));
   std::copy(best_fields.begin(), best_fields.end(),
             history_row.end() - static_cast<std::ptrdiff_t>(best_fields.size()));
+}
+
+void summarize_island(std::int64_t generation, std::size_t island, std::span<const double> fitness,
+                      double diversity, std::span<std::byte> row) {
+  const auto layout = ga_island_history_layout();
+  const auto count = static_cast<double>(fitness.size());
+  const double mean = std::accumulate(fitness.begin(), fitness.end(), 0.0) / count;
+  double squares = 0;
+  for (double value : fitness) squares += (value - mean) * (value - mean);
+  const auto [lowest, highest] = std::minmax_element(fitness.begin(), fitness.end());
+  layout.set_int(row, 0, generation);
+  layout.set_int(row, 1, static_cast<std::int64_t>(island));
+  layout.set_real(row, 2, *highest);
+  layout.set_real(row, 3, mean);
+  layout.set_real(row, 4, std::sqrt(squares / count));
+  layout.set_real(row, 5, *lowest);
+  layout.set_real(row, 6, diversity);
 }
 
 }  // namespace levelforge

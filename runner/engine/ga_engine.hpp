@@ -17,6 +17,7 @@
 
 #include "kernels/api/concepts.hpp"
 #include "runner/engine/ga_settings.hpp"
+#include "runner/engine/island_migration.hpp"
 #include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
@@ -29,6 +30,8 @@ struct GaSnapshot {
   std::vector<std::int64_t> genomes;        // population x genome_length, the kernel's encoding
   std::vector<std::byte> evaluations_rows;  // population rows of ga_evaluation_layout
   std::vector<std::byte> history;           // generations_run rows of ga_history_layout
+  std::vector<std::byte> island_history;    // generations_run x islands rows, when recorded
+  std::vector<std::byte> migrations;        // the migrations so far, ga_migration_layout rows
 };
 
 // What a group decides after a generation; every member must decide alike.
@@ -61,6 +64,12 @@ struct GaOutcome {
   std::vector<std::byte> history;          // generations_run rows of ga_history_layout
   std::vector<std::byte> best;             // keep_best rows of ga_best_layout
   std::vector<std::int64_t> best_genomes;  // keep_best x genome_length, -1 where missing
+  // With GaSettings::records_islands(): generations_run x islands rows of
+  // ga_island_history_layout, the best of each island (ga_island_best_layout) and its genome.
+  std::vector<std::byte> island_history;
+  std::vector<std::byte> island_best;
+  std::vector<std::int64_t> island_best_genomes;
+  std::vector<std::byte> migrations;  // one ga_migration_layout row per migrant, in order
   // Optional capabilities, computed by the group's first member only (the one that writes):
   std::vector<std::byte> validation;  // keep_best rows of the kernel's validation_fields()
   std::vector<std::uint8_t> levels;   // keep_best levels of level_shape(), 255 where missing
@@ -75,6 +84,12 @@ RecordLayout ga_evaluation_layout(const std::vector<FieldSpec>& kernel_fields);
 RecordLayout ga_history_layout(const std::vector<FieldSpec>& kernel_fields);
 // One of the final best: its position in the final ranking, fitness, fields.
 RecordLayout ga_best_layout(const std::vector<FieldSpec>& kernel_fields);
+// One island in one generation: statistics of its individuals and their diversity.
+RecordLayout ga_island_history_layout();
+// The best individual of one island at the end: island, fitness, fields.
+RecordLayout ga_island_best_layout(const std::vector<FieldSpec>& kernel_fields);
+// One migrant: generation, islands, positions (MigrationEvent) and its fitness.
+RecordLayout ga_migration_layout();
 
 // Evaluation order: higher fitness first, equal fitness by lower position.
 std::vector<std::size_t> ranking(std::span<const double> fitness);
@@ -87,6 +102,10 @@ void summarize_generation(std::int64_t generation, std::span<const double> fitne
                           std::span<const std::byte> evaluation_rows,
                           const RecordLayout& evaluation_layout, const RecordLayout& history_layout,
                           std::span<std::byte> history_row);
+
+// Fills one ga_island_history_layout row.
+void summarize_island(std::int64_t generation, std::size_t island, std::span<const double> fitness,
+                      double diversity, std::span<std::byte> row);
 
 template <GaKernel K>
 class GaRun {
@@ -102,7 +121,8 @@ class GaRun {
         group_(group),
         evaluation_layout_(ga_evaluation_layout(K::evaluation_fields())),
         history_layout_(ga_history_layout(K::evaluation_fields())),
-        population_size_(static_cast<std::size_t>(settings.population)) {}
+        population_size_(static_cast<std::size_t>(settings.population)),
+        islands_(static_cast<std::size_t>(settings.islands)) {}
 
   // From generation 0, or from `resume` (a snapshot of this same task).
   GaOutcome run(const GaSnapshot* resume = nullptr) {
@@ -117,7 +137,9 @@ class GaRun {
         genomes_.push_back(kernel_.random_genome(rng));
       }
       rows_.assign(population_size_ * evaluation_layout_.row_size(), std::byte{});
-      evaluate(0, 0, outcome);
+      std::vector<std::size_t> everyone(population_size_);
+      std::iota(everyone.begin(), everyone.end(), std::size_t{0});
+      evaluate(0, everyone, outcome);
       record_generation(0, outcome);
     }
 
@@ -130,13 +152,13 @@ class GaRun {
         outcome.stopped = true;
         return outcome;
       }
-      breed(static_cast<std::uint64_t>(generation));
-      evaluate(static_cast<std::uint64_t>(generation),
-               population_size_ - static_cast<std::size_t>(settings_.evaluations_per_generation()),
-               outcome);
+      if (settings_.migrates_after(generation - 1)) migrate(generation - 1, outcome);
+      const auto offspring = breed(static_cast<std::uint64_t>(generation));
+      evaluate(static_cast<std::uint64_t>(generation), offspring, outcome);
       record_generation(generation, outcome);
     }
     keep_best(outcome);
+    if (settings_.records_islands()) keep_island_best(outcome);
     return outcome;
   }
 
@@ -146,23 +168,39 @@ class GaRun {
     return {seed_, purpose, task_, generation, individual};
   }
 
-  [[nodiscard]] GaSnapshot snapshot(const GaOutcome& outcome) const {
+  [[nodiscard]] IslandBlock island(std::size_t index) const {
+    return island_block(population_size_, islands_, index);
+  }
+
+  [[nodiscard]] std::vector<std::int64_t> encoded_population() const {
     const auto length = kernel_.genome_length();
-    GaSnapshot saved{static_cast<std::int64_t>(outcome.generations_run), outcome.evaluations,
-                     std::vector<std::int64_t>(population_size_ * length), rows_, outcome.history};
+    std::vector<std::int64_t> encoded(population_size_ * length);
     for (std::size_t i = 0; i < population_size_; ++i) {
-      kernel_.encode(genomes_[i], std::span(saved.genomes).subspan(i * length, length));
+      kernel_.encode(genomes_[i], std::span(encoded).subspan(i * length, length));
     }
-    return saved;
+    return encoded;
+  }
+
+  [[nodiscard]] GaSnapshot snapshot(const GaOutcome& outcome) const {
+    return {static_cast<std::int64_t>(outcome.generations_run),
+            outcome.evaluations,
+            encoded_population(),
+            rows_,
+            outcome.history,
+            outcome.island_history,
+            outcome.migrations};
   }
 
   void restore(const GaSnapshot& saved, GaOutcome& outcome) {
     const auto length = kernel_.genome_length();
     const auto generations = static_cast<std::size_t>(saved.generations_run);
+    const auto island_rows = settings_.records_islands() ? generations * islands_ : 0;
     if (saved.generations_run < 1 || saved.generations_run >= settings_.generations ||
         saved.genomes.size() != population_size_ * length ||
         saved.evaluations_rows.size() != population_size_ * evaluation_layout_.row_size() ||
-        saved.history.size() != generations * history_layout_.row_size()) {
+        saved.history.size() != generations * history_layout_.row_size() ||
+        saved.island_history.size() != island_rows * ga_island_history_layout().row_size() ||
+        saved.migrations.size() % ga_migration_layout().row_size() != 0) {
       throw std::invalid_argument("task " + std::to_string(task_) +
                                   ": the saved GA state does not fit this task's settings");
     }
@@ -177,6 +215,8 @@ class GaRun {
       fitness_[i] = evaluation_layout_.get_real(row(i), 0);
     }
     outcome.history = saved.history;
+    outcome.island_history = saved.island_history;
+    outcome.migrations = saved.migrations;
     outcome.generations_run = generations;
     outcome.evaluations = saved.evaluations;
     outcome.evaluations_before = saved.evaluations;
@@ -191,9 +231,11 @@ class GaRun {
     return *std::max_element(fitness_.begin(), fitness_.end());
   }
 
-  // Evaluates individuals [first, population) of this generation, split across the group.
-  void evaluate(std::uint64_t generation, std::size_t first, GaOutcome& outcome) {
-    const std::size_t count = population_size_ - first;
+  // Evaluates the individuals at `positions` (ascending) of this generation, split across
+  // the group.
+  void evaluate(std::uint64_t generation, const std::vector<std::size_t>& positions,
+                GaOutcome& outcome) {
+    const std::size_t count = positions.size();
     const auto [begin, end] = share_of(count, group_.rank(), group_.size());
     const auto row_size = evaluation_layout_.row_size();
     std::vector<std::byte> local((end - begin) * row_size);
@@ -201,7 +243,7 @@ class GaRun {
     // generation, whatever the group's size.
     std::string failure;
     for (std::size_t i = begin; i < end && failure.empty(); ++i) {
-      const std::size_t individual = first + i;
+      const std::size_t individual = positions[i];
       try {
         Rng rng(stream(Stream::evaluation, generation, individual));
         auto evaluation = kernel_.evaluate(genomes_[individual], rng);
@@ -215,23 +257,27 @@ class GaRun {
     }
     failure = group_.first_failure(failure);
     if (!failure.empty()) throw KernelError(failure);
-    auto all = std::span(rows_).subspan(first * row_size, count * row_size);
+    std::vector<std::byte> all;
     if (group_.size() == 1) {
-      std::copy(local.begin(), local.end(), all.begin());
+      all = std::move(local);
     } else {
+      all.resize(count * row_size);
       group_.all_gather(local, all);
     }
-    for (std::size_t i = first; i < population_size_; ++i) {
-      fitness_[i] = evaluation_layout_.get_real(row(i), 0);
+    for (std::size_t i = 0; i < count; ++i) {
+      auto target = row(positions[i]);
+      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(i * row_size), row_size,
+                  target.begin());
+      fitness_[positions[i]] = evaluation_layout_.get_real(target, 0);
     }
     outcome.evaluations += count;
     group_.generation_done(count);
   }
 
-  [[nodiscard]] std::size_t tournament(Rng& rng) const {
-    std::size_t winner = rng.below(population_size_);
+  [[nodiscard]] std::size_t tournament(Rng& rng, IslandBlock block) const {
+    std::size_t winner = block.begin + rng.below(block.size());
     for (std::int64_t round = 1; round < settings_.tournament; ++round) {
-      const std::size_t challenger = rng.below(population_size_);
+      const std::size_t challenger = block.begin + rng.below(block.size());
       if (fitness_[challenger] > fitness_[winner] ||
           (fitness_[challenger] == fitness_[winner] && challenger < winner)) {
         winner = challenger;
@@ -240,39 +286,77 @@ class GaRun {
     return winner;
   }
 
-  // The next population: elites first (with their evaluations), then offspring in pairs.
-  void breed(std::uint64_t generation) {
-    const auto order = ranking(fitness_);
+  // The next population, island by island: elites first (with their evaluations), then
+  // offspring in pairs of parents from the same island, every draw keyed by the child's
+  // position. Returns the positions to evaluate.
+  std::vector<std::size_t> breed(std::uint64_t generation) {
     const auto elites = static_cast<std::size_t>(settings_.elitism);
     const auto row_size = evaluation_layout_.row_size();
     std::vector<Genome> next;
     next.reserve(population_size_);
     std::vector<std::byte> next_rows(rows_.size());
-    for (std::size_t e = 0; e < elites; ++e) {
-      next.push_back(genomes_[order[e]]);
-      std::copy_n(row(order[e]).begin(), row_size,
-                  next_rows.begin() + static_cast<std::ptrdiff_t>(e * row_size));
-    }
-    for (std::size_t child = elites; child < population_size_; child += 2) {
-      Rng selection(stream(Stream::selection, generation, child));
-      const auto& mother = genomes_[tournament(selection)];
-      const auto& father = genomes_[tournament(selection)];
-      Rng crossover(stream(Stream::crossover, generation, child));
-      auto offspring = crossover.bernoulli(settings_.crossover_rate)
-                           ? kernel_.crossover(mother, father, crossover)
-                           : std::pair<Genome, Genome>{mother, father};
-      Rng first_mutation(stream(Stream::mutation, generation, child));
-      kernel_.mutate(offspring.first, settings_.mutation_rate, first_mutation);
-      next.push_back(std::move(offspring.first));
-      if (child + 1 < population_size_) {
-        Rng second_mutation(stream(Stream::mutation, generation, child + 1));
-        kernel_.mutate(offspring.second, settings_.mutation_rate, second_mutation);
-        next.push_back(std::move(offspring.second));
+    std::vector<std::size_t> offspring_positions;
+    for (std::size_t index = 0; index < islands_; ++index) {
+      const auto block = island(index);
+      const auto order =
+          ranking(std::span<const double>(fitness_).subspan(block.begin, block.size()));
+      for (std::size_t e = 0; e < elites; ++e) {
+        next.push_back(genomes_[block.begin + order[e]]);
+        std::copy_n(row(block.begin + order[e]).begin(), row_size,
+                    next_rows.begin() + static_cast<std::ptrdiff_t>((block.begin + e) * row_size));
+        if (settings_.reevaluate_elites) offspring_positions.push_back(block.begin + e);
+      }
+      for (std::size_t child = block.begin + elites; child < block.end; child += 2) {
+        Rng selection(stream(Stream::selection, generation, child));
+        const auto& mother = genomes_[tournament(selection, block)];
+        const auto& father = genomes_[tournament(selection, block)];
+        Rng crossover(stream(Stream::crossover, generation, child));
+        auto offspring = crossover.bernoulli(settings_.crossover_rate)
+                             ? kernel_.crossover(mother, father, crossover)
+                             : std::pair<Genome, Genome>{mother, father};
+        Rng first_mutation(stream(Stream::mutation, generation, child));
+        kernel_.mutate(offspring.first, settings_.mutation_rate, first_mutation);
+        next.push_back(std::move(offspring.first));
+        offspring_positions.push_back(child);
+        if (child + 1 < block.end) {
+          Rng second_mutation(stream(Stream::mutation, generation, child + 1));
+          kernel_.mutate(offspring.second, settings_.mutation_rate, second_mutation);
+          next.push_back(std::move(offspring.second));
+          offspring_positions.push_back(child + 1);
+        }
       }
     }
     genomes_ = std::move(next);
     rows_ = std::move(next_rows);
-    for (std::size_t e = 0; e < elites; ++e) fitness_[e] = evaluation_layout_.get_real(row(e), 0);
+    for (std::size_t index = 0; index < islands_; ++index) {
+      const auto block = island(index);
+      for (std::size_t e = 0; e < elites; ++e) {
+        fitness_[block.begin + e] = evaluation_layout_.get_real(row(block.begin + e), 0);
+      }
+    }
+    return offspring_positions;
+  }
+
+  // Every member plans the same migration from the same fitness and moves the same copies.
+  void migrate(std::int64_t generation, GaOutcome& outcome) {
+    const auto events = plan_migration(settings_, seed_, task_, generation, fitness_);
+    const auto layout = ga_migration_layout();
+    const auto first = outcome.migrations.size();
+    outcome.migrations.resize(first + events.size() * layout.row_size());
+    for (std::size_t e = 0; e < events.size(); ++e) {
+      auto target =
+          std::span(outcome.migrations).subspan(first + e * layout.row_size(), layout.row_size());
+      const auto& event = events[e];
+      layout.set_int(target, 0, event.generation);
+      layout.set_int(target, 1, event.from);
+      layout.set_int(target, 2, event.to);
+      layout.set_int(target, 3, event.source);
+      layout.set_int(target, 4, event.target);
+      layout.set_real(target, 5, fitness_[static_cast<std::size_t>(event.source)]);
+    }
+    apply_migration(events, genomes_);
+    apply_migration(events, fitness_);
+    apply_migration_rows(events, rows_, evaluation_layout_.row_size());
   }
 
   void record_generation(std::int64_t generation, GaOutcome& outcome) {
@@ -281,6 +365,44 @@ class GaRun {
     summarize_generation(generation, fitness_, rows_, evaluation_layout_, history_layout_,
                          std::span(outcome.history).last(size));
     ++outcome.generations_run;
+    if (settings_.records_islands()) record_islands(generation, outcome);
+  }
+
+  void record_islands(std::int64_t generation, GaOutcome& outcome) const {
+    const auto size = ga_island_history_layout().row_size();
+    const auto length = kernel_.genome_length();
+    const auto encoded = encoded_population();
+    const auto first = outcome.island_history.size();
+    outcome.island_history.resize(first + islands_ * size);
+    for (std::size_t index = 0; index < islands_; ++index) {
+      const auto block = island(index);
+      const double diversity = mean_pairwise_distance(
+          std::span(encoded).subspan(block.begin * length, block.size() * length), length);
+      summarize_island(
+          generation, index, std::span<const double>(fitness_).subspan(block.begin, block.size()),
+          diversity, std::span(outcome.island_history).subspan(first + index * size, size));
+    }
+  }
+
+  void keep_island_best(GaOutcome& outcome) {
+    const auto layout = ga_island_best_layout(K::evaluation_fields());
+    const auto length = kernel_.genome_length();
+    outcome.island_best.assign(islands_ * layout.row_size(), std::byte{});
+    outcome.island_best_genomes.assign(islands_ * length, 0);
+    for (std::size_t index = 0; index < islands_; ++index) {
+      const auto block = island(index);
+      const auto order =
+          ranking(std::span<const double>(fitness_).subspan(block.begin, block.size()));
+      const auto best = block.begin + order.front();
+      auto target =
+          std::span(outcome.island_best).subspan(index * layout.row_size(), layout.row_size());
+      layout.set_int(target, 0, static_cast<std::int64_t>(index));
+      auto source = row(best);
+      std::copy(source.begin(), source.end(),
+                target.begin() + static_cast<std::ptrdiff_t>(layout.offset(1)));
+      kernel_.encode(genomes_[best],
+                     std::span(outcome.island_best_genomes).subspan(index * length, length));
+    }
   }
 
   void keep_best(GaOutcome& outcome) {
@@ -345,6 +467,7 @@ class GaRun {
   RecordLayout evaluation_layout_;
   RecordLayout history_layout_;
   std::size_t population_size_;
+  std::size_t islands_;
   std::vector<Genome> genomes_;
   std::vector<double> fitness_;
   std::vector<std::byte> rows_;

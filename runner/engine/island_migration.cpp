@@ -1,0 +1,145 @@
+#include "runner/engine/island_migration.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/api/rng.hpp"
+
+namespace levelforge {
+
+namespace {
+
+// The positions of `block`, best first (ties by lower position).
+std::vector<std::size_t> island_ranking(std::span<const double> fitness, IslandBlock block) {
+  std::vector<std::size_t> order(block.size());
+  std::iota(order.begin(), order.end(), block.begin);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return fitness[a] > fitness[b]; });
+  return order;
+}
+
+// `count` distinct positions of `block` in draw order (a partial Fisher-Yates shuffle).
+std::vector<std::size_t> draw_positions(IslandBlock block, std::size_t count, Rng& rng) {
+  std::vector<std::size_t> positions(block.size());
+  std::iota(positions.begin(), positions.end(), block.begin);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::swap(positions[i], positions[i + rng.below(positions.size() - i)]);
+  }
+  positions.resize(count);
+  return positions;
+}
+
+}  // namespace
+
+IslandBlock island_block(std::size_t population, std::size_t islands, std::size_t island) {
+  return {population * island / islands, population * (island + 1) / islands};
+}
+
+std::vector<MigrationEvent> plan_migration(const GaSettings& settings, std::uint64_t seed,
+                                           std::uint64_t task, std::int64_t generation,
+                                           std::span<const double> fitness) {
+  const auto islands = static_cast<std::size_t>(settings.islands);
+  const auto count = static_cast<std::size_t>(settings.migration_count);
+  const bool best = settings.migration_policy == MigrationPolicy::best_replace_worst;
+  const auto at = static_cast<std::uint64_t>(generation);
+  std::vector<MigrationEvent> events;
+  for (std::size_t from = 0; from < islands; ++from) {
+    const auto block = island_block(fitness.size(), islands, from);
+    Rng rng({seed, Stream::migration, task, at, from});
+    std::vector<std::size_t> destinations;
+    switch (settings.migration_topology) {
+      case MigrationTopology::ring: destinations.push_back((from + 1) % islands); break;
+      case MigrationTopology::all:
+        for (std::size_t to = 0; to < islands; ++to)
+          if (to != from) destinations.push_back(to);
+        break;
+      case MigrationTopology::random: {
+        const auto other = rng.below(islands - 1);
+        destinations.push_back(other < from ? other : other + 1);
+        break;
+      }
+    }
+    std::vector<std::size_t> migrants;
+    if (best) {
+      migrants = island_ranking(fitness, block);
+      migrants.resize(count);
+    } else {
+      migrants = draw_positions(block, count, rng);
+    }
+    for (const auto to : destinations) {
+      for (const auto source : migrants) {
+        events.push_back({generation, static_cast<std::int64_t>(from),
+                          static_cast<std::int64_t>(to), static_cast<std::int64_t>(source), -1});
+      }
+    }
+  }
+  // Places on each destination, in the order its migrants arrive.
+  std::map<std::int64_t, std::vector<MigrationEvent*>> arrivals;
+  for (auto& event : events) arrivals[event.to].push_back(&event);
+  for (auto& [to, arriving] : arrivals) {
+    const auto block = island_block(fitness.size(), islands, static_cast<std::size_t>(to));
+    if (arriving.size() > block.size()) {
+      throw std::logic_error("island " + std::to_string(to) + " of " +
+                             std::to_string(block.size()) + " individuals cannot take " +
+                             std::to_string(arriving.size()) +
+                             " migrants (GaSettings::from refuses such settings)");
+    }
+    std::vector<std::size_t> places;
+    if (best) {
+      places = island_ranking(fitness, block);
+      std::reverse(places.begin(), places.end());
+      places.resize(arriving.size());
+    } else {
+      Rng rng({seed, Stream::arrival, task, at, static_cast<std::uint64_t>(to)});
+      places = draw_positions(block, arriving.size(), rng);
+    }
+    for (std::size_t a = 0; a < arriving.size(); ++a) {
+      arriving[a]->target = static_cast<std::int64_t>(places[a]);
+    }
+  }
+  return events;
+}
+
+void apply_migration_rows(std::span<const MigrationEvent> events, std::vector<std::byte>& rows,
+                          std::size_t row_size) {
+  std::vector<std::byte> migrants(events.size() * row_size);
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    const auto from = rows.begin() + static_cast<std::ptrdiff_t>(
+                                         static_cast<std::size_t>(events[e].source) * row_size);
+    std::copy_n(from, row_size, migrants.begin() + static_cast<std::ptrdiff_t>(e * row_size));
+  }
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    std::copy_n(migrants.begin() + static_cast<std::ptrdiff_t>(e * row_size), row_size,
+                rows.begin() + static_cast<std::ptrdiff_t>(
+                                   static_cast<std::size_t>(events[e].target) * row_size));
+  }
+}
+
+double mean_pairwise_distance(std::span<const std::int64_t> genomes, std::size_t length) {
+  const std::size_t count = length == 0 ? 0 : genomes.size() / length;
+  if (count < 2) return 0.0;
+  std::vector<std::int64_t> column(count);
+  double differing_pairs = 0;
+  for (std::size_t position = 0; position < length; ++position) {
+    for (std::size_t i = 0; i < count; ++i) column[i] = genomes[i * length + position];
+    std::sort(column.begin(), column.end());
+    // Pairs that differ here: all pairs less those within each run of equal values.
+    double equal_pairs = 0;
+    for (std::size_t run = 0; run < count;) {
+      std::size_t next = run;
+      while (next < count && column[next] == column[run]) ++next;
+      const auto size = static_cast<double>(next - run);
+      equal_pairs += size * (size - 1) / 2;
+      run = next;
+    }
+    const auto n = static_cast<double>(count);
+    differing_pairs += n * (n - 1) / 2 - equal_pairs;
+  }
+  const auto n = static_cast<double>(count);
+  return differing_pairs / (n * (n - 1) / 2) / static_cast<double>(length);
+}
+
+}  // namespace levelforge
