@@ -61,6 +61,13 @@ DRIVERS = {
         "overrides": ["--set", "sweep.replicates=450", "--set", "checkpoint.every=100"],
         "interval_units": RANKS * 100,
     },
+    # An island GA (docs/drivers.md, "Islands"): saved mid-task between migrations.
+    "islands": {
+        "config": config("tiltmaze_islands.yaml"),
+        "overrides": ["--set", "ga.population=160", "--set", "ga.generations=40",
+                      "--set", "ga.migration.every=4", "--set", "checkpoint.every=3"],
+        "interval_units": RANKS * 3 * 160,
+    },
     "exhaustive": {
         "config": config("matchstick_2digit_k2.yaml"),
         "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
@@ -185,13 +192,13 @@ class Checkpoints(TempDirTest):
         self.assertNotEqual(process.returncode, 0)
         return done
 
-    def check_kills(self, driver):
+    def check_kills(self, driver, kills=KILL_RUNS):
         spec = DRIVERS[driver]
         reference = self.reference(driver)
         rng = random.Random(f"kill-{driver}")
         worst = 0
         late_kills = 0
-        for run in range(KILL_RUNS):
+        for run in range(kills):
             out = self.path(f"{driver}-{run}.h5")
             for _ in range(LATE_KILL_RETRIES + 1):
                 fraction = rng.uniform(0.1, 0.75)
@@ -228,7 +235,7 @@ class Checkpoints(TempDirTest):
             self.assertLessEqual(redone, spec["interval_units"],
                                  f"run {run} (killed at {fraction:.0%}): {redone} units done before the "
                                  f"kill were not in the checkpoint")
-        print(f"{driver}: {KILL_RUNS} kills resumed identical; most work redone: {worst} units "
+        print(f"{driver}: {kills} kills resumed identical; most work redone: {worst} units "
               f"(one interval: {spec['interval_units']}); kills after the run had finished: {late_kills}")
 
     def test_ga_killed_and_resumed(self):
@@ -239,6 +246,10 @@ class Checkpoints(TempDirTest):
 
     def test_exhaustive_killed_and_resumed(self):
         self.check_kills("exhaustive")
+
+    def test_island_ga_killed_and_resumed(self):
+        # Three kills (resumed on 1, 2 and 3 ranks): the GA's kills cover the rest.
+        self.check_kills("islands", kills=min(3, KILL_RUNS))
 
     def check_signal(self, driver, signum, ranks, one_rank=False):
         """`signum` once the run has progressed: SIGUSR1 to mpiexec, which forwards it to every
@@ -291,6 +302,9 @@ class Checkpoints(TempDirTest):
 
     def test_a_sampled_sweep_resumes_identical(self):
         self.check_signal("sampled", signal.SIGUSR1, ranks=1)
+
+    def test_an_island_ga_resumes_identical(self):
+        self.check_signal("islands", signal.SIGUSR1, ranks=3)
 
 
 class Refusals(TempDirTest):
@@ -650,6 +664,8 @@ class Shards(TempDirTest):
     # Smaller than the kill tests' experiments: four runs each.
     SMALL = {"ga": ["--set", "ga.generations=10"], "sweep": ["--set", "sweep.replicates=20"],
              "sampled": ["--set", "sweep.replicates=10"],
+             "islands": ["--set", "ga.population=64", "--set", "ga.generations=10",
+                         "--set", "ga.migration.every=3"],
              "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
 
     def check_merge(self, driver):
@@ -678,6 +694,9 @@ class Shards(TempDirTest):
 
     def test_sampled_sweep_shards_merge_to_the_unsharded_result(self):
         self.check_merge("sampled")
+
+    def test_island_ga_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("islands")
 
     def test_missing_duplicate_and_foreign_shards_are_refused(self):
         spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])

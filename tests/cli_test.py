@@ -130,16 +130,18 @@ class Determinism(ConfigTest):
     """The same config gives identical result datasets on 1 (no mpiexec), 2 and 3 ranks."""
 
     def check(self, text, expected_datasets):
-        config = self.config(text)
+        return self.check_config(self.config(text), expected_datasets)
+
+    def check_config(self, config, expected_datasets, overrides=(), rank_counts=(2, 3)):
         files = {}
-        for ranks in (None, 2, 3):
+        for ranks in (None, *rank_counts):
             out = self.path(f"run-{ranks}.h5")
-            self.assert_ok(levelforge("run", config, "-o", out, "-q", ranks=ranks))
+            self.assert_ok(levelforge("run", config, "-o", out, "-q", *overrides, ranks=ranks))
             files[ranks] = result_datasets(out)
         reference = files[None]
         for name in expected_datasets:
             self.assertIn(name, reference)
-        for ranks in (2, 3):
+        for ranks in rank_counts:
             self.assertEqual(sorted(files[ranks]), sorted(reference))
             for name, data in reference.items():
                 other = files[ranks][name]
@@ -177,6 +179,31 @@ class Determinism(ConfigTest):
         self.assertEqual(levels.shape, (4, 1, 13, 13))
         self.assertTrue(np.all(levels[:, :, 0, 0::2] == ord("+")), "the drawing's corners")
         self.assertTrue(np.all(data["/ga/best"]["fitness"] <= 0))
+
+    def test_island_ga(self):
+        """The shipped island config, smaller: islands of 4 to 64 individuals (several islands
+        per rank, and ranks per island in a group of 2 or 3), on 1, 2, 3 and 7 ranks."""
+        overrides = ["--set", "ga.population=64", "--set", "ga.generations=12",
+                     "--set", "ga.migration.every=3", "--set", "ga.migration.topology=random",
+                     "--set", "sweep.replicates=1"]
+        data = self.check_config(os.path.join(REPO, "configs", "tiltmaze_islands.yaml"),
+                                 ["/ga/island_history", "/ga/island_best", "/ga/migrations"],
+                                 overrides, rank_counts=(2, 3, 7))
+        islands = data["/ga/island_history"]
+        self.assertEqual(islands.shape, (3, 12, 16))
+        # Points of 1, 4 and 16 islands: the rest of each block is missing.
+        self.assertEqual(list((islands["island"] >= 0).sum(axis=(1, 2))), [12 * 1, 12 * 4, 12 * 16])
+        migrations = data["/ga/migrations"]
+        # After generations 3, 6 and 9: 4 islands x 2 migrants, 16 x 2; none with one island.
+        self.assertEqual(list((migrations["generation"] >= 0).sum(axis=1)), [0, 3 * 4 * 2, 3 * 16 * 2])
+        valid = migrations[2][migrations[2]["generation"] >= 0]
+        self.assertTrue(np.all(valid["generation"] % 3 == 0))
+        self.assertTrue(np.all(valid["from"] != valid["to"]))
+        self.assertTrue(np.all(valid["source"] // 4 == valid["from"]), "islands of 4")
+        self.assertTrue(np.all(valid["target"] // 4 == valid["to"]))
+        best = data["/ga/history"]["best"]
+        island_best = np.where(islands["island"] >= 0, islands["best"], -np.inf).max(axis=2)
+        self.assertTrue(np.array_equal(best, island_best), "the task's best is its best island's")
 
     def test_tiltmaze_sweep(self):
         data = self.check(TILTMAZE_SWEEP_CONFIG, ["/sweep/records"])

@@ -84,27 +84,36 @@ TEST(PlanMigration, RandomChoicesAreDistinctInsideTheirIslandsAndKeyedByGenerati
   std::vector<double> fitness(40);
   for (std::size_t i = 0; i < fitness.size(); ++i) fitness[i] = static_cast<double>((i * 7) % 11);
   const auto settings =
-      islands(40, 5, 2, MigrationTopology::random, MigrationPolicy::random_replace_random);
-  std::set<std::int64_t> destinations_seen;
+      islands(40, 5, 3, MigrationTopology::random, MigrationPolicy::random_replace_random);
+  std::set<std::vector<std::int64_t>> routes_seen;
   for (std::int64_t generation = 5; generation <= 200; generation += 5) {
     const auto events = plan_migration(settings, 42, 3, generation, fitness);
-    ASSERT_EQ(events.size(), 10U);
+    ASSERT_EQ(events.size(), 15U);
     EXPECT_EQ(moves(events), moves(plan_migration(settings, 42, 3, generation, fitness)));
     std::set<std::int64_t> targets;
     for (std::size_t e = 0; e < events.size(); ++e) {
       const auto& event = events[e];
-      EXPECT_EQ(event.from, static_cast<std::int64_t>(e / 2));
+      EXPECT_EQ(event.from, static_cast<std::int64_t>(e / 3));
       EXPECT_NE(event.to, event.from);
       EXPECT_EQ(event.source / 8, event.from);
       EXPECT_EQ(event.target / 8, event.to);
       EXPECT_TRUE(targets.insert(event.target).second) << "place taken twice";
-      destinations_seen.insert(event.to);
     }
     std::set<std::int64_t> sources;
     for (const auto& event : events) sources.insert(event.source);
-    EXPECT_EQ(sources.size(), 10U) << "a migrant drawn twice";
+    EXPECT_EQ(sources.size(), 15U) << "a migrant drawn twice";
+    // The destinations form one cycle through the five islands.
+    std::vector<std::int64_t> route;
+    for (std::size_t e = 0; e < events.size(); e += 3) route.push_back(events[e].to);
+    std::int64_t island = 0;
+    for (int step = 0; step < 5; ++step) island = route[static_cast<std::size_t>(island)];
+    EXPECT_EQ(island, 0);
+    EXPECT_EQ(std::set<std::int64_t>(route.begin(), route.end()).size(), 5U)
+        << "every island receives from one other";
+    routes_seen.insert(route);
   }
-  EXPECT_EQ(destinations_seen.size(), 5U);
+  // 4! = 24 cycles through five islands; 40 migrations see several of them.
+  EXPECT_GT(routes_seen.size(), 5U);
   EXPECT_NE(moves(plan_migration(settings, 42, 3, 5, fitness)),
             moves(plan_migration(settings, 42, 3, 10, fitness)));
   EXPECT_NE(moves(plan_migration(settings, 42, 3, 5, fitness)),

@@ -22,9 +22,10 @@ enum class Stream : std::uint64_t {
   evaluation = 6,
   sweep_run = 7,
   validation = 8,
-  sweep_sample = 9,  // sweep.sample's random and Latin hypercube points
-  migration = 10,    // an island's migrants and destination (generation, island)
-  arrival = 11,      // the places migrants take on an island (generation, island)
+  sweep_sample = 9,      // sweep.sample's random and Latin hypercube points
+  migration = 10,        // an island's migrants and destination (generation, island)
+  arrival = 11,          // the places migrants take on an island (generation, island)
+  migration_route = 12,  // the random topology's cycle of islands (generation)
 };
 
 struct StreamId {

@@ -86,7 +86,7 @@ std::vector<ParamSpec> ga_settings() {
                 "migrants an island sends to each destination (0: islands never meet)"),
       choice_param("migration.topology", migration_topology_words,
                    "destinations: ring (the next island), all (every other island) or random "
-                   "(one other island drawn per migration)"),
+                   "(the next island on a cycle through all islands, drawn per migration)"),
       choice_param("migration.policy", migration_policy_words,
                    "best-replace-worst (an island's best replace the destination's worst) or "
                    "random-replace-random"),

@@ -40,10 +40,8 @@ GaSettings GaSettings::from(const ParamSet& section) {
                                        " individuals: ga.population / ga.islands)"
                                  : "ga.population (" + std::to_string(settings.population) + ")"));
   }
-  // Ring: one source per island; all and random: up to every other island.
-  const auto incoming_at_most =
-      settings.migration_count * settings.destinations_per_island() *
-      (settings.migration_topology == MigrationTopology::random ? settings.islands - 1 : 1);
+  // Ring and random: one source per island; all: every other island.
+  const auto incoming_at_most = settings.migration_count * settings.destinations_per_island();
   if (settings.islands > 1 && incoming_at_most > smallest) {
     refuse("ga.migration.count (" + std::to_string(settings.migration_count) + ") with topology " +
            std::string(migration_topology_words.name(settings.migration_topology)) + " can bring " +

@@ -6,8 +6,8 @@
 
 namespace levelforge {
 
-// Where an island's migrants go: the next island, every other island, or one other island
-// drawn at random.
+// Where an island's migrants go: the next island, every other island, or the next island
+// along a cycle drawn anew for every migration.
 enum class MigrationTopology { ring, all, random };
 // Which individuals leave an island and which they replace on arrival.
 enum class MigrationPolicy { best_replace_worst, random_replace_random };

@@ -45,6 +45,14 @@ std::vector<MigrationEvent> plan_migration(const GaSettings& settings, std::uint
   const auto count = static_cast<std::size_t>(settings.migration_count);
   const bool best = settings.migration_policy == MigrationPolicy::best_replace_worst;
   const auto at = static_cast<std::uint64_t>(generation);
+  // The random topology: a cycle through all islands drawn anew for every migration
+  // (Sattolo's algorithm), so that each island sends to one and receives from one.
+  std::vector<std::size_t> route(islands);
+  if (settings.migration_topology == MigrationTopology::random) {
+    std::iota(route.begin(), route.end(), std::size_t{0});
+    Rng rng({seed, Stream::migration_route, task, at, 0});
+    for (std::size_t i = islands; i-- > 1;) std::swap(route[i], route[rng.below(i)]);
+  }
   std::vector<MigrationEvent> events;
   for (std::size_t from = 0; from < islands; ++from) {
     const auto block = island_block(fitness.size(), islands, from);
@@ -56,11 +64,7 @@ std::vector<MigrationEvent> plan_migration(const GaSettings& settings, std::uint
         for (std::size_t to = 0; to < islands; ++to)
           if (to != from) destinations.push_back(to);
         break;
-      case MigrationTopology::random: {
-        const auto other = rng.below(islands - 1);
-        destinations.push_back(other < from ? other : other + 1);
-        break;
-      }
+      case MigrationTopology::random: destinations.push_back(route[from]); break;
     }
     std::vector<std::size_t> migrants;
     if (best) {

@@ -34,7 +34,8 @@ struct MigrationEvent {
 
 // The migration after `generation`, in source-island order, then destination order, then
 // the migrant's rank in its island. Ring sends island i's migrants to i + 1 (mod N), all to
-// every other island, random to one other island drawn on (migration, generation, i). The
+// every other island, random along a cycle through all islands drawn on (migration_route,
+// generation), so that every island receives from exactly one other as in a ring. The
 // best-replace-worst policy sends an island's `count` best (ties by lower position) and
 // replaces the destination's worst, the first arrival taking the worst place; the random
 // policy draws both without replacement, the places on (arrival, generation, destination).
