@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from . import LoadError, catalog, export_csv, export_netcdf, load
+from .many import ISLAND_TABLES
 
 TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
           "exhaustive": ("tasks", "reductions", "solutions")}
@@ -17,7 +18,8 @@ def describe(args):
         provenance = run.provenance
         print(f"{args.result}: {provenance['experiment']} ({run.kernel} kernel, {run.driver} driver), "
               f"levelforge {provenance['levelforge_version']}")
-        for name in TABLES[run.driver]:
+        islands = [name for name in ISLAND_TABLES if run.driver == "ga" and not getattr(run, name).empty]
+        for name in (*TABLES[run.driver], *islands):
             frame = getattr(run, name)
             print(f"{name}: {frame.shape[0]} rows x {frame.shape[1]} columns: {', '.join(map(str, frame.columns))}")
         if run.driver == "exhaustive":

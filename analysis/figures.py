@@ -385,3 +385,79 @@ def sampled_scatter(report, max_fields=6):
                 f"Every task of the sampled sweep (sweep.sample), one dot each: every {what} "
                 f"that varies (the first {max_fields}) against every sampled key.", data=data)
 
+
+def island_curves(report, max_points=12):
+    """A GA with islands (ga.islands > 1 at some point): for one task per sweep point (its
+    first replicate; the first `max_points` points), the best fitness on each island per
+    generation over its diversity, one line per island colored by its index, with dotted
+    lines at the generations after which migrants left. The numbers beside it: one row per
+    task, generation and island, with the migrants that left the island after it."""
+    run = report.run
+    islands = run.island_history
+    if islands.empty:
+        return
+    first = islands.sort_values(["point", "replicate"]).groupby("point")["task"].first()
+    shown = first.head(max_points)
+    migrations = run.migrations
+    left = migrations.groupby(["task", "generation", "from"]).size().rename("emigrants")
+    data = islands[islands.task.isin(shown)].merge(
+        left.reset_index().rename(columns={"from": "island"}), on=["task", "generation", "island"],
+        how="left")
+    data["emigrants"] = data["emigrants"].fillna(0).astype("int64")
+    data = data.sort_values(["point", "generation", "island"]).reset_index(drop=True)
+    data = data[["task", "point", "replicate", *run.swept_keys, "generation", "island", "best",
+                 "diversity", "distance_to_others", "emigrants"]]
+
+    count = len(shown)
+    columns = count if count <= 4 else int(np.ceil(np.sqrt(count)))
+    pairs = int(np.ceil(count / columns))
+    fig, axes = plt.subplots(2 * pairs, columns, figsize=(4.2 * columns, 5.4 * pairs),
+                             squeeze=False, sharex=True)
+    for ax in axes[0::2].flat:
+        ax.sharey(axes[0, 0])
+    for ax in axes[1::2].flat:
+        ax.sharey(axes[1, 0])
+    keys = varied_keys(run)
+    cmap = plt.get_cmap("viridis")
+    for k, (point, task) in enumerate(shown.items()):
+        top, bottom = axes[2 * (k // columns), k % columns], axes[2 * (k // columns) + 1, k % columns]
+        rows = data[data.task == task]
+        count_here = int(rows.island.max()) + 1
+        for island, line in rows.groupby("island"):
+            color = "black" if count_here == 1 else cmap(island / (count_here - 1) * 0.9)
+            top.plot(line.generation, line.best, color=color, linewidth=1)
+            bottom.plot(line.generation, line.diversity, color=color, linewidth=1)
+            bottom.plot(line.generation, line.distance_to_others, color=color, linewidth=1,
+                        linestyle="--")
+        for generation in sorted(set(rows.generation[rows.emigrants > 0])):
+            for ax in (top, bottom):
+                ax.axvline(generation, color="grey", linestyle=":", linewidth=0.8)
+        label = point_label(run, point, keys) if keys else ""
+        if "ga.islands" not in keys:
+            label = f"{label}, {count_here} islands" if label else f"{count_here} islands"
+        top.set_title(f"{label} (task {task})", fontsize="small")
+    for k in range(count, pairs * columns):
+        axes[2 * (k // columns), k % columns].set_visible(False)
+        axes[2 * (k // columns) + 1, k % columns].set_visible(False)
+    for column in axes.T:
+        shown_axes = [ax for ax in column if ax.get_visible()]
+        shown_axes[-1].set_xlabel("generation")
+        shown_axes[-1].xaxis.set_tick_params(labelbottom=True)
+    for ax in axes[0::2, 0]:
+        ax.set_ylabel("best fitness on the island")
+    for ax in axes[1::2, 0]:
+        ax.set_ylabel("genome distance\n(solid: within, dashed: to others)")
+    for ax in axes.flat:
+        ax.grid(alpha=0.3)
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    fig.tight_layout()
+    which = "" if len(first) == len(shown) else f" (the first {len(shown)} of {len(first)} points)"
+    report.save(fig, "ga_islands.png", "Islands: best fitness and diversity",
+                f"One task per sweep point, its first replicate{which}: above, the best fitness on "
+                "each island per generation; below, solid, the island's diversity, the mean "
+                "distance between two of its genomes (the fraction of genome positions in which "
+                "they differ), and dashed, the mean distance from one of its genomes to one of "
+                "another island (how far the islands drifted apart). One line per island, colored by its index (dark: island 0; a point "
+                "with one island, black). Both are taken before migration; dotted lines mark the "
+                "generations after which migrants left their island (every ga.migration.every "
+                "generations).", data=data)

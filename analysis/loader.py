@@ -53,6 +53,16 @@ class Result:
     best        ga: the kept individuals of each task, best first, with `genome` (a list),
                 for validating kernels the validation columns, and the swept values
     levels      ga: the rendered levels as an array (tasks, kept, H, W), or None
+    island_history  ga with islands (any point's ga.islands > 1): one row per task,
+                generation and island, taken before migration: best, mean, std, min,
+                diversity (within the island), distance_to_others (to the other islands'
+                individuals; NaN with one island), with the task's point, replicate and
+                swept values; no rows for a
+                run without islands
+    island_best ga with islands: each island's best individual at the end, `island`,
+                `fitness`, the kernel's fields and `genome` (a list), with the swept values
+    migrations  ga with islands: one row per migrant: task, generation (it left after it),
+                from, to (islands), source, target (individuals), fitness, with the swept values
     records     sweep: each task's record with its point's swept values; a failed task
                 (on_error: record) has no record and no row
     failures    tasks and exhaustive chunks whose kernel threw (on_error: record): task,
@@ -258,6 +268,64 @@ class Result:
             rest = [c for c in kept.columns if c not in ("task", "genome")]
             return joined[["task", *added, *rest, "genome"]]
         return self._cached("best", build)
+
+    def _task_rows(self, name, key, columns):
+        """The task-indexed dataset `name` (leading dimension the task, any others flattened)
+        as long rows with `task` first, rows whose `key` is -1 (padding) and those of tasks not
+        done left out, joined to the swept values. A file without it: no rows, with `task`,
+        `columns` ({name: dtype}) and the joined columns."""
+        if name not in self._file:
+            columns = {"task": "int64", **columns}
+            empty = pd.DataFrame({c: pd.Series(dtype=t) for c, t in columns.items()})
+            joined = self.with_params(empty)
+            ordered = [*columns, "point", "replicate", *self.swept_keys]
+            return joined[[*ordered, *(c for c in joined.columns if c not in ordered)]]
+        rows = self._file[name][()]
+        per_task = int(np.prod(rows.shape[1:], dtype=np.int64))
+        frame = _frame(rows.reshape(-1))
+        frame.insert(0, "task", np.repeat(np.arange(rows.shape[0]), per_task))
+        return self.with_params(self._done(frame[frame[key] >= 0]))
+
+    @property
+    def island_history(self):
+        def build():
+            self._require("ga", "island_history")
+            return self._task_rows("ga/island_history", "generation", {
+                "generation": "int64", "island": "int64", "best": "float64", "mean": "float64",
+                "std": "float64", "min": "float64", "diversity": "float64",
+                "distance_to_others": "float64"})
+        return self._cached("island_history", build)
+
+    @property
+    def migrations(self):
+        def build():
+            self._require("ga", "migrations")
+            return self._task_rows("ga/migrations", "generation", {
+                "generation": "int64", "from": "int64", "to": "int64", "source": "int64",
+                "target": "int64", "fitness": "float64"})
+        return self._cached("migrations", build)
+
+    @property
+    def island_best(self):
+        def build():
+            self._require("ga", "island_best")
+            if "ga/island_best" not in self._file:
+                empty = self._task_rows("ga/island_best", "island", {"island": "int64", "fitness": "float64"})
+                columns = ["task", "point", "replicate", *self.swept_keys, "island", "fitness"]
+                return empty[columns].assign(genome=pd.Series(dtype=object))
+            best = self._file["ga/island_best"][()]
+            tasks, islands = best.shape
+            frame = _frame(best.reshape(-1))
+            frame.insert(0, "task", np.repeat(np.arange(tasks), islands))
+            genomes = self._file["ga/island_best_genomes"][()].reshape(tasks * islands, -1)
+            frame["genome"] = [row[row >= 0].tolist() for row in genomes]
+            kept = self._done(frame[frame["island"] >= 0])
+            # As `best`: the task's point, replicate and swept values after `task`, genome last.
+            joined = self.with_params(kept)
+            added = [c for c in joined.columns if c not in kept.columns]
+            rest = [c for c in kept.columns if c not in ("task", "genome")]
+            return joined[["task", *added, *rest, "genome"]]
+        return self._cached("island_best", build)
 
     @property
     def levels(self):

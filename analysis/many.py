@@ -10,7 +10,10 @@ from .loader import LoadError, load
 
 # The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
 TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failures", "reductions",
-          "solutions")
+          "solutions", "island_history", "island_best", "migrations")
+
+# A GA run's tables that only a run with islands has rows in (any point's ga.islands > 1).
+ISLAND_TABLES = ("island_history", "island_best", "migrations")
 
 
 def run_name(run):
@@ -117,8 +120,9 @@ def export_netcdf(run, directory):
 
 
 def export_csv(run, directory):
-    """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; a
-    genome as its genes joined by spaces); returns the paths written."""
+    """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; the
+    island tables of a GA with islands; a genome as its genes joined by spaces); returns the
+    paths written."""
     os.makedirs(directory, exist_ok=True)
     tables = {"provenance": run.provenance_frame}
     tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
@@ -127,6 +131,9 @@ def export_csv(run, directory):
     tables.update({name: getattr(run, name) for name in driver_tables})
     if run.driver == "exhaustive":
         tables.update({f"top_{name}": frame for name, frame in run.top.items()})
+    if run.driver == "ga":
+        tables.update({name: getattr(run, name) for name in ISLAND_TABLES
+                       if not getattr(run, name).empty})
     written = []
     for name, frame in tables.items():
         if "genome" in frame.columns:

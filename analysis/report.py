@@ -1,9 +1,9 @@
 """python3 -m analysis.report RESULT.h5 -o DIR [--figures DIR]: PNG figures of a result file
 and an index.html showing them with the provenance and the sweep (plain HTML, no network).
 
-Figures (docs/analysis.md): GA fitness curves for every GA run and histograms of every
-exhaustive run (analysis/figures.py), then the figures of the run's kernel from the module
-named for it, whose figures(report) draws them. The module is looked for in the directories
+Figures (docs/analysis.md): GA fitness curves for every GA run (and the islands' curves of
+a GA with islands) and histograms of every exhaustive run (analysis/figures.py), then the
+figures of the run's kernel from the module named for it, whose figures(report) draws them. The module is looked for in the directories
 given with --figures (and in LEVELFORGE_FIGURES, directories joined by ':'), then in
 analysis/kernels/, then among the entry points of the group `levelforge.figures` that an
 installed package provides. A kernel without one gets the generic figures only.
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import LoadError, load
-from .figures import Report, fitness_curves, histograms, sampled_scatter
+from .figures import Report, fitness_curves, histograms, island_curves, sampled_scatter
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -57,6 +57,7 @@ def kernel_figures(report, directories=()):
     run = report.run
     if run.driver == "ga":
         fitness_curves(report)
+        island_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)
     sampled_scatter(report)

@@ -16,6 +16,7 @@ import h5py
 import numpy as np
 
 from cli_support import TempDirTest, levelforge
+import analysis  # the repository's package: cli_support puts it on the path
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -172,6 +173,72 @@ class FigureData(TempDirTest):
         for point in range(len(steps) // replicates):
             mine = steps[point * replicates:(point + 1) * replicates]
             self.assertIn(f"<td>{mine.mean():.4g} ± {mine.std(ddof=1):.2g}</td>", results)
+
+    def test_island_tables_and_figure_follow_the_file(self):
+        # Islands 1 and 4 in one run: the one-island point's rows are padded out to four.
+        generations, every, count, replicates = 8, 2, 1, 2
+        config = self.write(f"""\
+            experiment: islands
+            kernel: onemax
+            driver: ga
+            params: {{length: 24}}
+            ga: {{population: 32, generations: {generations}, islands: 4,
+                 migration: {{every: {every}, count: {count}, topology: ring}}}}
+            sweep:
+              grid: {{ga.islands: [1, 4]}}
+              replicates: {replicates}
+            seed: 5
+            """, "islands.yaml")
+        result, out = self.report(config)
+        with h5py.File(result, "r") as f:
+            history = f["ga/island_history"][()]
+            migrations = f["ga/migrations"][()]
+            island_best = f["ga/island_best"][()]
+            genomes = f["ga/island_best_genomes"][()]
+        self.assertEqual(history.shape, (2 * replicates, generations, 4))
+        with analysis.load(result) as run:
+            islands = run.island_history
+            moved = run.migrations
+            best = run.island_best
+            tasks = run.tasks
+        # Every generation of every island of every task, by hand: (1 + 4) islands x 8 x 2.
+        self.assertEqual(len(islands), replicates * generations * (1 + 4))
+        self.assertEqual(len(islands), int((history["generation"] >= 0).sum()))
+        lone = islands[islands["ga.islands"] == 1]
+        self.assertEqual(set(lone.island), {0})
+        self.assertEqual(len(lone), replicates * generations)
+        for row in islands.itertuples():
+            stored = history[row.task, row.generation, row.island]
+            self.assertEqual((stored["generation"], stored["island"]), (row.generation, row.island))
+            self.assertEqual((stored["best"], stored["diversity"]), (row.best, row.diversity))
+            self.assertTrue(0 <= row.diversity <= 1)
+        # Migrants leave each of the 4 islands after generations 2, 4 and 6 (never after the last).
+        events = len(range(every, generations - 1, every))
+        self.assertEqual(len(moved), replicates * 4 * count * events)
+        self.assertEqual(len(moved), int((migrations["generation"] >= 0).sum()))
+        self.assertTrue((moved.generation % every == 0).all())
+        self.assertEqual(sorted(set(moved.generation)), list(range(every, generations - 1, every)))
+        self.assertEqual(set(moved["ga.islands"]), {4})
+        self.assertTrue((moved.to == (moved["from"] + 1) % 4).all(), "ring: island i sends to i + 1")
+        # The best individual of each island, its genome without padding.
+        self.assertEqual(len(best), replicates * (1 + 4))
+        for row in best.itertuples():
+            self.assertEqual(row.fitness, island_best[row.task, row.island]["fitness"])
+            self.assertEqual(row.genome, [g for g in genomes[row.task, row.island].tolist() if g >= 0])
+
+        self.assertTrue(os.path.getsize(os.path.join(out, "ga_islands.png")) > 5000)
+        rows = self.data(out, "ga_islands")
+        first = tasks[tasks.replicate == 0].set_index("point").task
+        self.assertEqual({int(r["task"]) for r in rows}, set(first))
+        self.assertEqual(len(rows), generations * (1 + 4))
+        expected = islands.set_index(["task", "generation", "island"])
+        left = moved.groupby(["task", "generation", "from"]).size()
+        for row in rows:
+            key = (int(row["task"]), int(row["generation"]), int(row["island"]))
+            self.assertEqual(float(row["best"]), expected.loc[key, "best"], key)
+            self.assertEqual(float(row["diversity"]), expected.loc[key, "diversity"], key)
+            self.assertEqual(int(row["emigrants"]), int(left.get(key, 0)), key)
+            self.assertEqual(int(row["ga.islands"]), int(expected.loc[key, "ga.islands"]), key)
 
 
 if __name__ == "__main__":

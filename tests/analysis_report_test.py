@@ -35,6 +35,11 @@ CASES = {
                    ["histograms.png", "matchstick_solutions.png", "matchstick_good.png"]),
     "tiltmaze_ga": ("tiltmaze_ga.yaml", ["--set", "ga.generations=3", "--set", "sweep.replicates=1"],
                     ["fitness.png", "tiltmaze_best.png"]),
+    # Islands 1, 4 and 16 exchanging migrants every 2 generations: the islands' figure.
+    "tiltmaze_islands": ("tiltmaze_islands.yaml",
+                         ["--set", "ga.population=64", "--set", "ga.generations=6", "--set",
+                          "ga.migration.every=2", "--set", "sweep.replicates=1"],
+                         ["fitness.png", "ga_islands.png", "tiltmaze_best.png"]),
     "tiltmaze_pairs": ("tiltmaze_4x4_pairs.yaml", [], ["histograms.png", "tiltmaze_hardest_pair.png"]),
     # A sampled sweep (Sobol points over three keys): the record fields against them.
     "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=12", "--set", "sweep.replicates=3"],
@@ -227,6 +232,24 @@ class Reports(TempDirTest):
         self.assertEqual([(int(r["task"]), r["maze"], int(r["length"])) for r in rows],
                          [(task, text(best[task, 0]["maze"]), int(best[task, 0]["length"]))
                           for task in range(0, min(len(best), 6 * replicates), replicates)])
+
+    def test_tiltmaze_islands(self):
+        self.report("tiltmaze_islands")
+        history, migrations, points, replicates = self.hdf5("ga/island_history", "ga/migrations", "points")
+        rows = self.data("ga_islands")
+        # One task per point (replicates 1: every task), each island's every generation.
+        self.assertEqual(len(rows), int((history["generation"] >= 0).sum()))
+        self.assertEqual(len(rows), 6 * sum(points["ga.islands"]))
+        for row in rows:
+            task, generation, island = int(row["task"]), int(row["generation"]), int(row["island"])
+            stored = history[task, generation, island]
+            self.assertEqual(int(row["ga.islands"]), points["ga.islands"][task // replicates])
+            self.assertEqual(float(row["best"]), stored["best"])
+            self.assertEqual(float(row["diversity"]), stored["diversity"])
+            mine = migrations[task]
+            self.assertEqual(int(row["emigrants"]), int(((mine["generation"] == generation)
+                                                         & (mine["from"] == island)).sum()))
+        self.assertEqual(sorted({int(r["generation"]) for r in rows if int(r["emigrants"])}), [2, 4])
 
     def test_tiltmaze_pairs(self):
         self.report("tiltmaze_pairs")

@@ -343,6 +343,36 @@ class ManyRuns(TempDirTest):
             self.assertEqual(list(twice.columns), list(run.history.columns))
             self.assertFalse([c for c in twice.columns if c.endswith(("_x", "_y"))])
 
+    def test_island_tables_are_empty_without_islands(self):
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        islands = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("islands.h5"),
+                             "--set", "ga.islands=3", "--set", "ga.migration.every=4")
+        with analysis.load(ga) as run:
+            self.assertEqual(list(run.island_history.columns),
+                             ["task", "generation", "island", "best", "mean", "std", "min", "diversity",
+                              "distance_to_others",
+                              "point", "replicate", "params.length"])
+            self.assertEqual(list(run.migrations.columns),
+                             ["task", "generation", "from", "to", "source", "target", "fitness",
+                              "point", "replicate", "params.length"])
+            self.assertEqual(list(run.island_best.columns),
+                             ["task", "point", "replicate", "params.length", "island", "fitness", "genome"])
+            for frame in (run.island_history, run.migrations, run.island_best):
+                self.assertTrue(frame.empty)
+        with analysis.load(islands) as run, h5py.File(islands, "r") as f:
+            history = f["ga/island_history"][()]
+            self.assertEqual(len(run.island_history), int((history["generation"] >= 0).sum()))
+            self.assertEqual(set(run.island_history.island), {0, 1, 2})
+            # The history's rows are the islands' together: its best is the best island's.
+            joined = run.island_history.groupby(["task", "generation"]).best.max()
+            overall = run.history.set_index(["task", "generation"]).best
+            self.assertTrue((joined.reindex(overall.index) == overall).all())
+        with analysis.load_many([ga, islands]) as runs:
+            self.assertEqual(set(runs.island_history.path), {islands})
+        sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
+        with analysis.load(sweep) as run, self.assertRaises(analysis.LoadError):
+            run.island_history
+
 
 class Installed(TempDirTest):
     def test_the_package_installs_and_imports_from_anywhere(self):

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -134,41 +135,80 @@ TEST(ApplyMigration, CopiesAreTakenBeforeAnyPlaceIsOverwritten) {
                                           std::byte{1}, std::byte{2}, std::byte{7}, std::byte{8}}));
 }
 
-double brute_force_distance(const std::vector<std::int64_t>& genomes, std::size_t length) {
+// The definition: every pair of individuals compared position by position.
+std::vector<IslandDistances> brute_force_distances(const std::vector<std::int64_t>& genomes,
+                                                   std::size_t length, std::size_t islands) {
   const std::size_t count = genomes.size() / length;
-  double sum = 0;
-  std::size_t pairs = 0;
-  for (std::size_t a = 0; a < count; ++a) {
-    for (std::size_t b = a + 1; b < count; ++b, ++pairs) {
-      std::size_t differ = 0;
-      for (std::size_t j = 0; j < length; ++j)
-        differ += genomes[a * length + j] != genomes[b * length + j] ? 1U : 0U;
-      sum += static_cast<double>(differ) / static_cast<double>(length);
+  const auto distance = [&](std::size_t a, std::size_t b) {
+    std::size_t differ = 0;
+    for (std::size_t j = 0; j < length; ++j)
+      differ += genomes[a * length + j] != genomes[b * length + j] ? 1U : 0U;
+    return static_cast<double>(differ) / static_cast<double>(length);
+  };
+  std::vector<IslandDistances> result(islands);
+  for (std::size_t island = 0; island < islands; ++island) {
+    const auto block = island_block(count, islands, island);
+    double within = 0;
+    double across = 0;
+    std::size_t pairs_within = 0;
+    std::size_t pairs_across = 0;
+    for (std::size_t a = block.begin; a < block.end; ++a) {
+      for (std::size_t b = 0; b < count; ++b) {
+        if (b >= block.begin && b < block.end) {
+          if (b > a) {
+            within += distance(a, b);
+            ++pairs_within;
+          }
+        } else {
+          across += distance(a, b);
+          ++pairs_across;
+        }
+      }
     }
+    result[island].within = pairs_within == 0 ? 0.0 : within / static_cast<double>(pairs_within);
+    result[island].to_others =
+        pairs_across == 0 ? std::nan("") : across / static_cast<double>(pairs_across);
   }
-  return pairs == 0 ? 0.0 : sum / static_cast<double>(pairs);
+  return result;
 }
 
-TEST(MeanPairwiseDistance, HandComputedAndDegenerateCases) {
-  // [0 0], [0 1], [1 1]: the pairs differ in 1, 2 and 1 of 2 positions: (0.5 + 1 + 0.5) / 3.
-  EXPECT_DOUBLE_EQ(mean_pairwise_distance(std::vector<std::int64_t>{0, 0, 0, 1, 1, 1}, 2),
-                   2.0 / 3.0);
-  EXPECT_DOUBLE_EQ(mean_pairwise_distance(std::vector<std::int64_t>{3, 3, 3, 3}, 2), 0.0);
-  EXPECT_DOUBLE_EQ(mean_pairwise_distance(std::vector<std::int64_t>{1, 2, 3}, 3), 0.0);
-  EXPECT_DOUBLE_EQ(mean_pairwise_distance(std::vector<std::int64_t>{}, 3), 0.0);
+TEST(IslandDistances, HandComputedCases) {
+  // One island [0 0], [0 1], [1 1]: the pairs differ in 1, 2 and 1 of 2 positions.
+  const std::vector<std::int64_t> three{0, 0, 0, 1, 1, 1};
+  const auto one = island_distances(three, 2, 1);
+  EXPECT_DOUBLE_EQ(one[0].within, (0.5 + 1 + 0.5) / 3);
+  EXPECT_TRUE(std::isnan(one[0].to_others));
+  // Two islands of [0 0], [0 1] | [1 1], [1 1]: within 0.5 and 0; across, [0 0] differs from
+  // [1 1] in 2 positions and [0 1] in 1: (1 + 1 + 0.5 + 0.5) / 4 for both islands.
+  const std::vector<std::int64_t> four{0, 0, 0, 1, 1, 1, 1, 1};
+  const auto two = island_distances(four, 2, 2);
+  EXPECT_DOUBLE_EQ(two[0].within, 0.5);
+  EXPECT_DOUBLE_EQ(two[1].within, 0.0);
+  EXPECT_DOUBLE_EQ(two[0].to_others, 0.75);
+  EXPECT_DOUBLE_EQ(two[1].to_others, 0.75);
+  // Islands of one individual have no pairs within.
+  EXPECT_DOUBLE_EQ(island_distances(std::vector<std::int64_t>{1, 2, 3}, 3, 1)[0].within, 0.0);
 }
 
-TEST(MeanPairwiseDistance, EqualsThePairwiseDefinitionOnRandomPopulations) {
+TEST(IslandDistances, EqualThePairwiseDefinitionOnRandomPopulations) {
   for (std::uint64_t trial = 0; trial < 300; ++trial) {
     Rng rng({7, Stream::init, trial, 0, 0});
     const std::size_t count = 1 + rng.below(30);
     const std::size_t length = 1 + rng.below(12);
+    const std::size_t islands = 1 + rng.below(std::min<std::size_t>(count, 5));
     const std::uint64_t values = 1 + rng.below(5);
     std::vector<std::int64_t> genomes(count * length);
     for (auto& gene : genomes) gene = static_cast<std::int64_t>(rng.below(values)) - 2;
-    EXPECT_NEAR(mean_pairwise_distance(genomes, length), brute_force_distance(genomes, length),
-                1e-12)
-        << trial;
+    const auto fast = island_distances(genomes, length, islands);
+    const auto slow = brute_force_distances(genomes, length, islands);
+    for (std::size_t island = 0; island < islands; ++island) {
+      EXPECT_NEAR(fast[island].within, slow[island].within, 1e-12) << trial;
+      if (std::isnan(slow[island].to_others)) {
+        EXPECT_TRUE(std::isnan(fast[island].to_others)) << trial;
+      } else {
+        EXPECT_NEAR(fast[island].to_others, slow[island].to_others, 1e-12) << trial;
+      }
+    }
   }
 }
 

@@ -32,7 +32,10 @@ RecordLayout ga_island_history_layout() {
        real_field("min", "lowest fitness on the island"),
        real_field("diversity",
                   "mean pairwise genome distance on the island: the fraction of "
-                  "genome positions in which two individuals differ")});
+                  "genome positions in which two individuals differ"),
+       real_field("distance_to_others",
+                  "mean genome distance between an individual of the island and one of "
+                  "another island (NaN with one island): how far the islands drifted apart")});
 }
 
 RecordLayout ga_island_best_layout(const std::vector<FieldSpec>& kernel_fields) {
@@ -86,7 +89,7 @@ void summarize_generation(std::int64_t generation, std::span<const double> fitne
 }
 
 void summarize_island(std::int64_t generation, std::size_t island, std::span<const double> fitness,
-                      double diversity, std::span<std::byte> row) {
+                      const IslandDistances& distances, std::span<std::byte> row) {
   const auto layout = ga_island_history_layout();
   const auto count = static_cast<double>(fitness.size());
   const double mean = std::accumulate(fitness.begin(), fitness.end(), 0.0) / count;
@@ -99,7 +102,8 @@ void summarize_island(std::int64_t generation, std::size_t island, std::span<con
   layout.set_real(row, 3, mean);
   layout.set_real(row, 4, std::sqrt(squares / count));
   layout.set_real(row, 5, *lowest);
-  layout.set_real(row, 6, diversity);
+  layout.set_real(row, 6, distances.within);
+  layout.set_real(row, 7, distances.to_others);
 }
 
 }  // namespace levelforge

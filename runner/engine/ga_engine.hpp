@@ -105,7 +105,7 @@ void summarize_generation(std::int64_t generation, std::span<const double> fitne
 
 // Fills one ga_island_history_layout row.
 void summarize_island(std::int64_t generation, std::size_t island, std::span<const double> fitness,
-                      double diversity, std::span<std::byte> row);
+                      const IslandDistances& distances, std::span<std::byte> row);
 
 template <GaKernel K>
 class GaRun {
@@ -371,16 +371,14 @@ class GaRun {
   void record_islands(std::int64_t generation, GaOutcome& outcome) const {
     const auto size = ga_island_history_layout().row_size();
     const auto length = kernel_.genome_length();
-    const auto encoded = encoded_population();
+    const auto distances = island_distances(encoded_population(), length, islands_);
     const auto first = outcome.island_history.size();
     outcome.island_history.resize(first + islands_ * size);
     for (std::size_t index = 0; index < islands_; ++index) {
       const auto block = island(index);
-      const double diversity = mean_pairwise_distance(
-          std::span(encoded).subspan(block.begin * length, block.size() * length), length);
       summarize_island(
           generation, index, std::span<const double>(fitness_).subspan(block.begin, block.size()),
-          diversity, std::span(outcome.island_history).subspan(first + index * size, size));
+          distances[index], std::span(outcome.island_history).subspan(first + index * size, size));
     }
   }
 

@@ -1,6 +1,7 @@
 #include "runner/engine/island_migration.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -122,28 +123,54 @@ void apply_migration_rows(std::span<const MigrationEvent> events, std::vector<st
   }
 }
 
-double mean_pairwise_distance(std::span<const std::int64_t> genomes, std::size_t length) {
+std::vector<IslandDistances> island_distances(std::span<const std::int64_t> genomes,
+                                              std::size_t length, std::size_t islands) {
   const std::size_t count = length == 0 ? 0 : genomes.size() / length;
-  if (count < 2) return 0.0;
-  std::vector<std::int64_t> column(count);
-  double differing_pairs = 0;
+  std::vector<std::size_t> island_of(count);
+  std::vector<double> sizes(islands);
+  for (std::size_t island = 0; island < islands; ++island) {
+    const auto block = island_block(count, islands, island);
+    for (std::size_t i = block.begin; i < block.end; ++i) island_of[i] = island;
+    sizes[island] = static_cast<double>(block.size());
+  }
+  // Pairs that agree in some position, summed over positions.
+  std::vector<double> equal_within(islands, 0.0);
+  std::vector<double> equal_across(islands, 0.0);
+  std::vector<std::pair<std::int64_t, std::size_t>> column(count);  // (value, island)
+  std::vector<double> run_counts(islands);
   for (std::size_t position = 0; position < length; ++position) {
-    for (std::size_t i = 0; i < count; ++i) column[i] = genomes[i * length + position];
+    for (std::size_t i = 0; i < count; ++i)
+      column[i] = {genomes[i * length + position], island_of[i]};
     std::sort(column.begin(), column.end());
-    // Pairs that differ here: all pairs less those within each run of equal values.
-    double equal_pairs = 0;
     for (std::size_t run = 0; run < count;) {
       std::size_t next = run;
-      while (next < count && column[next] == column[run]) ++next;
-      const auto size = static_cast<double>(next - run);
-      equal_pairs += size * (size - 1) / 2;
+      while (next < count && column[next].first == column[run].first) ++next;
+      // The run is sorted by island too: count each island's share of the equal values.
+      for (std::size_t i = run; i < next;) {
+        std::size_t end = i;
+        while (end < next && column[end].second == column[i].second) ++end;
+        const auto own = static_cast<double>(end - i);
+        equal_within[column[i].second] += own * (own - 1) / 2;
+        equal_across[column[i].second] += own * static_cast<double>(next - run - (end - i));
+        i = end;
+      }
       run = next;
     }
-    const auto n = static_cast<double>(count);
-    differing_pairs += n * (n - 1) / 2 - equal_pairs;
   }
-  const auto n = static_cast<double>(count);
-  return differing_pairs / (n * (n - 1) / 2) / static_cast<double>(length);
+  const auto positions = static_cast<double>(length);
+  const auto total = static_cast<double>(count);
+  std::vector<IslandDistances> distances(islands);
+  for (std::size_t island = 0; island < islands; ++island) {
+    const double size = sizes[island];
+    const double pairs_within = size * (size - 1) / 2;
+    const double pairs_across = size * (total - size);
+    distances[island].within =
+        pairs_within == 0 ? 0.0 : 1.0 - equal_within[island] / (pairs_within * positions);
+    distances[island].to_others = pairs_across == 0
+                                      ? std::numeric_limits<double>::quiet_NaN()
+                                      : 1.0 - equal_across[island] / (pairs_across * positions);
+  }
+  return distances;
 }
 
 }  // namespace levelforge

@@ -61,9 +61,18 @@ void apply_migration(std::span<const MigrationEvent> events, std::vector<Individ
 void apply_migration_rows(std::span<const MigrationEvent> events, std::vector<std::byte>& rows,
                           std::size_t row_size);
 
-// Mean pairwise distance of `genomes` (rows of `length` values): the fraction of genome
-// positions in which two individuals differ, averaged over all pairs; 0 for fewer than two.
-// Counted per position from the values' multiplicities, so linear in the island's size.
-double mean_pairwise_distance(std::span<const std::int64_t> genomes, std::size_t length);
+// How alike the individuals of each island are, by the default genome distance: the
+// fraction of genome positions in which two individuals differ (their encodings).
+struct IslandDistances {
+  double within = 0;     // mean over the island's pairs; 0 for an island of one
+  double to_others = 0;  // mean over pairs of one of its individuals and one elsewhere; NaN
+                         // with a single island
+};
+
+// The distances of the `islands` islands (island_block) of `genomes`, rows of `length`
+// values. Counted per position from the values' multiplicities, so O(P log P) per position
+// instead of O(P^2).
+std::vector<IslandDistances> island_distances(std::span<const std::int64_t> genomes,
+                                              std::size_t length, std::size_t islands);
 
 }  // namespace levelforge

@@ -108,6 +108,18 @@ std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
                          " genomes for " + query.per_rank,
                      times(query.own_tasks,
                            plus(times(generations, history_row), times(keep_best, best_row)))});
+    const auto settings = GaSettings::from(driver);
+    if (settings.islands > 1) {
+      const auto islands = unsigned_of(settings.islands);
+      const auto island_rows =
+          plus(times(generations, ga_island_history_layout().row_size()),
+               plus(ga_island_best_layout(ga->evaluation_fields).row_size(), own.genome_bytes));
+      const auto migrations = times(settings.migration_events(), ga_migration_layout().row_size());
+      parts.push_back({"ga.islands = " + std::to_string(islands) + " histories and " +
+                           std::to_string(settings.migration_events()) +
+                           " migration rows (ga.migration) for " + query.per_rank,
+                       times(query.own_tasks, plus(times(islands, island_rows), migrations))});
+    }
   }
   parts.push_back(own_task_log(query));
   return parts;
