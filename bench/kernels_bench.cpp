@@ -1,7 +1,8 @@
 // Micro benchmarks of the per-item hot paths that the drivers call millions of times:
 // the Collatz visit of the exhaustive driver, the OneMax evaluation of the ga driver,
 // the counter-based Rng every kernel draws from, RecordLayout::pack (every task row and
-// every sweep record) and Reductions::offer_top (every exhaustive index).
+// every sweep record), Reductions::offer_top (every exhaustive index) and the island GA's
+// migration and per-generation island statistics.
 //
 //   build/bench/bench_kernels                      # all, about 1 s each at most
 //   build/bench/bench_kernels --benchmark_filter=Rng
@@ -19,6 +20,8 @@
 #include "kernels/api/rng.hpp"
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/onemax.hpp"
+#include "runner/engine/ga_settings.hpp"
+#include "runner/engine/island_migration.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/record_layout.hpp"
 
@@ -163,6 +166,69 @@ void BM_ReductionsOfferTop(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(scores.size()));
 }
 BENCHMARK(BM_ReductionsOfferTop)->ArgName("ascending")->Arg(0)->Arg(1);
+
+// The population of bench/configs/ga_islands.yaml: 4,096 OneMax genomes of 64 genes on 8
+// islands, with random fitness.
+struct IslandPopulation {
+  std::vector<std::vector<std::int64_t>> genomes;
+  std::vector<std::int64_t> encoded;
+  std::vector<double> fitness;
+  std::vector<std::byte> rows;
+  static constexpr std::size_t size = 4096;
+  static constexpr std::size_t length = 64;
+  static constexpr std::size_t row_size = 16;  // fitness and OneMax's `ones`
+
+  IslandPopulation() : fitness(size), rows(size * row_size) {
+    auto rng = bench_rng();
+    for (std::size_t i = 0; i < size; ++i) {
+      auto& genome = genomes.emplace_back(length);
+      for (auto& gene : genome) gene = static_cast<std::int64_t>(rng.below(2));
+      encoded.insert(encoded.end(), genome.begin(), genome.end());
+      fitness[i] = rng.uniform();
+    }
+  }
+};
+
+GaSettings island_bench_settings(std::int64_t count) {
+  GaSettings settings{4096, 6, 3, 0.9, 0.01, 0, false, 1e300, 1, 0};
+  settings.islands = 8;
+  settings.migration_every = 2;
+  settings.migration_count = count;
+  return settings;
+}
+
+// Item: one migrant (a migration event) of a whole migration of 8 islands along a ring,
+// planned from the fitness (a ranking per island), genomes, fitness and evaluation rows
+// moved: what every rank of a group does at each migration. range(0): migrants per island.
+void BM_IslandMigration(benchmark::State& state) {
+  IslandPopulation population;
+  const auto settings = island_bench_settings(state.range(0));
+  std::int64_t generation = 0;
+  std::size_t events = 0;
+  for (auto _ : state) {
+    generation += 2;
+    const auto planned = plan_migration(settings, 2026, 0, generation, population.fitness);
+    apply_migration(std::span(planned), population.genomes);
+    apply_migration(std::span(planned), population.fitness);
+    apply_migration_rows(planned, population.rows, IslandPopulation::row_size);
+    events += planned.size();
+    benchmark::DoNotOptimize(population.rows.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+}
+BENCHMARK(BM_IslandMigration)->ArgName("count")->Arg(1)->Arg(4)->Arg(64);
+
+// Item: one individual of a generation's island statistics (island_distances over the
+// encoded population), which a task with islands records every generation.
+void BM_IslandDistances(benchmark::State& state) {
+  const IslandPopulation population;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        island_distances(population.encoded, IslandPopulation::length, 8).data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(IslandPopulation::size));
+}
+BENCHMARK(BM_IslandDistances);
 
 }  // namespace
 }  // namespace levelforge

@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
+BENCHMARKS = ("ga", "islands", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -46,11 +46,13 @@ SUMMARY = re.compile(
 
 # Full-size parameters: read from bench/configs/*.yaml (with PyYAML), else these, which
 # are the values of those files. --scale shrinks generations, count and tasks.
-FALLBACK = {"ga_population": 512, "ga_generations": 20, "ga_elitism": 0,
-            "collatz_count": 20_000_000, "sweep_tasks": 10_000}
+FALLBACK = {"ga_population": 512, "ga_generations": 20, "ga_elitism": 0, "ga_islands": 1,
+            "islands_population": 4096, "islands_generations": 6, "islands_elitism": 0,
+            "islands_islands": 8, "collatz_count": 20_000_000, "sweep_tasks": 10_000}
 
 # Floors (bench/README.md): 2 ranks against 1 for the scaling runs, output against none.
 GA_FLOOR = 1.8       # throughput 2 ranks / 1 rank >= 1.8
+ISLANDS_FLOOR = 1.9  # the island GA's throughput 2 ranks / 1 rank >= 1.9
 COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
 IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
 SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
@@ -200,6 +202,7 @@ def config_values():
         return int(float(value))
 
     ga = load("ga_fixed_cost.yaml").get("ga", {})
+    islands = load("ga_islands.yaml").get("ga", {})
     collatz = load("collatz_2e7.yaml").get("params", {})
     sweep = load("sweep_10k.yaml").get("sweep", {})
     if sweep.get("grid") or sweep.get("zip"):
@@ -207,6 +210,11 @@ def config_values():
     return {"ga_population": whole(ga.get("population", 64)),
             "ga_generations": whole(ga.get("generations", 50)),
             "ga_elitism": whole(ga.get("elitism", 1)),
+            "ga_islands": whole(ga.get("islands", 1)),
+            "islands_population": whole(islands.get("population", 64)),
+            "islands_generations": whole(islands.get("generations", 50)),
+            "islands_elitism": whole(islands.get("elitism", 1)),
+            "islands_islands": whole(islands.get("islands", 1)),
             "collatz_count": whole(collatz.get("count", 1_000_000)),
             "sweep_tasks": whole(sweep.get("replicates", 1))}
 
@@ -238,15 +246,25 @@ def scaling_ratios(benchmark, metric, speedup_by_ranks, ranks, floor):
 
 def bench_ga(runner, args, ranks):
     """Throughput (evaluations per second of driver wall time) of one fixed-cost GA task."""
+    return ga_throughput(runner, args, ranks, "ga", "ga_fixed_cost.yaml", GA_FLOOR)
+
+
+def bench_islands(runner, args, ranks):
+    """The same for one island GA task (8 islands exchanging migrants)."""
+    return ga_throughput(runner, args, ranks, "islands", "ga_islands.yaml", ISLANDS_FLOOR)
+
+
+def ga_throughput(runner, args, ranks, benchmark, config_name, floor):
     sizes = config_values()
-    population, elitism = sizes["ga_population"], sizes["ga_elitism"]
-    generations = scaled(sizes["ga_generations"], args.scale, 2)
+    population, elitism = sizes[f"{benchmark}_population"], sizes[f"{benchmark}_elitism"]
+    islands = sizes[f"{benchmark}_islands"]
+    generations = scaled(sizes[f"{benchmark}_generations"], args.scale, 2)
     overrides = [f"ga.generations={generations}"]
-    expected = population + (generations - 1) * (population - elitism)
-    config = CONFIGS / "ga_fixed_cost.yaml"
-    series = {r: Series("ga", rank_label(r), "throughput", "evals/s", "{:.0f}")
+    expected = population + (generations - 1) * (population - islands * elitism)
+    config = CONFIGS / config_name
+    series = {r: Series(benchmark, rank_label(r), "throughput", "evals/s", "{:.0f}")
               for r in ranks}
-    walls = {r: Series("ga", rank_label(r), "driver wall", "s") for r in ranks}
+    walls = {r: Series(benchmark, rank_label(r), "driver wall", "s") for r in ranks}
     notes = []
     for _ in range(args.warmup):
         runner.run(config, ranks[0], overrides)
@@ -254,15 +272,16 @@ def bench_ga(runner, args, ranks):
         for r in ranks:
             run = runner.run(config, r, overrides)
             if run["calls"] != expected:
-                note = (f"ga on {r} ranks: the summary counts {run['calls']} kernel calls, the "
+                note = (f"{benchmark} on {r} ranks: the summary counts {run['calls']} kernel calls, the "
                         f"config makes {expected} evaluations")
                 if note not in notes:
                     notes.append(note)
             series[r].values.append(expected / run["driver_seconds"])
             walls[r].values.append(run["driver_seconds"])
-            progress(f"ga rep {rep + 1}/{args.repeats}, {rank_label(r)}: {run['driver_seconds']:.3f} s")
-    ratios = scaling_ratios("ga", "throughput", lambda base, r: series[r].median / series[base].median,
-                            ranks, GA_FLOOR)
+            progress(f"{benchmark} rep {rep + 1}/{args.repeats}, {rank_label(r)}: "
+                     f"{run['driver_seconds']:.3f} s")
+    ratios = scaling_ratios(benchmark, "throughput",
+                            lambda base, r: series[r].median / series[base].median, ranks, floor)
     rows = [s for r in ranks for s in (series[r], walls[r])]
     return rows, ratios, notes
 
@@ -423,7 +442,7 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-RUNNERS = {"ga": bench_ga, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
+RUNNERS = {"ga": bench_ga, "islands": bench_islands, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
            "matchstick": bench_matchstick, "checkpoint": bench_checkpoint}
 
 

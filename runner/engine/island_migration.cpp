@@ -133,25 +133,51 @@ std::vector<IslandDistances> island_distances(std::span<const std::int64_t> geno
     for (std::size_t i = block.begin; i < block.end; ++i) island_of[i] = island;
     sizes[island] = static_cast<double>(block.size());
   }
-  // Pairs that agree in some position, summed over positions.
+  // Pairs that agree in some position, summed over positions (whole numbers, exact in a
+  // double below 2^53, so both ways of counting give the same sums).
   std::vector<double> equal_within(islands, 0.0);
   std::vector<double> equal_across(islands, 0.0);
-  std::vector<std::pair<std::int64_t, std::size_t>> column(count);  // (value, island)
-  std::vector<double> run_counts(islands);
+  std::vector<std::int64_t> column(count);
+  std::vector<std::uint64_t> counts;
+  std::vector<std::pair<std::int64_t, std::size_t>> sorted;  // (value, island)
   for (std::size_t position = 0; position < length; ++position) {
-    for (std::size_t i = 0; i < count; ++i)
-      column[i] = {genomes[i * length + position], island_of[i]};
-    std::sort(column.begin(), column.end());
+    for (std::size_t i = 0; i < count; ++i) column[i] = genomes[i * length + position];
+    const auto [low, high] = std::minmax_element(column.begin(), column.end());
+    const auto span = static_cast<std::uint64_t>(*high) - static_cast<std::uint64_t>(*low);
+    if (span < 2 * count + 64) {
+      const auto values = span + 1;
+      // Few distinct values (bits, colors, small integers): a count per island and value.
+      counts.assign(islands * values, 0);
+      for (std::size_t i = 0; i < count; ++i) {
+        ++counts[island_of[i] * values +
+                 (static_cast<std::uint64_t>(column[i]) - static_cast<std::uint64_t>(*low))];
+      }
+      for (std::uint64_t value = 0; value < values; ++value) {
+        std::uint64_t total = 0;
+        for (std::size_t island = 0; island < islands; ++island)
+          total += counts[island * values + value];
+        if (total == 0) continue;
+        for (std::size_t island = 0; island < islands; ++island) {
+          const auto own = static_cast<double>(counts[island * values + value]);
+          equal_within[island] += own * (own - 1) / 2;
+          equal_across[island] += own * (static_cast<double>(total) - own);
+        }
+      }
+      continue;
+    }
+    sorted.resize(count);
+    for (std::size_t i = 0; i < count; ++i) sorted[i] = {column[i], island_of[i]};
+    std::sort(sorted.begin(), sorted.end());
     for (std::size_t run = 0; run < count;) {
       std::size_t next = run;
-      while (next < count && column[next].first == column[run].first) ++next;
+      while (next < count && sorted[next].first == sorted[run].first) ++next;
       // The run is sorted by island too: count each island's share of the equal values.
       for (std::size_t i = run; i < next;) {
         std::size_t end = i;
-        while (end < next && column[end].second == column[i].second) ++end;
+        while (end < next && sorted[end].second == sorted[i].second) ++end;
         const auto own = static_cast<double>(end - i);
-        equal_within[column[i].second] += own * (own - 1) / 2;
-        equal_across[column[i].second] += own * static_cast<double>(next - run - (end - i));
+        equal_within[sorted[i].second] += own * (own - 1) / 2;
+        equal_across[sorted[i].second] += own * static_cast<double>(next - run - (end - i));
         i = end;
       }
       run = next;

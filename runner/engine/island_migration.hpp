@@ -70,8 +70,8 @@ struct IslandDistances {
 };
 
 // The distances of the `islands` islands (island_block) of `genomes`, rows of `length`
-// values. Counted per position from the values' multiplicities, so O(P log P) per position
-// instead of O(P^2).
+// values. Counted per position from the values' multiplicities: O(P + islands x values)
+// per position when its values span a small range, O(P log P) otherwise, not O(P^2).
 std::vector<IslandDistances> island_distances(std::span<const std::int64_t> genomes,
                                               std::size_t length, std::size_t islands);
 
