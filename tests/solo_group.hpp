@@ -13,7 +13,8 @@
 
 namespace levelforge::testing {
 
-class SoloGroup final : public EvaluationGroup {
+template <class Snapshot>
+class SoloGroupOf final : public EvaluationGroupOf<Snapshot> {
  public:
   [[nodiscard]] std::size_t rank() const override { return 0; }
   [[nodiscard]] std::size_t size() const override { return 1; }
@@ -31,5 +32,7 @@ class SoloGroup final : public EvaluationGroup {
   int gathers = 0;
   std::vector<std::uint64_t> reported;
 };
+
+using SoloGroup = SoloGroupOf<GaSnapshot>;
 
 }  // namespace levelforge::testing

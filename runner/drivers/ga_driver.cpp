@@ -10,101 +10,13 @@
 #include <numeric>
 #include <optional>
 
-#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
+#include "runner/drivers/group_tasks.hpp"
 #include "runner/drivers/task_datasets.hpp"
 
 namespace levelforge {
 
 namespace {
-
-class MpiEvaluationGroup final : public EvaluationGroup {
- public:
-  using Saver = std::function<void(const GaSnapshot*)>;
-
-  // `progress` is called after every generation (rank 0 reports when a report is due).
-  MpiEvaluationGroup(mpi::Comm comm, WorkQueue& queue, IdleClock& idle, CheckpointPace pace,
-                     Saver saver, std::function<void()> progress)
-      : comm_(std::move(comm)),
-        queue_(queue),
-        idle_(idle),
-        pace_(pace),
-        saver_(std::move(saver)),
-        progress_(std::move(progress)) {}
-
-  [[nodiscard]] std::size_t rank() const override { return static_cast<std::size_t>(comm_.rank()); }
-  [[nodiscard]] std::size_t size() const override { return static_cast<std::size_t>(comm_.size()); }
-
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    const auto timer = idle_.measure();
-    comm_.all_gather_into(local, all);
-  }
-
-  std::string first_failure(const std::string& local) override {
-    if (comm_.size() == 1) return local;
-    const auto timer = idle_.measure();
-    if (comm_.all_reduce_max(static_cast<std::int64_t>(!local.empty())) == 0) return {};
-    const auto messages = comm_.all_gather_strings(local);
-    return *std::find_if(messages.begin(), messages.end(),
-                         [](const std::string& message) { return !message.empty(); });
-  }
-
-  void generation_done(std::uint64_t evaluations) override {
-    const auto [begin, end] = share_of(evaluations, rank(), size());
-    local_evaluations_ += end - begin;
-    ++generations_unsaved_;
-    if (comm_.rank() == 0) queue_.finished(0, evaluations);
-    progress_();
-  }
-
-  // A signal on any member stops the task for all of them.
-  GenerationCheck after_generation(std::int64_t /*generations_run*/) override {
-    auto stop = static_cast<std::int64_t>(StopSignal::requested());
-    if (comm_.size() > 1) {
-      const auto timer = idle_.measure();
-      stop = comm_.all_reduce_max(stop);
-    }
-    return {stop != 0 || save_due(), stop != 0};
-  }
-
-  void save(const GaSnapshot& snapshot) override { save_now(&snapshot); }
-
-  // Between tasks: finished tasks go into a segment once the interval is full.
-  void save_if_due() {
-    if (save_due()) save_now(nullptr);
-  }
-
-  // Evaluations this member made itself, over all tasks so far.
-  [[nodiscard]] std::uint64_t local_evaluations() const { return local_evaluations_; }
-
-  [[nodiscard]] const mpi::Comm& comm() const { return comm_; }
-
- private:
-  // Only the leader writes, so members may decide differently by the clock: harmless.
-  [[nodiscard]] bool save_due() const { return pace_.due(generations_unsaved_); }
-
-  void save_now(const GaSnapshot* snapshot) {
-    if (comm_.rank() == 0) saver_(snapshot);
-    generations_unsaved_ = 0;
-    pace_.saved();
-  }
-
-  mpi::Comm comm_;
-  WorkQueue& queue_;
-  IdleClock& idle_;
-  CheckpointPace pace_;
-  Saver saver_;
-  std::function<void()> progress_;
-  std::uint64_t local_evaluations_ = 0;
-  std::uint64_t generations_unsaved_ = 0;
-};
-
-// Groups that evaluate tasks side by side: one per task while ranks suffice (auto), or
-// as many groups of the configured size as the ranks allow.
-int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {
-  if (ranks_per_task > 0) return std::max(1, static_cast<int>(ranks / ranks_per_task));
-  return static_cast<int>(std::clamp<std::uint64_t>(tasks, 1, static_cast<std::uint64_t>(ranks)));
-}
 
 // The largest of every point in each dimension of the task-indexed datasets, whose blocks
 // are all of one size.
@@ -168,25 +80,24 @@ std::vector<TaskDataset> ga_datasets(const GaCapability& ga, const GaShape& shap
   return datasets;
 }
 
-namespace snapshot_key {
-constexpr const char* evaluations = "snapshot.evaluations";
+namespace ga_snapshot_key {
 constexpr const char* genomes = "snapshot.genomes";
 constexpr const char* rows = "snapshot.rows";
 constexpr const char* history = "snapshot.history";
 constexpr const char* island_history = "snapshot.island_history";
 constexpr const char* migrations = "snapshot.migrations";
-}  // namespace snapshot_key
+}  // namespace ga_snapshot_key
 
 Segment snapshot_segment(std::uint64_t task, const GaSnapshot& snapshot) {
   Segment segment;
   segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
   segment.put_ints(segment_key::snapshot_generations, {snapshot.generations_run});
   segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.evaluations)});
-  segment.put_ints(snapshot_key::genomes, snapshot.genomes);
-  segment.put_bytes(snapshot_key::rows, snapshot.evaluations_rows);
-  segment.put_bytes(snapshot_key::history, snapshot.history);
-  segment.put_bytes(snapshot_key::island_history, snapshot.island_history);
-  segment.put_bytes(snapshot_key::migrations, snapshot.migrations);
+  segment.put_ints(ga_snapshot_key::genomes, snapshot.genomes);
+  segment.put_bytes(ga_snapshot_key::rows, snapshot.evaluations_rows);
+  segment.put_bytes(ga_snapshot_key::history, snapshot.history);
+  segment.put_bytes(ga_snapshot_key::island_history, snapshot.island_history);
+  segment.put_bytes(ga_snapshot_key::migrations, snapshot.migrations);
   return segment;
 }
 
@@ -196,11 +107,11 @@ GaSnapshot snapshot_from(const Segment& segment) {
   if (generations.size() != 1 || evaluations.size() != 1) {
     throw CheckpointError("a saved GA task state is incomplete");
   }
-  const auto genomes = segment.ints(snapshot_key::genomes);
-  const auto rows = segment.bytes(snapshot_key::rows);
-  const auto history = segment.bytes(snapshot_key::history);
-  const auto island_history = segment.bytes(snapshot_key::island_history);
-  const auto migrations = segment.bytes(snapshot_key::migrations);
+  const auto genomes = segment.ints(ga_snapshot_key::genomes);
+  const auto rows = segment.bytes(ga_snapshot_key::rows);
+  const auto history = segment.bytes(ga_snapshot_key::history);
+  const auto island_history = segment.bytes(ga_snapshot_key::island_history);
+  const auto migrations = segment.bytes(ga_snapshot_key::migrations);
   return {generations.front(),
           static_cast<std::uint64_t>(evaluations.front()),
           {genomes.begin(), genomes.end()},
@@ -208,41 +119,6 @@ GaSnapshot snapshot_from(const Segment& segment) {
           {history.begin(), history.end()},
           {island_history.begin(), island_history.end()},
           {migrations.begin(), migrations.end()}};
-}
-
-// The newest saved state of each unfinished task, from every rank's restored segments: any
-// group may pick the task up.
-std::map<std::uint64_t, Segment> gather_snapshots(const std::vector<Segment>& restored,
-                                                  const std::vector<std::uint64_t>& finished,
-                                                  const mpi::Comm& comm) {
-  std::vector<std::byte> local;
-  for (const auto& segment : restored) {
-    const auto tasks = segment.ints(segment_key::snapshot_tasks);
-    if (tasks.size() != 1) continue;
-    const auto task = static_cast<std::uint64_t>(tasks.front());
-    if (std::binary_search(finished.begin(), finished.end(), task)) continue;
-    const auto bytes = segment.serialize();
-    const std::uint64_t size = bytes.size();
-    const auto* header = reinterpret_cast<const std::byte*>(&size);
-    local.insert(local.end(), header, header + sizeof size);
-    local.insert(local.end(), bytes.begin(), bytes.end());
-  }
-  const auto all = comm.all_gather_bytes(local);
-  std::map<std::uint64_t, Segment> newest;
-  for (std::size_t offset = 0; offset < all.size();) {
-    std::uint64_t size = 0;
-    std::memcpy(&size, all.data() + offset, sizeof size);
-    offset += sizeof size;
-    auto segment = Segment::deserialize(std::span(all).subspan(offset, size));
-    offset += size;
-    const auto task = static_cast<std::uint64_t>(segment.ints(segment_key::snapshot_tasks).front());
-    const auto found = newest.find(task);
-    if (found == newest.end() || found->second.ints(segment_key::snapshot_generations).front() <
-                                     segment.ints(segment_key::snapshot_generations).front()) {
-      newest.insert_or_assign(task, std::move(segment));
-    }
-  }
-  return newest;
 }
 
 // Row-major index of `cell` of a level of `shape` within a block of `padded` shape.
@@ -318,8 +194,6 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
 void run_ga_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
   const auto& ga = *context.kernel.ga;
-  const auto task_count = experiment.task_count();
-
   const auto& models = context.models.ga();
   std::vector<GaSettings> settings;
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
@@ -334,117 +208,25 @@ void run_ga_driver(DriverContext& context) {
   for (auto& point_settings : settings) point_settings.record_islands = shape.islands > 1;
   TaskBlocks results(ga_datasets(ga, shape));
 
-  // Earlier sessions' work: finished tasks stay with the rank that read them; the newest
-  // state of each unfinished one goes to every rank.
-  const auto [restored_ids, finished_units] = context.restore_tasks(results);
-  auto restored_units = static_cast<std::int64_t>(finished_units);
-  const auto done = context.restore_done(restored_ids);
-  // A retried task starts over: its saved state came before what made it fail.
-  auto skipped = done;
-  const auto& retried = context.failures.retried();
-  skipped.insert(skipped.end(), retried.begin(), retried.end());
-  std::sort(skipped.begin(), skipped.end());
-  const auto snapshots = gather_snapshots(context.restored, skipped, context.comm);
-  context.restored.clear();
-  for (const auto& [task, segment] : snapshots) {
-    if (context.comm.rank() == 0) restored_units += segment.ints(snapshot_key::evaluations).front();
-  }
-  std::vector<std::int64_t> prior_units{restored_units};
-  context.comm.all_reduce_sum(prior_units);
-  const auto todo = context.remaining(task_count, done, "task");
-  std::uint64_t units_total = 0;
-  for (std::uint64_t task = 0; task < task_count; ++task) {
-    if (context.shard.owns(task))
-      units_total += point_units[task / static_cast<std::uint64_t>(experiment.replicates)];
-  }
-
-  const int groups = group_count(settings.front().ranks_per_task, context.comm.size(), todo.size());
-  // Contiguous blocks of ranks (neighbours on a node), sizes differing by at most one.
-  const int color = static_cast<int>(static_cast<std::int64_t>(context.comm.rank()) * groups /
-                                     context.comm.size());
-  WorkQueue queue(context.comm, todo.size(), context.idle,
-                  {done.size(), static_cast<std::uint64_t>(prior_units.front())});
-  std::size_t saved = results.size();
-  std::uint64_t current_task = 0;
-  // The group leader's segment: tasks finished since the last one, and the task in progress.
-  auto save_segment = [&](const GaSnapshot* snapshot) {
-    if (snapshot == nullptr && saved == results.size() && context.failures.unsaved() == 0) return;
-    Segment segment = snapshot != nullptr ? snapshot_segment(current_task, *snapshot) : Segment();
-    context.tasks.save_since(saved, segment);
-    results.save_since(saved, segment);
-    saved = results.size();
-    context.save(std::move(segment));
-  };
-  MpiEvaluationGroup group(context.comm.split(color, context.comm.rank()), queue, context.idle,
-                           context.checkpoint_pace(), save_segment,
-                           [&] { context.poll_progress(queue, units_total); });
-  const bool leader = group.rank() == 0;
-
-  bool stopped = false;
-  for (;;) {
-    std::uint64_t position = 0;
-    if (leader) {
-      if (StopSignal::requested()) queue.stop();
-      position = queue.next();
-    }
-    {
-      const auto timer = context.idle.measure();
-      group.comm().broadcast_value(position, 0);
-    }
-    if (position >= todo.size()) break;
-    const auto task = todo[position];
-    current_task = task;
-    const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
-    const auto started = std::chrono::steady_clock::now();
-    const auto saved_state = snapshots.find(task);
+  GroupTaskPlan<GaSnapshot> plan;
+  plan.ranks_per_task = settings.front().ranks_per_task;
+  plan.point_units = point_units;
+  plan.snapshot_segment = snapshot_segment;
+  plan.run = [&](std::uint64_t task, std::uint64_t point, const Segment* saved,
+                 EvaluationGroup& group, const auto& blocks) {
     std::optional<GaSnapshot> resume;
-    if (saved_state != snapshots.end()) resume = snapshot_from(saved_state->second);
-    GaOutcome outcome;
-    // Every member fails alike (the group agrees on evaluations), except in the leader's own
-    // validation and rendering at the end, which the other members do not wait for.
-    const auto failure = context.attempt(task, [&] {
-      outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
-                                        resume ? &*resume : nullptr);
-    });
-    if (failure) {
-      if (leader) {
-        const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-        context.failures.add(
-            {task, task, -1, -1, context.comm.rank(), context.session, wall.count(), *failure});
-        queue.finished(1, 0);
-      }
-      group.save_if_due();
-      context.poll_progress(queue, units_total);
-      continue;
-    }
-    if (outcome.stopped) {
-      if (leader) queue.stop();
-      stopped = true;
-      break;
-    }
-    if (leader) {
-      const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-      fill_blocks(results.add(task), outcome, ga, shape, *models[point],
+    if (saved != nullptr) resume = snapshot_from(*saved);
+    const auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
+                                                 resume ? &*resume : nullptr);
+    if (!outcome.stopped && group.rank() == 0) {
+      fill_blocks(blocks(), outcome, ga, shape, *models[point],
                   static_cast<std::size_t>(settings[point].keep_best));
-      context.tasks.add(experiment, {task, wall.count(), context.comm.rank(), outcome.evaluations,
-                                     outcome.evaluations_before, context.session});
-      queue.finished(1, 0);
     }
-    group.save_if_due();
-    context.poll_progress(queue, units_total);
-  }
-  if (context.end_work(queue, stopped || queue.stopped())) {
-    if (leader) save_segment(nullptr);
-    return;
-  }
-  context.work_units = group.local_evaluations();
-  context.log_failed_tasks(0);
-  if (context.file == nullptr) return;
-
-  // A failed task's rows are missing, as those of a point that keeps fewer.
-  for (const auto& failure : context.failures.local()) (void)results.add(failure.task);
+    return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
+  };
+  const auto group_sizes = run_group_tasks(context, results, plan);
+  if (!group_sizes) return;
   auto& file = *context.file;
-  results.write(file, task_count);
   std::vector<std::int64_t> lengths;
   lengths.reserve(models.size());
   for (const auto& model : models)
@@ -454,11 +236,7 @@ void run_ga_driver(DriverContext& context) {
   length_set.write_attribute(
       "doc",
       std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
-  std::vector<std::int64_t> group_sizes(static_cast<std::size_t>(groups), 0);
-  for (std::int64_t rank = 0; rank < context.comm.size(); ++rank) {
-    ++group_sizes[static_cast<std::size_t>(rank * groups / context.comm.size())];
-  }
-  file.root().open_group("ga").write_attribute("group_sizes", group_sizes);
+  file.root().open_group("ga").write_attribute("group_sizes", *group_sizes);
 }
 
 Segment ga_shard_segment(const ShardReading& shard) {

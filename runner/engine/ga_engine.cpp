@@ -61,11 +61,6 @@ std::vector<std::size_t> ranking(std::span<const double> fitness) {
   return order;
 }
 
-std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank,
-                                             std::size_t size) {
-  return {count * rank / size, count * (rank + 1) / size};
-}
-
 void summarize_generation(std::int64_t generation, std::span<const double> fitness,
                           std::span<const std::byte> evaluation_rows,
                           const RecordLayout& evaluation_layout, const RecordLayout& history_layout,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
 #include "runner/engine/record_layout.hpp"
@@ -34,30 +35,8 @@ struct GaSnapshot {
   std::vector<std::byte> migrations;        // the migrations so far, ga_migration_layout rows
 };
 
-// What a group decides after a generation; every member must decide alike.
-struct GenerationCheck {
-  bool save = false;  // hand a snapshot to EvaluationGroup::save
-  bool stop = false;  // leave the task unfinished here (after saving)
-};
-
-// The ranks that evaluate one task together. A group of one needs no communication.
-class EvaluationGroup {
- public:
-  virtual ~EvaluationGroup() = default;
-  [[nodiscard]] virtual std::size_t rank() const = 0;
-  [[nodiscard]] virtual std::size_t size() const = 0;
-  // Concatenates every member's `local` rows in member order into `all`.
-  virtual void all_gather(std::span<const std::byte> local, std::span<std::byte> all) = 0;
-  // Called by every member after each generation's evaluations with the message of the
-  // first of its own evaluations that threw (empty: none). Returns the first member's
-  // non-empty message, the same on every member: the group fails the task together.
-  virtual std::string first_failure(const std::string& local) { return local; }
-  // Called once per generation by every member with the evaluations the group made.
-  virtual void generation_done(std::uint64_t evaluations) = 0;
-  // Called by every member after each generation that is not the task's last.
-  virtual GenerationCheck after_generation(std::int64_t /*generations_run*/) { return {}; }
-  virtual void save(const GaSnapshot& /*snapshot*/) {}
-};
+// The ranks that evaluate one GA task together.
+using EvaluationGroup = EvaluationGroupOf<GaSnapshot>;
 
 struct GaOutcome {
   std::size_t generations_run = 0;
@@ -93,9 +72,6 @@ RecordLayout ga_migration_layout();
 
 // Evaluation order: higher fitness first, equal fitness by lower position.
 std::vector<std::size_t> ranking(std::span<const double> fitness);
-
-// [begin, end) of `count` evaluations that member `rank` of `size` performs.
-std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank, std::size_t size);
 
 // Fills `history_row` with the statistics of one generation.
 void summarize_generation(std::int64_t generation, std::span<const double> fitness,

@@ -1,0 +1,48 @@
+#pragma once
+// How a task's engine (GaRun, QdRun) meets the ranks that run the task together, free of
+// MPI: the MPI driver implements it by splitting each step's evaluations across the ranks of
+// a group, tests by a group of one.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+namespace levelforge {
+
+// [begin, end) of `count` evaluations that member `rank` of `size` performs.
+inline std::pair<std::size_t, std::size_t> share_of(std::size_t count, std::size_t rank,
+                                                    std::size_t size) {
+  return {count * rank / size, count * (rank + 1) / size};
+}
+
+// What a group decides after a step (a GA generation, a QD iteration); every member must
+// decide alike.
+struct GenerationCheck {
+  bool save = false;  // hand a snapshot to EvaluationGroup::save
+  bool stop = false;  // leave the task unfinished here (after saving)
+};
+
+// The ranks that evaluate one task together (a GA or QD task, whose state after a step is a
+// `Snapshot`). A group of one needs no communication.
+template <class Snapshot>
+class EvaluationGroupOf {
+ public:
+  virtual ~EvaluationGroupOf() = default;
+  [[nodiscard]] virtual std::size_t rank() const = 0;
+  [[nodiscard]] virtual std::size_t size() const = 0;
+  // Concatenates every member's `local` rows in member order into `all`.
+  virtual void all_gather(std::span<const std::byte> local, std::span<std::byte> all) = 0;
+  // Called by every member after each step's evaluations with the message of the
+  // first of its own evaluations that threw (empty: none). Returns the first member's
+  // non-empty message, the same on every member: the group fails the task together.
+  virtual std::string first_failure(const std::string& local) { return local; }
+  // Called once per step by every member with the evaluations the group made.
+  virtual void generation_done(std::uint64_t evaluations) = 0;
+  // Called by every member after each step that is not the task's last.
+  virtual GenerationCheck after_generation(std::int64_t /*generations_run*/) { return {}; }
+  virtual void save(const Snapshot& /*snapshot*/) {}
+};
+
+}  // namespace levelforge
