@@ -31,6 +31,7 @@ enum class Capability : std::uint8_t {
   ga,               // GaKernel: the `ga` driver
   validate,         // ValidatingGaKernel: /ga/validation
   render_level,     // LevelGaKernel: /ga/best_levels
+  measures,         // MeasuringGaKernel: the `qd` driver's map
   sweep,            // SweepKernel: the `sweep` driver
   exhaustive,       // ExhaustiveKernel: the `exhaustive` driver
   visit_range,      // RangeExhaustiveKernel: the exhaustive driver's batched visit
@@ -111,6 +112,26 @@ concept LevelGaKernel = GaKernel<K> &&
     requires(const K& kernel, const typename K::Genome& genome, std::span<std::uint8_t> cells) {
   { kernel.level_shape() } -> std::same_as<std::vector<std::size_t>>;
   { kernel.render_level(genome, cells) } -> std::same_as<void>;
+};
+
+// A behaviour descriptor: one axis of the `qd` driver's map, with the range a designer maps
+// by default (values outside fall in the edge cells).
+struct MeasureSpec {
+  std::string name;
+  double low = 0;
+  double high = 1;
+  std::string doc;
+};
+
+// Optional GA capability: named measures of a genome, computed with its fitness from the
+// genome and its evaluation; the `qd` driver maps the best genome of each cell of their grid.
+// measures() may depend on the parameters (a range that grows with the level's size) but
+// names the same measures for every parameter set.
+template <class K>
+concept MeasuringGaKernel = GaKernel<K> &&
+    requires(const K& kernel, const typename K::Genome& genome, const Evaluation& evaluation) {
+  { kernel.measures() } -> std::same_as<std::vector<MeasureSpec>>;
+  { kernel.measure(genome, evaluation) } -> std::same_as<std::vector<double>>;
 };
 
 // `sweep` driver: one independent run per task.
@@ -196,6 +217,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::ga), GaKernel<K>>();
   detail::check_claim<claims<K>(Capability::validate), ValidatingGaKernel<K>>();
   detail::check_claim<claims<K>(Capability::render_level), LevelGaKernel<K>>();
+  detail::check_claim<claims<K>(Capability::measures), MeasuringGaKernel<K>>();
   detail::check_claim<claims<K>(Capability::sweep), SweepKernel<K>>();
   detail::check_claim<claims<K>(Capability::exhaustive), ExhaustiveKernel<K>>();
   detail::check_claim<claims<K>(Capability::visit_range), RangeExhaustiveKernel<K>>();

@@ -23,7 +23,7 @@ class OneMax : public bits::BitGenomeKernel {
   static constexpr std::string_view summary =
       "bitstrings scored by their fraction of ones (a test kernel with a known optimum)";
   static constexpr Capabilities capabilities{Capability::ga, Capability::sweep,
-                                             Capability::memory_estimate};
+                                             Capability::measures, Capability::memory_estimate};
 
   static std::vector<ParamSpec> parameters() {
     return {
@@ -56,6 +56,24 @@ class OneMax : public bits::BitGenomeKernel {
     busy_wait();
     const auto ones = bits::ones(genome);
     return {static_cast<double>(ones) / static_cast<double>(length_), {ones}};
+  }
+
+  // qd driver: the fractions of ones in the genome's first and second half (the first half
+  // holds length / 2 bits), so that the fitness is their mean weighted by the halves.
+  std::vector<MeasureSpec> measures() const {
+    return {{"first_half", 0, 1, "fraction of ones among the first length / 2 bits"},
+            {"second_half", 0, 1, "fraction of ones among the other bits"}};
+  }
+
+  std::vector<double> measure(const Genome& genome, const Evaluation& /*evaluation*/) const {
+    const auto half = length_ / 2;
+    const auto fraction = [&](std::size_t begin, std::size_t end) {
+      if (begin == end) return 0.0;
+      std::size_t ones = 0;
+      for (std::size_t i = begin; i < end; ++i) ones += genome[i] != 0 ? 1U : 0U;
+      return static_cast<double>(ones) / static_cast<double>(end - begin);
+    };
+    return {fraction(0, half), fraction(half, length_)};
   }
 
   // sweep driver: a random-restart-free hill climber from one random genome.

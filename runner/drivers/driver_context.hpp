@@ -197,10 +197,14 @@ void check_ga_point(const config::Experiment& experiment, const PointModels& mod
                     std::size_t point);
 void check_exhaustive_point(const config::Experiment& experiment, const PointModels& models,
                             std::size_t point);
+void check_qd_point(const config::Experiment& experiment, const PointModels& models,
+                    std::size_t point);
 void run_ga_driver(DriverContext& context);
+void run_qd_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);
 void run_exhaustive_driver(DriverContext& context);
 Segment ga_shard_segment(const ShardReading& shard);
+Segment qd_shard_segment(const ShardReading& shard);
 Segment sweep_shard_segment(const ShardReading& shard);
 Segment exhaustive_shard_segment(const ShardReading& shard);
 

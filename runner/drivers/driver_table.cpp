@@ -13,12 +13,17 @@ namespace {
 void no_point_checks(const config::Experiment& /*experiment*/, const PointModels& /*models*/,
                      std::size_t /*point*/) {}
 
-const std::array<Driver, 3> drivers{{
+const std::array<Driver, 4> drivers{{
     {ga_driver_spec,
      [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
        models.add(kernel.ga->make(params));
      },
      check_ga_point, run_ga_driver, ga_shard_segment},
+    {qd_driver_spec,
+     [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
+       models.add(kernel.qd->make(params));
+     },
+     check_qd_point, run_qd_driver, qd_shard_segment},
     {sweep_driver_spec,
      [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
        models.add(kernel.sweep->make(params));

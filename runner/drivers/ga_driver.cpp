@@ -121,19 +121,6 @@ GaSnapshot snapshot_from(const Segment& segment) {
           {migrations.begin(), migrations.end()}};
 }
 
-// Row-major index of `cell` of a level of `shape` within a block of `padded` shape.
-std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
-                         const std::vector<std::size_t>& padded) {
-  std::size_t target = 0;
-  std::size_t stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    target += (cell % shape[d]) * stride;
-    cell /= shape[d];
-    stride *= padded[d];
-  }
-  return target;
-}
-
 // The island datasets of a finished task: a point of fewer islands leaves the rest missing.
 void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOutcome& outcome,
                         const GaShape& shape, std::size_t length) {

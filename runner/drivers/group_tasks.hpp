@@ -115,9 +115,9 @@ inline int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tas
 
 // The newest saved state of each unfinished task, from every rank's restored segments: any
 // group may pick the task up.
-std::map<std::uint64_t, Segment> gather_snapshots(const std::vector<Segment>& restored,
-                                                  const std::vector<std::uint64_t>& finished,
-                                                  const mpi::Comm& comm) {
+inline std::map<std::uint64_t, Segment> gather_snapshots(const std::vector<Segment>& restored,
+                                                         const std::vector<std::uint64_t>& finished,
+                                                         const mpi::Comm& comm) {
   std::vector<std::byte> local;
   for (const auto& segment : restored) {
     const auto tasks = segment.ints(segment_key::snapshot_tasks);

@@ -21,11 +21,13 @@ class PointModels {
 
   // The next point's model (a driver's add_model).
   void add(std::unique_ptr<GaModel> model) { ga_.push_back(std::move(model)); }
+  void add(std::unique_ptr<QdModel> model) { qd_.push_back(std::move(model)); }
   void add(std::unique_ptr<SweepModel> model) { sweep_.push_back(std::move(model)); }
   void add(std::unique_ptr<ExhaustiveModel> model) { exhaustive_.push_back(std::move(model)); }
 
   // One per point, in point order; only the experiment's driver's is filled.
   [[nodiscard]] const std::vector<std::unique_ptr<GaModel>>& ga() const { return ga_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<QdModel>>& qd() const { return qd_; }
   [[nodiscard]] const std::vector<std::unique_ptr<SweepModel>>& sweep() const { return sweep_; }
   [[nodiscard]] const std::vector<std::unique_ptr<ExhaustiveModel>>& exhaustive() const {
     return exhaustive_;
@@ -33,6 +35,7 @@ class PointModels {
 
  private:
   std::vector<std::unique_ptr<GaModel>> ga_;
+  std::vector<std::unique_ptr<QdModel>> qd_;
   std::vector<std::unique_ptr<SweepModel>> sweep_;
   std::vector<std::unique_ptr<ExhaustiveModel>> exhaustive_;
 };

@@ -150,4 +150,17 @@ std::vector<std::vector<std::byte>> TaskBlocks::read_blocks(
   return read;
 }
 
+// Row-major index of `cell` of a level of `shape` within a block of `padded` shape.
+std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
+                         const std::vector<std::size_t>& padded) {
+  std::size_t target = 0;
+  std::size_t stride = 1;
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    target += (cell % shape[d]) * stride;
+    cell /= shape[d];
+    stride *= padded[d];
+  }
+  return target;
+}
+
 }  // namespace levelforge

@@ -44,6 +44,11 @@ TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::
 // An array of uint8, `block` elements per task; 255 where a task has no value.
 TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
 
+// Row-major index of `cell` of a level of `shape` within a block of `padded` shape (a level
+// of a point with smaller levels, in a dataset sized for the largest).
+std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
+                         const std::vector<std::size_t>& padded);
+
 // The blocks of the tasks one rank holds, in every declared dataset, in one task order.
 class TaskBlocks {
  public:

@@ -48,6 +48,13 @@ KernelEntry describe() {
     if constexpr (claims<K>(Capability::validate))
       entry.ga->validation_fields = K::validation_fields();
   }
+  if constexpr (claims<K>(Capability::measures)) {
+    entry.qd = QdCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
+                              return std::unique_ptr<QdModel>(new ErasedQd<K>(params));
+                            }};
+    if constexpr (claims<K>(Capability::validate))
+      entry.qd->validation_fields = K::validation_fields();
+  }
   if constexpr (claims<K>(Capability::sweep)) {
     entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {
                                     return std::unique_ptr<SweepModel>(new ErasedSweep<K>(params));

@@ -49,6 +49,7 @@ struct DriverSpec {
 };
 
 extern const DriverSpec ga_driver_spec;
+extern const DriverSpec qd_driver_spec;
 extern const DriverSpec sweep_driver_spec;
 extern const DriverSpec exhaustive_driver_spec;
 
@@ -61,6 +62,7 @@ const DriverSpec* find_driver_spec(std::string_view name);
 const DriverSpec& driver_spec(std::string_view name);
 
 std::vector<ParamSpec> ga_settings();
+std::vector<ParamSpec> qd_settings();
 std::vector<ParamSpec> exhaustive_settings();
 
 struct IndexRange {

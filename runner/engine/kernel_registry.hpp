@@ -27,6 +27,13 @@ struct GaCapability {
   std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
 };
 
+// The `qd` driver: a GA kernel with measures.
+struct QdCapability {
+  std::vector<FieldSpec> evaluation_fields;
+  std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
+  std::function<std::unique_ptr<QdModel>(const ParamSet&)> make;
+};
+
 struct SweepCapability {
   std::vector<FieldSpec> record_fields;
   std::function<std::unique_ptr<SweepModel>(const ParamSet&)> make;
@@ -58,6 +65,7 @@ struct KernelEntry {
   std::string summary;
   std::vector<ParamSpec> params;
   std::optional<GaCapability> ga;
+  std::optional<QdCapability> qd;
   std::optional<SweepCapability> sweep;
   std::optional<ExhaustiveCapability> exhaustive;
   std::optional<PuzzleCapability> puzzle;

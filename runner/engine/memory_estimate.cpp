@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "runner/engine/ga_engine.hpp"
+#include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/qd_engine.hpp"
 #include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
@@ -120,6 +122,30 @@ std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
                            " migration rows (ga.migration) for " + query.per_rank,
                        times(query.own_tasks, plus(times(islands, island_rows), migrations))});
     }
+  }
+  parts.push_back(own_task_log(query));
+  return parts;
+}
+
+std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query) {
+  std::vector<MemoryPart> parts;
+  if (const auto& qd = query.kernel.qd) {
+    const auto settings = QdSettings::from(query.point.driver);
+    // The measures (and so the cells) come from the kernel built for the point.
+    const auto axes = measure_axes(settings, qd->make(query.point.params)->measures());
+    const auto cells = cell_count(axes);
+    const auto& own = query.kernel_memory;
+    const auto archive_row = qd_archive_layout(qd->evaluation_fields, axes).row_size();
+    const std::string cells_key = std::to_string(cells) + " archive cells (qd.bins)";
+    // The archive of the task in progress: a genome and an evaluation row per cell.
+    parts.push_back({cells_key + " of the task in progress",
+                     times(cells, plus(own.genome_bytes, archive_row))});
+    const auto history_row = qd_history_layout().row_size();
+    parts.push_back(
+        {cells_key + " and qd.iterations = " + std::to_string(settings.iterations) +
+             " history rows for " + query.per_rank,
+         times(query.own_tasks, plus(times(cells, plus(archive_row, own.genome_bytes)),
+                                     times(unsigned_of(settings.iterations + 1), history_row)))});
   }
   parts.push_back(own_task_log(query));
   return parts;

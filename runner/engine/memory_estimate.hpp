@@ -33,6 +33,7 @@ RunMemory estimate_run_memory(const config::Experiment& experiment, const Kernel
 // rank runs; the sweep driver's records and task log; the exhaustive driver's task log,
 // which every rank keeps whole.
 std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query);
+std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query);
 std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query);
 std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query);
 

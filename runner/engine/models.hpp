@@ -8,6 +8,7 @@
 
 #include "kernels/api/concepts.hpp"
 #include "runner/engine/ga_engine.hpp"
+#include "runner/engine/qd_engine.hpp"
 
 namespace levelforge {
 
@@ -20,6 +21,19 @@ class GaModel {
   // `resume`: a snapshot of this task to continue from, or nullptr.
   virtual GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                              EvaluationGroup& group, const GaSnapshot* resume) const = 0;
+};
+
+class QdModel {
+ public:
+  virtual ~QdModel() = default;
+  [[nodiscard]] virtual std::size_t genome_length() const = 0;
+  // Dimensions of the kernel's level grid; empty when it renders none.
+  [[nodiscard]] virtual std::vector<std::size_t> level_shape() const = 0;
+  // The kernel's measures with their default ranges.
+  [[nodiscard]] virtual std::vector<MeasureSpec> measures() const = 0;
+  // `resume`: a snapshot of this task to continue from, or nullptr.
+  virtual QdOutcome run_task(const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
+                             QdGroup& group, const QdSnapshot* resume) const = 0;
 };
 
 class SweepModel {
@@ -51,6 +65,28 @@ class ErasedGa final : public GaModel {
   GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                      EvaluationGroup& group, const GaSnapshot* resume) const override {
     return GaRun<K>(kernel_, settings, seed, task, group).run(resume);
+  }
+
+ private:
+  K kernel_;
+};
+
+template <MeasuringGaKernel K>
+class ErasedQd final : public QdModel {
+ public:
+  explicit ErasedQd(const ParamSet& params) : kernel_(params) {}
+  [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
+  [[nodiscard]] std::vector<std::size_t> level_shape() const override {
+    if constexpr (claims<K>(Capability::render_level)) {
+      return kernel_.level_shape();
+    } else {
+      return {};
+    }
+  }
+  [[nodiscard]] std::vector<MeasureSpec> measures() const override { return kernel_.measures(); }
+  QdOutcome run_task(const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
+                     QdGroup& group, const QdSnapshot* resume) const override {
+    return QdRun<K>(kernel_, settings, seed, task, group).run(resume);
   }
 
  private:

@@ -1,0 +1,214 @@
+// The `qd` driver (MAP-Elites, docs/drivers.md): tasks run by groups of ranks as the `ga`
+// driver's (runner/drivers/group_tasks.hpp), each a QdRun whose archive, history and
+// per-cell genomes, validation and levels are the task's blocks.
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <optional>
+
+#include "runner/drivers/driver_context.hpp"
+#include "runner/drivers/group_tasks.hpp"
+#include "runner/drivers/task_datasets.hpp"
+
+namespace levelforge {
+
+namespace {
+
+// The largest of every point in each dimension of the task-indexed datasets.
+struct QdShape {
+  std::size_t iterations = 0;  // history rows: iterations + 1
+  std::size_t cells = 0;
+  std::size_t genome_length = 0;
+  std::vector<std::size_t> level;  // empty: the kernel renders no levels
+  std::vector<MeasureAxis> axes;   // of the first point, for the measures' names
+};
+
+QdShape qd_shape(const config::Experiment& experiment, const PointModels& models) {
+  QdShape shape;
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    const auto settings = QdSettings::from(experiment.points[p].driver);
+    const auto& model = *models.qd()[p];
+    const auto axes = measure_axes(settings, model.measures());
+    if (p == 0) shape.axes = axes;
+    shape.iterations = std::max(shape.iterations, static_cast<std::size_t>(settings.iterations));
+    shape.cells = std::max(shape.cells, static_cast<std::size_t>(cell_count(axes)));
+    shape.genome_length = std::max(shape.genome_length, model.genome_length());
+    const auto level = model.level_shape();
+    shape.level.resize(std::max(shape.level.size(), level.size()), 0);
+    for (std::size_t d = 0; d < level.size(); ++d)
+      shape.level[d] = std::max(shape.level[d], level[d]);
+  }
+  return shape;
+}
+
+// The qd driver's per-task datasets, in the order fill_blocks fills them.
+std::vector<TaskDataset> qd_datasets(const QdCapability& qd, const QdShape& shape) {
+  std::vector<TaskDataset> datasets{
+      task_table("qd/history", qd_history_layout(), {shape.iterations + 1},
+                 "one row per iteration; iteration 0 is the initial random genomes"),
+      task_table("qd/archive", qd_archive_layout(qd.evaluation_fields, shape.axes), {shape.cells},
+                 "one row per cell of the archive: its elite's evaluation when occupied"),
+      task_int64_array("qd/archive_genomes", {shape.cells, shape.genome_length},
+                       "the genome of each cell's elite; -1 for an empty cell and as padding")};
+  if (!qd.validation_fields.empty()) {
+    datasets.push_back(task_table("qd/validation", RecordLayout(qd.validation_fields),
+                                  {shape.cells}, "each elite measured again on its own streams"));
+  }
+  if (!shape.level.empty()) {
+    std::vector<hsize_t> block{shape.cells};
+    block.insert(block.end(), shape.level.begin(), shape.level.end());
+    datasets.push_back(task_uint8_array(
+        "qd/archive_levels", std::move(block),
+        "the level of each cell's elite before play; 255: empty or outside a smaller level"));
+  }
+  return datasets;
+}
+
+namespace qd_snapshot_key {
+constexpr const char* cells = "snapshot.cells";
+constexpr const char* genomes = "snapshot.genomes";
+constexpr const char* rows = "snapshot.rows";
+constexpr const char* history = "snapshot.history";
+}  // namespace qd_snapshot_key
+
+Segment qd_snapshot_segment(std::uint64_t task, const QdSnapshot& snapshot) {
+  Segment segment;
+  segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
+  segment.put_ints(segment_key::snapshot_generations, {snapshot.iterations_run});
+  segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.evaluations)});
+  segment.put_ints(qd_snapshot_key::cells, snapshot.cells);
+  segment.put_ints(qd_snapshot_key::genomes, snapshot.genomes);
+  segment.put_bytes(qd_snapshot_key::rows, snapshot.elite_rows);
+  segment.put_bytes(qd_snapshot_key::history, snapshot.history);
+  return segment;
+}
+
+QdSnapshot qd_snapshot_from(const Segment& segment) {
+  const auto iterations = segment.ints(segment_key::snapshot_generations);
+  const auto evaluations = segment.ints(snapshot_key::evaluations);
+  if (iterations.size() != 1 || evaluations.size() != 1) {
+    throw CheckpointError("a saved QD task state is incomplete");
+  }
+  const auto cells = segment.ints(qd_snapshot_key::cells);
+  const auto genomes = segment.ints(qd_snapshot_key::genomes);
+  const auto rows = segment.bytes(qd_snapshot_key::rows);
+  const auto history = segment.bytes(qd_snapshot_key::history);
+  return {iterations.front(),           static_cast<std::uint64_t>(evaluations.front()),
+          {cells.begin(), cells.end()}, {genomes.begin(), genomes.end()},
+          {rows.begin(), rows.end()},   {history.begin(), history.end()}};
+}
+
+// A finished task's blocks of the datasets of qd_datasets, which start out missing; rows of
+// a point with fewer cells stay missing.
+void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcome& outcome,
+                 const QdCapability& qd, const QdShape& shape, const QdModel& model) {
+  auto block = blocks.begin();
+  const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
+    std::copy(from.begin(), from.end(), to.begin());
+  };
+  copy_into(outcome.history, *block++);
+  copy_into(outcome.archive, *block++);
+  const auto length = model.genome_length();
+  const auto cells = outcome.genomes.size() / length;
+  const auto genomes = *block++;
+  for (std::size_t cell = 0; cell < cells; ++cell) {
+    copy_into(std::as_bytes(std::span(outcome.genomes).subspan(cell * length, length)),
+              genomes.subspan(cell * shape.genome_length * sizeof(std::int64_t)));
+  }
+  if (!qd.validation_fields.empty()) copy_into(outcome.validation, *block++);
+  if (shape.level.empty() || outcome.levels.empty()) return;
+  const auto level = model.level_shape();
+  const auto level_cells = outcome.levels.size() / cells;
+  const auto padded_cells =
+      std::accumulate(shape.level.begin(), shape.level.end(), std::size_t{1}, std::multiplies<>());
+  const auto levels = *block;
+  for (std::size_t cell = 0; cell < cells; ++cell) {
+    for (std::size_t i = 0; i < level_cells; ++i) {
+      levels[cell * padded_cells + padded_index(i, level, shape.level)] =
+          static_cast<std::byte>(outcome.levels[cell * level_cells + i]);
+    }
+  }
+}
+
+// /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
+void write_axes(ResultFile& file, const config::Experiment& experiment, const PointModels& models,
+                const QdShape& shape) {
+  const auto measures = shape.axes.size();
+  std::vector<double> low;
+  std::vector<double> high;
+  std::vector<std::int64_t> bins;
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    for (const auto& axis :
+         measure_axes(QdSettings::from(experiment.points[p].driver), models.qd()[p]->measures())) {
+      low.push_back(axis.low);
+      high.push_back(axis.high);
+      bins.push_back(axis.bins);
+    }
+  }
+  const std::vector<hsize_t> dims{experiment.points.size(), measures};
+  auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
+  low_set.write_all(h5::Datatype::float64(), low.data());
+  low_set.write_attribute("doc", std::string("lower end of each point's measure ranges"));
+  auto high_set = file.create_array("qd/measure_high", h5::Datatype::float64(), dims);
+  high_set.write_all(h5::Datatype::float64(), high.data());
+  high_set.write_attribute("doc", std::string("upper end of each point's measure ranges"));
+  auto bins_set = file.create_array("qd/measure_bins", h5::Datatype::int64(), dims);
+  bins_set.write_all(h5::Datatype::int64(), bins.data());
+  bins_set.write_attribute("doc", std::string("cells along each measure, per point"));
+  std::vector<std::string> names;
+  for (const auto& axis : shape.axes) names.push_back(axis.name);
+  file.root().open_group("qd").write_attribute("measures", names);
+}
+
+}  // namespace
+
+void run_qd_driver(DriverContext& context) {
+  const auto& experiment = context.experiment;
+  const auto& qd = *context.kernel.qd;
+  const auto& models = context.models.qd();
+  std::vector<QdSettings> settings;
+  std::vector<std::uint64_t> point_units;
+  for (const auto& point : experiment.points) {
+    point_units.push_back(settings.emplace_back(QdSettings::from(point.driver)).evaluations());
+  }
+  const auto shape = qd_shape(experiment, context.models);
+  TaskBlocks results(qd_datasets(qd, shape));
+
+  GroupTaskPlan<QdSnapshot> plan;
+  plan.ranks_per_task = settings.front().ranks_per_task;
+  plan.point_units = point_units;
+  plan.snapshot_segment = qd_snapshot_segment;
+  plan.run = [&](std::uint64_t task, std::uint64_t point, const Segment* saved, QdGroup& group,
+                 const auto& blocks) {
+    std::optional<QdSnapshot> resume;
+    if (saved != nullptr) resume = qd_snapshot_from(*saved);
+    const auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
+                                                 resume ? &*resume : nullptr);
+    if (!outcome.stopped && group.rank() == 0) {
+      fill_blocks(blocks(), outcome, qd, shape, *models[point]);
+    }
+    return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
+  };
+  const auto group_sizes = run_group_tasks(context, results, plan);
+  if (!group_sizes) return;
+  write_axes(*context.file, experiment, context.models, shape);
+  context.file->root().open_group("qd").write_attribute("group_sizes", *group_sizes);
+}
+
+Segment qd_shard_segment(const ShardReading& shard) {
+  return read_task_shard(
+      shard, TaskBlocks(qd_datasets(*shard.kernel.qd, qd_shape(shard.experiment, shard.models))));
+}
+
+void check_qd_point(const config::Experiment& experiment, const PointModels& models,
+                    std::size_t point) {
+  const auto& settings = experiment.points[point].driver;
+  if (settings.integer("ranks_per_task") != experiment.points[0].driver.integer("ranks_per_task")) {
+    throw config::ConfigError(
+        "qd.ranks_per_task cannot be swept: one value holds for the whole run");
+  }
+  (void)measure_axes(QdSettings::from(settings), models.qd()[point]->measures());
+}
+
+}  // namespace levelforge

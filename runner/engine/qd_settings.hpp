@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/api/concepts.hpp"
+
+namespace levelforge {
+
+// The `qd` section of a config point, typed.
+struct QdSettings {
+  std::int64_t bins = 20;  // cells per measure unless `measures` says otherwise
+  std::int64_t init = 100;
+  std::int64_t iterations = 100;
+  std::int64_t batch = 100;
+  double mutation_rate = 0.05;
+  double crossover_rate = 0;
+  double score_offset = 0;
+  std::int64_t ranks_per_task = 0;
+  ParamTable measures;  // per-measure overrides: {NAME: {bins: N, range: [low, high]}}
+
+  // Evaluations of one uninterrupted task.
+  [[nodiscard]] std::uint64_t evaluations() const {
+    return static_cast<std::uint64_t>(init) +
+           static_cast<std::uint64_t>(iterations) * static_cast<std::uint64_t>(batch);
+  }
+
+  static QdSettings from(const ParamSet& section);
+};
+
+// One axis of the archive's grid.
+struct MeasureAxis {
+  std::string name;
+  double low = 0;
+  double high = 1;
+  std::int64_t bins = 1;
+
+  // The bin of `value`: values below `low` go to the first, at or above `high` to the last.
+  [[nodiscard]] std::int64_t bin(double value) const;
+};
+
+// The kernel's measures with the settings' bins and overrides. Throws KernelError naming the
+// place for an override of a measure the kernel does not have, an empty range, or an archive
+// of more than 2^24 cells.
+std::vector<MeasureAxis> measure_axes(const QdSettings& settings,
+                                      const std::vector<MeasureSpec>& measures);
+
+// Cells of the archive: the product of the axes' bins.
+std::uint64_t cell_count(const std::vector<MeasureAxis>& axes);
+
+}  // namespace levelforge
