@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,9 +21,11 @@
 #include "kernels/api/rng.hpp"
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/onemax.hpp"
+#include "runner/engine/driver_specs.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/qd_engine.hpp"
 #include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
@@ -229,6 +232,39 @@ void BM_IslandDistances(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(IslandPopulation::size));
 }
 BENCHMARK(BM_IslandDistances);
+
+// A QD task's group of one rank, as a run on one rank has.
+class SoloQdGroup final : public QdGroup {
+ public:
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t /*evaluations*/) override {}
+};
+
+// Item: one evaluation through QdRun (MAP-Elites) with OneMax of 64 bits at cost 0 on 32 x 32
+// cells: parent choice, copy, mutation, evaluation, measures, packed row and insertion. Its
+// items/s against BM_OneMaxEvaluate/length:64 in the same invocation is the driver's cost.
+void BM_QdRunFree(benchmark::State& state) {
+  auto params = ParamSet::defaults(kernels::OneMax::parameters());
+  const kernels::OneMax kernel(params);
+  auto section = ParamSet::defaults(qd_settings());
+  section.set("bins", ParamValue{std::int64_t{32}});
+  section.set("init", ParamValue{std::int64_t{1000}});
+  section.set("iterations", ParamValue{std::int64_t{20}});
+  section.set("batch", ParamValue{std::int64_t{5000}});
+  section.set("mutation_rate", ParamValue{0.02});
+  const auto settings = QdSettings::from(section);
+  std::uint64_t task = 0;
+  for (auto _ : state) {
+    SoloQdGroup group;
+    benchmark::DoNotOptimize(QdRun<kernels::OneMax>(kernel, settings, 2026, task++, group).run());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(settings.evaluations()));
+}
+BENCHMARK(BM_QdRunFree)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace levelforge

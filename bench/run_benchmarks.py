@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "islands", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
+BENCHMARKS = ("ga", "islands", "qd", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -53,6 +53,8 @@ FALLBACK = {"ga_population": 512, "ga_generations": 20, "ga_elitism": 0, "ga_isl
 # Floors (bench/README.md): 2 ranks against 1 for the scaling runs, output against none.
 GA_FLOOR = 1.8       # throughput 2 ranks / 1 rank >= 1.8
 ISLANDS_FLOOR = 1.9  # the island GA's throughput 2 ranks / 1 rank >= 1.9
+QD_FLOOR = 1.9       # the qd driver's throughput 2 ranks / 1 rank >= 1.9 (100 us kernel)
+QD_FREE_FLOOR = 1e6  # the qd driver's evaluations per second with a free kernel on 1 rank
 COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
 IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
 SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
@@ -254,6 +256,47 @@ def bench_islands(runner, args, ranks):
     return ga_throughput(runner, args, ranks, "islands", "ga_islands.yaml", ISLANDS_FLOOR)
 
 
+def bench_qd(runner, args, ranks):
+    """The qd driver: throughput of one fixed-cost task on 1 and 2 ranks, and evaluations per
+    second of driver wall with a free kernel on one rank (the driver's own cost)."""
+    evaluations = {}
+    for name in ("qd_fixed_cost.yaml", "qd_free.yaml"):
+        qd = yaml_section(name, "qd", {"init": 100, "iterations": 100, "batch": 100})
+        iterations = scaled(int(qd.get("iterations", 100)), args.scale, 1)
+        evaluations[name] = (int(qd.get("init", 100)) + iterations * int(qd.get("batch", 100)),
+                             [f"qd.iterations={iterations}"])
+    fixed, fixed_overrides = evaluations["qd_fixed_cost.yaml"]
+    free, free_overrides = evaluations["qd_free.yaml"]
+    series = {r: Series("qd", rank_label(r), "throughput", "evals/s", "{:.0f}") for r in ranks}
+    free_series = Series("qd", "free kernel, 1 rank", "throughput", "evals/s", "{:.0f}")
+    notes = []
+    for _ in range(args.warmup):
+        runner.run(CONFIGS / "qd_fixed_cost.yaml", ranks[0], fixed_overrides, output=False)
+    for rep in range(args.repeats):
+        for r in ranks:
+            run = runner.run(CONFIGS / "qd_fixed_cost.yaml", r, fixed_overrides, output=False)
+            if run["calls"] != fixed:
+                notes.append(f"qd on {r} ranks: {run['calls']} kernel calls, expected {fixed}")
+            series[r].values.append(fixed / run["driver_seconds"])
+            progress(f"qd rep {rep + 1}/{args.repeats}, {rank_label(r)}: {run['driver_seconds']:.3f} s")
+        run = runner.run(CONFIGS / "qd_free.yaml", 1, free_overrides, output=False)
+        free_series.values.append(free / run["driver_seconds"])
+        progress(f"qd free rep {rep + 1}/{args.repeats}: {run['driver_seconds']:.3f} s")
+    ratios = scaling_ratios("qd", "throughput", lambda base, r: series[r].median / series[base].median,
+                            ranks, QD_FLOOR)
+    ratios.append(Ratio("qd", "free kernel evals/s, 1 rank", free_series.median, ">=", QD_FREE_FLOOR))
+    return [*(series[r] for r in ranks), free_series], ratios, notes
+
+
+def yaml_section(name, section, fallback):
+    try:
+        import yaml
+    except ImportError:
+        return fallback
+    with open(CONFIGS / name) as file:
+        return (yaml.safe_load(file) or {}).get(section, fallback)
+
+
 def ga_throughput(runner, args, ranks, benchmark, config_name, floor):
     sizes = config_values()
     population, elitism = sizes[f"{benchmark}_population"], sizes[f"{benchmark}_elitism"]
@@ -442,7 +485,7 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-RUNNERS = {"ga": bench_ga, "islands": bench_islands, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
+RUNNERS = {"ga": bench_ga, "islands": bench_islands, "qd": bench_qd, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
            "matchstick": bench_matchstick, "checkpoint": bench_checkpoint}
 
 
