@@ -71,6 +71,19 @@ sweep:
 seed: 12
 """
 
+# MAP-Elites over OneMax's two halves: archives of 3 x 3 and 5 x 5 cells, in groups of ranks.
+QD_CONFIG = """
+experiment: qd-small
+kernel: onemax
+driver: qd
+params: {length: 24}
+qd: {init: 30, iterations: 6, batch: 20, crossover_rate: 0.3}
+sweep:
+  grid: {qd.bins: [3, 5]}
+  replicates: 2
+seed: 21
+"""
+
 TILTMAZE_SWEEP_CONFIG = """
 experiment: tiltmaze-sweep-small
 kernel: tiltmaze
@@ -204,6 +217,25 @@ class Determinism(ConfigTest):
         best = data["/ga/history"]["best"]
         island_best = np.where(islands["island"] >= 0, islands["best"], -np.inf).max(axis=2)
         self.assertTrue(np.array_equal(best, island_best), "the task's best is its best island's")
+
+    def test_qd(self):
+        data = self.check(QD_CONFIG, ["/qd/history", "/qd/archive", "/qd/archive_genomes",
+                                      "/qd/measure_bins"])
+        archive = data["/qd/archive"]
+        self.assertEqual(archive.shape, (4, 25))
+        self.assertEqual(data["/qd/measure_bins"].tolist(), [[3, 3], [5, 5]])
+        # Points of 9 cells: the other 16 rows of their block are padding.
+        self.assertTrue(np.all(archive["cell"][:2, 9:] == -1))
+        self.assertEqual(archive["cell"][2:].tolist(), [list(range(25))] * 2)
+        history = data["/qd/history"]
+        self.assertEqual(history.shape, (4, 7))
+        self.assertEqual(history["evaluations"][:, -1].tolist(), [30 + 6 * 20] * 4)
+        self.assertTrue(np.all(np.diff(history["occupied"], axis=1) >= 0), "cells are never lost")
+        self.assertEqual(history["occupied"][:, -1].tolist(), (archive["occupied"] == 1).sum(axis=1).tolist())
+        filled = archive[archive["occupied"] == 1]
+        # OneMax's fitness is the mean of its two halves (12 bits each).
+        self.assertTrue(np.allclose(filled["fitness"],
+                                    (filled["measure_first_half"] + filled["measure_second_half"]) / 2))
 
     def test_tiltmaze_sweep(self):
         data = self.check(TILTMAZE_SWEEP_CONFIG, ["/sweep/records"])
