@@ -126,27 +126,17 @@ void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOu
                         const GaShape& shape, std::size_t length) {
   const auto history_row = ga_island_history_layout().row_size();
   const auto islands = outcome.island_best_genomes.size() / length;
-  for (std::size_t g = 0; g < outcome.island_history.size() / (islands * history_row); ++g) {
-    std::copy_n(
-        outcome.island_history.begin() + static_cast<std::ptrdiff_t>(g * islands * history_row),
-        islands * history_row,
-        blocks[0].begin() + static_cast<std::ptrdiff_t>(g * shape.islands * history_row));
-  }
+  copy_padded_rows<std::byte>(outcome.island_history, islands * history_row,
+                              shape.islands * history_row, blocks[0]);
   std::copy(outcome.island_best.begin(), outcome.island_best.end(), blocks[1].begin());
-  for (std::size_t i = 0; i < islands; ++i) {
-    const auto genome =
-        std::as_bytes(std::span(outcome.island_best_genomes).subspan(i * length, length));
-    std::copy(genome.begin(), genome.end(),
-              blocks[2].begin() +
-                  static_cast<std::ptrdiff_t>(i * shape.genome_length * sizeof(std::int64_t)));
-  }
+  copy_padded_rows<std::int64_t>(outcome.island_best_genomes, length, shape.genome_length,
+                                 blocks[2]);
   std::copy(outcome.migrations.begin(), outcome.migrations.end(), blocks[3].begin());
 }
 
 // A finished task's blocks of the datasets of ga_datasets, which start out missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcome& outcome,
-                 const GaCapability& ga, const GaShape& shape, const GaModel& model,
-                 std::size_t kept) {
+                 const GaCapability& ga, const GaShape& shape, const GaModel& model) {
   auto block = blocks.begin();
   const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
     std::copy(from.begin(), from.end(), to.begin());
@@ -154,24 +144,10 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
   copy_into(outcome.history, *block++);
   copy_into(outcome.best, *block++);
   const auto length = model.genome_length();
-  const auto genomes = *block++;
-  for (std::size_t k = 0; k < kept; ++k) {
-    copy_into(std::as_bytes(std::span(outcome.best_genomes).subspan(k * length, length)),
-              genomes.subspan(k * shape.genome_length * sizeof(std::int64_t)));
-  }
+  copy_padded_rows<std::int64_t>(outcome.best_genomes, length, shape.genome_length, *block++);
   if (!ga.validation_fields.empty()) copy_into(outcome.validation, *block++);
   if (!shape.level.empty()) {
-    const auto level = model.level_shape();
-    const auto cells = outcome.levels.size() / kept;
-    const auto padded_cells = std::accumulate(shape.level.begin(), shape.level.end(),
-                                              std::size_t{1}, std::multiplies<>());
-    const auto levels = *block++;
-    for (std::size_t k = 0; k < kept; ++k) {
-      for (std::size_t cell = 0; cell < cells; ++cell) {
-        levels[k * padded_cells + padded_index(cell, level, shape.level)] =
-            static_cast<std::byte>(outcome.levels[k * cells + cell]);
-      }
-    }
+    copy_padded_levels(outcome.levels, model.level_shape(), shape.level, *block++);
   }
   if (shape.islands > 1) fill_island_blocks(std::span(block, blocks.end()), outcome, shape, length);
 }
@@ -206,8 +182,7 @@ void run_ga_driver(DriverContext& context) {
     const auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
                                                  resume ? &*resume : nullptr);
     if (!outcome.stopped && group.rank() == 0) {
-      fill_blocks(blocks(), outcome, ga, shape, *models[point],
-                  static_cast<std::size_t>(settings[point].keep_best));
+      fill_blocks(blocks(), outcome, ga, shape, *models[point]);
     }
     return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
   };

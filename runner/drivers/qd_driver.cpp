@@ -109,26 +109,11 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcom
   };
   copy_into(outcome.history, *block++);
   copy_into(outcome.archive, *block++);
-  const auto length = model.genome_length();
-  const auto cells = outcome.genomes.size() / length;
-  const auto genomes = *block++;
-  for (std::size_t cell = 0; cell < cells; ++cell) {
-    copy_into(std::as_bytes(std::span(outcome.genomes).subspan(cell * length, length)),
-              genomes.subspan(cell * shape.genome_length * sizeof(std::int64_t)));
-  }
+  copy_padded_rows<std::int64_t>(outcome.genomes, model.genome_length(), shape.genome_length,
+                                 *block++);
   if (!qd.validation_fields.empty()) copy_into(outcome.validation, *block++);
-  if (shape.level.empty() || outcome.levels.empty()) return;
-  const auto level = model.level_shape();
-  const auto level_cells = outcome.levels.size() / cells;
-  const auto padded_cells =
-      std::accumulate(shape.level.begin(), shape.level.end(), std::size_t{1}, std::multiplies<>());
-  const auto levels = *block;
-  for (std::size_t cell = 0; cell < cells; ++cell) {
-    for (std::size_t i = 0; i < level_cells; ++i) {
-      levels[cell * padded_cells + padded_index(i, level, shape.level)] =
-          static_cast<std::byte>(outcome.levels[cell * level_cells + i]);
-    }
-  }
+  if (!shape.level.empty())
+    copy_padded_levels(outcome.levels, model.level_shape(), shape.level, *block);
 }
 
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.

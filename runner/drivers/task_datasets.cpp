@@ -150,17 +150,34 @@ std::vector<std::vector<std::byte>> TaskBlocks::read_blocks(
   return read;
 }
 
-// Row-major index of `cell` of a level of `shape` within a block of `padded` shape.
-std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
-                         const std::vector<std::size_t>& padded) {
-  std::size_t target = 0;
-  std::size_t stride = 1;
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    target += (cell % shape[d]) * stride;
-    cell /= shape[d];
-    stride *= padded[d];
+void copy_padded_rows(std::span<const std::byte> from, std::size_t width, std::size_t padded_width,
+                      std::span<std::byte> to) {
+  for (std::size_t row = 0; width > 0 && row < from.size() / width; ++row) {
+    const auto source = from.subspan(row * width, width);
+    std::copy(source.begin(), source.end(),
+              to.begin() + static_cast<std::ptrdiff_t>(row * padded_width));
   }
-  return target;
+}
+
+void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<std::size_t>& shape,
+                        const std::vector<std::size_t>& padded, std::span<std::byte> to) {
+  const auto cells =
+      std::accumulate(shape.begin(), shape.end(), std::size_t{1}, std::multiplies<>());
+  const auto padded_cells =
+      std::accumulate(padded.begin(), padded.end(), std::size_t{1}, std::multiplies<>());
+  for (std::size_t level = 0; cells > 0 && level < levels.size() / cells; ++level) {
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+      // The cell's row-major index within a level of the padded shape.
+      std::size_t target = 0;
+      std::size_t stride = 1;
+      for (std::size_t d = shape.size(), rest = cell; d-- > 0;) {
+        target += (rest % shape[d]) * stride;
+        rest /= shape[d];
+        stride *= padded[d];
+      }
+      to[level * padded_cells + target] = static_cast<std::byte>(levels[level * cells + cell]);
+    }
+  }
 }
 
 }  // namespace levelforge

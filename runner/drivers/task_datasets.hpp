@@ -44,10 +44,20 @@ TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::
 // An array of uint8, `block` elements per task; 255 where a task has no value.
 TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
 
-// Row-major index of `cell` of a level of `shape` within a block of `padded` shape (a level
-// of a point with smaller levels, in a dataset sized for the largest).
-std::size_t padded_index(std::size_t cell, const std::vector<std::size_t>& shape,
-                         const std::vector<std::size_t>& padded);
+// Copies `from`, rows of `width` bytes, into the first rows of `to`, rows of `padded_width`
+// bytes: a point's shorter rows (genomes, islands) in a block sized for the largest point.
+// The rest of `to` keeps its "missing" value.
+void copy_padded_rows(std::span<const std::byte> from, std::size_t width, std::size_t padded_width,
+                      std::span<std::byte> to);
+template <class T>
+void copy_padded_rows(std::span<const T> from, std::size_t width, std::size_t padded_width,
+                      std::span<std::byte> to) {
+  copy_padded_rows(std::as_bytes(from), width * sizeof(T), padded_width * sizeof(T), to);
+}
+// The same for levels (one byte per cell) of `shape` into a block of levels of `padded`
+// shape, row-major in every dimension.
+void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<std::size_t>& shape,
+                        const std::vector<std::size_t>& padded, std::span<std::byte> to);
 
 // The blocks of the tasks one rank holds, in every declared dataset, in one task order.
 class TaskBlocks {

@@ -5,9 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "kernels/api/params.hpp"
 
 namespace levelforge {
 
@@ -44,5 +48,31 @@ class EvaluationGroupOf {
   virtual GenerationCheck after_generation(std::int64_t /*generations_run*/) { return {}; }
   virtual void save(const Snapshot& /*snapshot*/) {}
 };
+
+// Runs `produce(i, row)` for this member's share of items [0, count), each filling its row
+// of `row_size` bytes, and returns every member's rows in item order. The first item that
+// throws fails the whole group alike with `describe(i) + ": " + what()`: shares are
+// contiguous, so the first member's first failure is the first item's, whatever the size.
+template <class Snapshot, class Produce, class Describe>
+std::vector<std::byte> evaluate_shared(EvaluationGroupOf<Snapshot>& group, std::size_t count,
+                                       std::size_t row_size, Produce&& produce,
+                                       Describe&& describe) {
+  const auto [begin, end] = share_of(count, group.rank(), group.size());
+  std::vector<std::byte> local((end - begin) * row_size);
+  std::string failure;
+  for (std::size_t i = begin; i < end && failure.empty(); ++i) {
+    try {
+      produce(i, std::span(local).subspan((i - begin) * row_size, row_size));
+    } catch (const std::exception& error) {
+      failure = describe(i) + ": " + error.what();
+    }
+  }
+  failure = group.first_failure(failure);
+  if (!failure.empty()) throw KernelError(failure);
+  if (group.size() == 1) return local;
+  std::vector<std::byte> all(count * row_size);
+  group.all_gather(local, all);
+  return all;
+}
 
 }  // namespace levelforge

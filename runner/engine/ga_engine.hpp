@@ -212,34 +212,19 @@ class GaRun {
   void evaluate(std::uint64_t generation, const std::vector<std::size_t>& positions,
                 GaOutcome& outcome) {
     const std::size_t count = positions.size();
-    const auto [begin, end] = share_of(count, group_.rank(), group_.size());
     const auto row_size = evaluation_layout_.row_size();
-    std::vector<std::byte> local((end - begin) * row_size);
-    // Shares are contiguous, so the first member's first failure is the first in the
-    // generation, whatever the group's size.
-    std::string failure;
-    for (std::size_t i = begin; i < end && failure.empty(); ++i) {
-      const std::size_t individual = positions[i];
-      try {
-        Rng rng(stream(Stream::evaluation, generation, individual));
-        auto evaluation = kernel_.evaluate(genomes_[individual], rng);
-        evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
-        evaluation_layout_.pack(
-            evaluation.record, std::span(local).subspan((i - begin) * row_size, row_size), K::name);
-      } catch (const std::exception& error) {
-        failure = "generation " + std::to_string(generation) + ", individual " +
-                  std::to_string(individual) + ": " + error.what();
-      }
-    }
-    failure = group_.first_failure(failure);
-    if (!failure.empty()) throw KernelError(failure);
-    std::vector<std::byte> all;
-    if (group_.size() == 1) {
-      all = std::move(local);
-    } else {
-      all.resize(count * row_size);
-      group_.all_gather(local, all);
-    }
+    const auto all = evaluate_shared(
+        group_, count, row_size,
+        [&](std::size_t i, std::span<std::byte> target) {
+          Rng rng(stream(Stream::evaluation, generation, positions[i]));
+          auto evaluation = kernel_.evaluate(genomes_[positions[i]], rng);
+          evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
+          evaluation_layout_.pack(evaluation.record, target, K::name);
+        },
+        [&](std::size_t i) {
+          return "generation " + std::to_string(generation) + ", individual " +
+                 std::to_string(positions[i]);
+        });
     for (std::size_t i = 0; i < count; ++i) {
       auto target = row(positions[i]);
       std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(i * row_size), row_size,

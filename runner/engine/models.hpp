@@ -50,17 +50,23 @@ class ExhaustiveModel {
   virtual void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const = 0;
 };
 
+// The kernel's level grid; empty when it renders none.
+template <GaKernel K>
+std::vector<std::size_t> level_shape_of(const K& kernel) {
+  if constexpr (claims<K>(Capability::render_level)) {
+    return kernel.level_shape();
+  } else {
+    return {};
+  }
+}
+
 template <GaKernel K>
 class ErasedGa final : public GaModel {
  public:
   explicit ErasedGa(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
   [[nodiscard]] std::vector<std::size_t> level_shape() const override {
-    if constexpr (claims<K>(Capability::render_level)) {
-      return kernel_.level_shape();
-    } else {
-      return {};
-    }
+    return level_shape_of(kernel_);
   }
   GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                      EvaluationGroup& group, const GaSnapshot* resume) const override {
@@ -77,11 +83,7 @@ class ErasedQd final : public QdModel {
   explicit ErasedQd(const ParamSet& params) : kernel_(params) {}
   [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
   [[nodiscard]] std::vector<std::size_t> level_shape() const override {
-    if constexpr (claims<K>(Capability::render_level)) {
-      return kernel_.level_shape();
-    } else {
-      return {};
-    }
+    return level_shape_of(kernel_);
   }
   [[nodiscard]] std::vector<MeasureSpec> measures() const override { return kernel_.measures(); }
   QdOutcome run_task(const QdSettings& settings, std::uint64_t seed, std::uint64_t task,

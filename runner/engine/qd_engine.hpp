@@ -169,41 +169,31 @@ class QdRun {
   }
 
   std::vector<std::byte> evaluate(std::uint64_t iteration, const std::vector<Genome>& batch) {
-    const std::size_t count = batch.size();
-    const auto [begin, end] = share_of(count, group_.rank(), group_.size());
-    const auto row_size = evaluation_layout_.row_size();
-    std::vector<std::byte> local((end - begin) * row_size);
-    std::string failure;
-    for (std::size_t i = begin; i < end && failure.empty(); ++i) {
-      try {
-        Rng rng({seed_, Stream::evaluation, task_, iteration, i});
-        auto evaluation = kernel_.evaluate(batch[i], rng);
-        const auto measures = kernel_.measure(batch[i], evaluation);
-        for (std::size_t m = 0; m < axes_.size(); ++m) {
-          if (!std::isfinite(measures.at(m))) {
-            throw KernelError("measure '" + axes_[m].name + "' is " + std::to_string(measures[m]));
+    auto all = evaluate_shared(
+        group_, batch.size(), evaluation_layout_.row_size(),
+        [&](std::size_t i, std::span<std::byte> target) {
+          Rng rng({seed_, Stream::evaluation, task_, iteration, i});
+          auto evaluation = kernel_.evaluate(batch[i], rng);
+          const auto measures = kernel_.measure(batch[i], evaluation);
+          if (measures.size() != axes_.size()) {
+            throw KernelError(std::to_string(measures.size()) + " measures, expected " +
+                              std::to_string(axes_.size()));
           }
-        }
-        evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
-        evaluation.record.insert(evaluation.record.end(), measures.begin(), measures.end());
-        evaluation_layout_.pack(
-            evaluation.record, std::span(local).subspan((i - begin) * row_size, row_size), K::name);
-      } catch (const std::exception& error) {
-        failure = "iteration " + std::to_string(iteration) + ", offspring " + std::to_string(i) +
-                  ": " + error.what();
-      }
-    }
-    failure = group_.first_failure(failure);
-    if (!failure.empty()) throw KernelError(failure);
-    std::vector<std::byte> all;
-    if (group_.size() == 1) {
-      all = std::move(local);
-    } else {
-      all.resize(count * row_size);
-      group_.all_gather(local, all);
-    }
-    evaluations_ += count;
-    group_.generation_done(count);
+          for (std::size_t m = 0; m < axes_.size(); ++m) {
+            if (!std::isfinite(measures[m])) {
+              throw KernelError("measure '" + axes_[m].name + "' is " +
+                                std::to_string(measures[m]));
+            }
+          }
+          evaluation.record.insert(evaluation.record.begin(), evaluation.fitness);
+          evaluation.record.insert(evaluation.record.end(), measures.begin(), measures.end());
+          evaluation_layout_.pack(evaluation.record, target, K::name);
+        },
+        [&](std::size_t i) {
+          return "iteration " + std::to_string(iteration) + ", offspring " + std::to_string(i);
+        });
+    evaluations_ += batch.size();
+    group_.generation_done(batch.size());
     return all;
   }
 
@@ -311,39 +301,24 @@ class QdRun {
   // the evaluations that put it there: the archive's winner's curse shows as the gap.
   void validate(QdOutcome& outcome) {
     const RecordLayout layout(K::validation_fields());
+    const auto size = layout.row_size();
     const auto cells = occupied();
-    const auto [begin, end] = share_of(cells.size(), group_.rank(), group_.size());
-    std::vector<std::byte> local((end - begin) * layout.row_size());
-    std::string failure;
-    for (std::size_t i = begin; i < end && failure.empty(); ++i) {
-      const auto cell = static_cast<std::size_t>(cells[i]);
-      try {
-        Rng rng({seed_, Stream::validation, task_, 0, cell});
-        layout.pack(kernel_.validate(*elites_[cell], rng),
-                    std::span(local).subspan((i - begin) * layout.row_size(), layout.row_size()),
-                    K::name);
-      } catch (const std::exception& error) {
-        failure = "validation of cell " + std::to_string(cell) + ": " + error.what();
-      }
-    }
-    failure = group_.first_failure(failure);
-    if (!failure.empty()) throw KernelError(failure);
-    std::vector<std::byte> all(cells.size() * layout.row_size());
-    if (group_.size() == 1) {
-      all = std::move(local);
-    } else {
-      group_.all_gather(local, all);
-    }
-    outcome.validation.assign(cells_ * layout.row_size(), std::byte{});
+    const auto all = evaluate_shared(
+        group_, cells.size(), size,
+        [&](std::size_t i, std::span<std::byte> target) {
+          const auto cell = static_cast<std::size_t>(cells[i]);
+          Rng rng({seed_, Stream::validation, task_, 0, cell});
+          layout.pack(kernel_.validate(*elites_[cell], rng), target, K::name);
+        },
+        [&](std::size_t i) { return "validation of cell " + std::to_string(cells[i]); });
+    outcome.validation.assign(cells_ * size, std::byte{});
     for (std::size_t cell = 0; cell < cells_; ++cell) {
-      layout.fill_missing(
-          std::span(outcome.validation).subspan(cell * layout.row_size(), layout.row_size()));
+      layout.fill_missing(std::span(outcome.validation).subspan(cell * size, size));
     }
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      std::copy_n(
-          all.begin() + static_cast<std::ptrdiff_t>(i * layout.row_size()), layout.row_size(),
-          outcome.validation.begin() +
-              static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cells[i]) * layout.row_size()));
+      std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(i * size), size,
+                  outcome.validation.begin() +
+                      static_cast<std::ptrdiff_t>(static_cast<std::size_t>(cells[i]) * size));
     }
   }
 
