@@ -10,7 +10,8 @@ from . import LoadError, catalog, export_csv, export_netcdf, load
 from .many import ISLAND_TABLES
 
 TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
-          "exhaustive": ("tasks", "reductions", "solutions")}
+          "exhaustive": ("tasks", "reductions", "solutions"),
+          "qd": ("tasks", "qd_history", "qd_archive", "qd_measures")}
 
 
 def describe(args):

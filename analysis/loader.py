@@ -33,6 +33,16 @@ def _frame(array):
     return frame
 
 
+def _genomes(rows):
+    """Each row of a 2-D genome array as a list, its padding (the -1s after its last gene)
+    dropped. A -1 before a gene stays, and so do negative genes: a signed seed, an empty slot."""
+    lists = []
+    for row in rows:
+        genes = np.flatnonzero(row != -1)
+        lists.append(row[:genes[-1] + 1].tolist() if genes.size else [])
+    return lists
+
+
 def _attribute(value):
     value = _text(value)
     if isinstance(value, np.ndarray):
@@ -63,6 +73,17 @@ class Result:
                 `fitness`, the kernel's fields and `genome` (a list), with the swept values
     migrations  ga with islands: one row per migrant: task, generation (it left after it),
                 from, to (islands), source, target (individuals), fitness, with the swept values
+    qd_history  qd: one row per task and iteration run (0: the initial random genomes):
+                evaluations (so far), occupied (cells holding an elite), coverage, qd_score,
+                best, inserted, with the task's point, replicate and swept values
+    qd_archive  qd: one row per occupied cell of each task's final archive: cell, its bin
+                along each measure (`bin_<name>`), the elite's measures (`measure_<name>`),
+                fitness, the kernel's fields, for validating kernels the validation columns,
+                and `genome` (a list), after the task's point, replicate and swept values
+    qd_measures qd: one row per sweep point and measure, in the grid's order: point,
+                measure (its name), low, high, bins
+    qd_levels   qd: the rendered levels of the archive's cells as an array (tasks, cells,
+                H, W), 255 for an empty cell, or None
     records     sweep: each task's record with its point's swept values; a failed task
                 (on_error: record) has no record and no row
     failures    tasks and exhaustive chunks whose kernel threw (on_error: record): task,
@@ -153,9 +174,12 @@ class Result:
         return section
 
     def to_xarray(self):
-        """The run as an xarray.Dataset over `task` (and `generation` for a GA's history, the
-        histograms' bins for an exhaustive run): the /tasks columns, the history (ga), the
-        records (sweep) or the count and histogram reductions (exhaustive), with each task's
+        """The run as an xarray.Dataset over `task` (and `generation` for a GA's history,
+        `iteration` and `cell` for a QD run's history and archive, the histograms' bins for an
+        exhaustive run): the /tasks columns, the history (ga), the history and the numeric
+        columns of the archive (qd: `qd_history_<column>`, `archive_<column>`, NaN for an
+        empty cell), the records (sweep) or the count and histogram reductions (exhaustive),
+        with each task's
         point, replicate and swept values as coordinates along `task` and the provenance as
         attributes."""
         import xarray as xr
@@ -172,6 +196,18 @@ class Result:
             variables = [c for c in history.columns if c not in joined | {"generation"}]
             frame = history.set_index(["task", "generation"])[variables]
             dataset = dataset.merge(frame.rename(columns=lambda c: f"history_{c}").to_xarray())
+        elif self.driver == "qd":
+            history = self.qd_history
+            variables = [c for c in history.columns if c not in joined | {"iteration"}]
+            frame = history.set_index(["task", "iteration"])[variables]
+            dataset = dataset.merge(frame.rename(columns=lambda c: f"qd_history_{c}").to_xarray())
+            archive = self.qd_archive
+            variables = [c for c in archive.columns if c not in joined | {"cell", "genome"}
+                         and pd.api.types.is_numeric_dtype(archive[c])]
+            frame = archive.set_index(["task", "cell"])[variables]
+            cells = np.arange(self._file["qd/archive"].shape[1])
+            dataset = dataset.merge(frame.rename(columns=lambda c: f"archive_{c}").to_xarray()
+                                    .reindex(cell=cells))
         elif self.driver == "sweep":
             records = self.records.set_index("task")
             dataset = dataset.merge(records[[c for c in records.columns if c not in joined]].to_xarray())
@@ -260,7 +296,7 @@ class Result:
                 validation = _frame(self._file["ga/validation"][()].reshape(-1))
                 frame = pd.concat([frame, validation], axis=1)
             genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
-            frame["genome"] = [row[row >= 0].tolist() for row in genomes]
+            frame["genome"] = _genomes(genomes)
             kept = self._done(frame[frame["position"] >= 0])
             # The task's point, replicate and swept values after `task`; the genome last.
             joined = self.with_params(kept)
@@ -318,7 +354,7 @@ class Result:
             frame = _frame(best.reshape(-1))
             frame.insert(0, "task", np.repeat(np.arange(tasks), islands))
             genomes = self._file["ga/island_best_genomes"][()].reshape(tasks * islands, -1)
-            frame["genome"] = [row[row >= 0].tolist() for row in genomes]
+            frame["genome"] = _genomes(genomes)
             kept = self._done(frame[frame["island"] >= 0])
             # As `best`: the task's point, replicate and swept values after `task`, genome last.
             joined = self.with_params(kept)
@@ -331,6 +367,73 @@ class Result:
     def levels(self):
         self._require("ga", "levels")
         return self._file["ga/best_levels"][()] if "ga/best_levels" in self._file else None
+
+    @property
+    def qd_history(self):
+        def build():
+            self._require("qd", "qd_history")
+            return self._task_rows("qd/history", "iteration", {
+                "iteration": "int64", "evaluations": "int64", "occupied": "int64",
+                "coverage": "float64", "qd_score": "float64", "best": "float64",
+                "inserted": "int64"})
+        return self._cached("qd_history", build)
+
+    @property
+    def qd_measures(self):
+        def build():
+            self._require("qd", "qd_measures")
+            names = _attribute(self._file["qd"].attrs["measures"])
+            names = [names] if isinstance(names, str) else names
+            low, high, bins = (self._file[f"qd/measure_{part}"][()] for part in ("low", "high", "bins"))
+            points = np.arange(low.shape[0])
+            return pd.DataFrame({
+                "point": np.repeat(points, len(names)), "measure": np.tile(names, len(points)),
+                "low": low.reshape(-1), "high": high.reshape(-1),
+                "bins": bins.reshape(-1).astype(np.int64)})
+        return self._cached("qd_measures", build)
+
+    @property
+    def qd_archive(self):
+        def build():
+            self._require("qd", "qd_archive")
+            archive = self._file["qd/archive"][()]
+            tasks, cells = archive.shape
+            frame = _frame(archive.reshape(-1))
+            frame.insert(0, "task", np.repeat(np.arange(tasks), cells))
+            if "qd/validation" in self._file:
+                validation = _frame(self._file["qd/validation"][()].reshape(-1))
+                frame = pd.concat([frame, validation], axis=1)
+            genomes = self._file["qd/archive_genomes"][()].reshape(tasks * cells, -1)
+            occupied = (frame["cell"].to_numpy() >= 0) & (frame["occupied"].to_numpy() == 1)
+            frame = frame[occupied].reset_index(drop=True)
+            frame["genome"] = _genomes(genomes[occupied])
+            kept = self._done(frame).drop(columns="occupied")
+            # The cell's bin along each measure: the cell is row-major over the point's bins.
+            measures = self.qd_measures
+            names = list(measures.measure[measures.point == 0])
+            point = self.tasks.set_index("task").point.reindex(kept.task).to_numpy()
+            bins = measures.bins.to_numpy().reshape(-1, len(names))[point.astype(np.int64)] \
+                if len(kept) else np.zeros((0, len(names)), dtype=np.int64)
+            remaining = kept.cell.to_numpy()
+            index = {}
+            for m in reversed(range(len(names))):
+                index[names[m]] = remaining % bins[:, m]
+                remaining = remaining // bins[:, m]
+            for m, name in enumerate(names):
+                kept.insert(2 + m, f"bin_{name}", index[name].astype(np.int64))
+            # As `best`: the task's point, replicate and swept values after `task`; then the
+            # cell, its bins, the measures, fitness, the kernel's fields and validation, genome.
+            joined = self.with_params(kept)
+            added = [c for c in joined.columns if c not in kept.columns]
+            placed = ["cell", *(f"bin_{n}" for n in names), *(f"measure_{n}" for n in names)]
+            rest = [c for c in kept.columns if c not in ("task", "genome", *placed)]
+            return joined[["task", *added, *placed, *rest, "genome"]]
+        return self._cached("qd_archive", build)
+
+    @property
+    def qd_levels(self):
+        self._require("qd", "qd_levels")
+        return self._file["qd/archive_levels"][()] if "qd/archive_levels" in self._file else None
 
     @property
     def records(self):

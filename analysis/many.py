@@ -10,7 +10,8 @@ from .loader import LoadError, load
 
 # The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
 TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failures", "reductions",
-          "solutions", "island_history", "island_best", "migrations")
+          "solutions", "island_history", "island_best", "migrations", "qd_history", "qd_archive",
+          "qd_measures")
 
 # A GA run's tables that only a run with islands has rows in (any point's ga.islands > 1).
 ISLAND_TABLES = ("island_history", "island_best", "migrations")
@@ -121,13 +122,14 @@ def export_netcdf(run, directory):
 
 def export_csv(run, directory):
     """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; the
-    island tables of a GA with islands; a genome as its genes joined by spaces); returns the
-    paths written."""
+    island tables of a GA with islands; a QD run's history, archive and measures; a genome as
+    its genes joined by spaces); returns the paths written."""
     os.makedirs(directory, exist_ok=True)
     tables = {"provenance": run.provenance_frame}
     tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
     driver_tables = {"ga": ("history", "best"), "sweep": ("records",),
-                     "exhaustive": ("reductions", "solutions")}[run.driver]
+                     "exhaustive": ("reductions", "solutions"),
+                     "qd": ("qd_history", "qd_archive", "qd_measures")}[run.driver]
     tables.update({name: getattr(run, name) for name in driver_tables})
     if run.driver == "exhaustive":
         tables.update({f"top_{name}": frame for name, frame in run.top.items()})

@@ -2,7 +2,8 @@
 and an index.html showing them with the provenance and the sweep (plain HTML, no network).
 
 Figures (docs/analysis.md): GA fitness curves for every GA run (and the islands' curves of
-a GA with islands) and histograms of every exhaustive run (analysis/figures.py), then the
+a GA with islands), the archive and its coverage and QD score for every QD run, and
+histograms of every exhaustive run (analysis/figures.py), then the
 figures of the run's kernel from the module named for it, whose figures(report) draws them. The module is looked for in the directories
 given with --figures (and in LEVELFORGE_FIGURES, directories joined by ':'), then in
 analysis/kernels/, then among the entry points of the group `levelforge.figures` that an
@@ -22,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from . import LoadError, load
-from .figures import Report, fitness_curves, histograms, island_curves, sampled_scatter
+from .figures import (Report, fitness_curves, histograms, island_curves, qd_archive_map, qd_final,
+                      qd_progress, sampled_scatter)
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -60,6 +62,9 @@ def kernel_figures(report, directories=()):
         island_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)
+    elif run.driver == "qd":
+        qd_archive_map(report)
+        qd_progress(report)
     sampled_scatter(report)
     module = figure_module(run.kernel, directories)
     if module is not None:
@@ -100,6 +105,7 @@ def mean_and_spread(values):
 def results_table(run, max_columns=8):
     """Per sweep point: the mean and spread over its replicates of what each task produced:
     the best individual's fitness and fields (ga), the record's numeric fields (sweep), the
+    final archive's occupied cells, coverage, QD score, best fitness and evaluations (qd), the
     count reductions (exhaustive)."""
     if run.driver == "ga":
         frame = run.with_params(run.best[run.best.position == 0])
@@ -108,6 +114,9 @@ def results_table(run, max_columns=8):
     elif run.driver == "sweep":
         frame = run.records
         fields = [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
+    elif run.driver == "qd":
+        frame = qd_final(run)
+        fields = ["occupied", "coverage", "qd_score", "best", "evaluations"]
     else:
         counts = run.reductions[run.reductions.kind == "count"]
         if counts.empty:

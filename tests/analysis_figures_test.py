@@ -26,12 +26,13 @@ def text(value):
 
 
 class FigureData(TempDirTest):
-    def report(self, config, *overrides):
+    def report(self, config, *overrides, figures=()):
         result = self.path(os.path.basename(config).replace(".yaml", ".h5"))
         self.assert_ok(levelforge("run", os.path.join(REPO, config), "-o", result, "-q", *overrides,
                                   ranks=2))
         out = self.path("report")
-        made = subprocess.run([sys.executable, "-m", "analysis.report", result, "-o", out],
+        extra = [argument for directory in figures for argument in ("--figures", directory)]
+        made = subprocess.run([sys.executable, "-m", "analysis.report", result, "-o", out, *extra],
                               cwd=REPO, capture_output=True, text=True, timeout=300)
         self.assertEqual(made.returncode, 0, made.stderr)
         return result, out
@@ -239,6 +240,143 @@ class FigureData(TempDirTest):
             self.assertEqual(float(row["diversity"]), expected.loc[key, "diversity"], key)
             self.assertEqual(int(row["emigrants"]), int(left.get(key, 0)), key)
             self.assertEqual(int(row["ga.islands"]), int(expected.loc[key, "ga.islands"]), key)
+
+    def test_qd_tables_and_figures_follow_the_file(self):
+        # onemax measures the share of ones in each half of the genome: 12 genes a half. Two
+        # points of 5 and 8 bins along first_half; second_half overridden to 3 bins over
+        # [0.25, 0.75], so values outside fall into the end bins. The 5-bin point's 15 cells
+        # are padded out to the 8-bin point's 24.
+        length, init, iterations, batch, replicates = 24, 30, 12, 20, 2
+        config = self.write(f"""\
+            experiment: qd
+            kernel: onemax
+            driver: qd
+            params: {{length: {length}}}
+            qd: {{bins: 8, init: {init}, iterations: {iterations}, batch: {batch},
+                 measures: {{second_half: {{bins: 3, range: [0.25, 0.75]}}}}}}
+            sweep: {{grid: {{qd.bins: [5, 8]}}, replicates: {replicates}}}
+            seed: 7
+            """, "qd.yaml")
+        # A figure module for onemax (a kernel without one): its genomes drawn as qd_levels.
+        modules = self.path("modules")
+        os.makedirs(modules)
+        with open(os.path.join(modules, "onemax.py"), "w") as module:
+            module.write("from analysis.figures import qd_levels\n\n\n"
+                         "def figures(report):\n"
+                         "    qd_levels(report, lambda ax, row, level: ax.imshow([row['genome']]),\n"
+                         "              'Each genome as a strip of bits.')\n")
+        result, out = self.report(config, figures=[modules])
+        with h5py.File(result, "r") as f:
+            history = f["qd/history"][()]
+            archive = f["qd/archive"][()]
+            genomes = f["qd/archive_genomes"][()]
+            low, high, bins = (f[f"qd/measure_{part}"][()] for part in ("low", "high", "bins"))
+            names = [text(name) for name in f["qd"].attrs["measures"]]
+        self.assertEqual(names, ["first_half", "second_half"])
+        self.assertEqual(bins.tolist(), [[5, 3], [8, 3]])
+        self.assertEqual(archive.shape, (2 * replicates, 24))
+        tasks = 2 * replicates
+        point_of = np.arange(tasks) // replicates
+        with analysis.load(result) as run:
+            qd_history = run.qd_history
+            qd_archive = run.qd_archive
+        # Every iteration of every task, iteration 0 the initial genomes: 13 rows a task.
+        self.assertEqual(len(qd_history), tasks * (iterations + 1))
+        self.assertEqual(len(qd_history), int((history["iteration"] >= 0).sum()))
+        for task, rows in qd_history.groupby("task"):
+            self.assertEqual(rows.iteration.tolist(), list(range(iterations + 1)))
+            self.assertEqual(rows.evaluations.tolist(), [init + batch * i for i in range(iterations + 1)])
+            self.assertEqual(rows.coverage.tolist(), sorted(rows.coverage), f"task {task}: coverage falls")
+            cells = int(np.prod(bins[point_of[task]]))
+            np.testing.assert_allclose(rows.coverage, rows.occupied / cells)
+            self.assertTrue((rows["qd.bins"] == [5, 8][point_of[task]]).all())
+        # One row per occupied cell: as many as the history's last `occupied`, as the file's.
+        last = qd_history.sort_values("iteration").groupby("task").tail(1).set_index("task")
+        per_task = qd_archive.groupby("task").size()
+        for task in range(tasks):
+            self.assertEqual(per_task[task], last.occupied[task])
+            self.assertEqual(per_task[task], int((archive["occupied"][task] == 1).sum()))
+            fitness = archive["fitness"][task][archive["occupied"][task] == 1]
+            self.assertAlmostEqual(last.qd_score[task], fitness.sum(), places=9)  # score_offset 0
+            self.assertEqual(last.best[task], fitness.max())
+        self.assertTrue((archive["cell"][0, 15:] == -1).all(), "the 5-bin point's padding")
+        self.assertEqual(list(qd_archive.columns[:11]), [
+            "task", "point", "replicate", "qd.bins", "cell", "bin_first_half", "bin_second_half",
+            "measure_first_half", "measure_second_half", "fitness", "ones"])
+        for row in qd_archive.itertuples():
+            point = point_of[row.task]
+            stored = archive[row.task, row.cell]
+            self.assertEqual((stored["cell"], stored["occupied"]), (row.cell, 1))
+            self.assertEqual(row.genome, genomes[row.task, row.cell].tolist())
+            # Hand-derived: onemax's fitness and measures from the genome.
+            self.assertEqual(row.fitness, sum(row.genome) / length)
+            self.assertEqual(row.measure_first_half, sum(row.genome[:12]) / 12)
+            self.assertEqual(row.measure_second_half, sum(row.genome[12:]) / 12)
+            found = []
+            for m, name in enumerate(names):
+                value = getattr(row, f"measure_{name}")
+                scaled = (value - low[point, m]) / (high[point, m] - low[point, m]) * bins[point, m]
+                found.append(int(min(max(np.floor(scaled), 0), bins[point, m] - 1)))
+            self.assertEqual([row.bin_first_half, row.bin_second_half], found, row)
+            self.assertEqual(row.cell, row.bin_first_half * bins[point, 1] + row.bin_second_half)
+        self.assertTrue((qd_archive.measure_second_half > 0.75).any(), "no value above the range")
+
+        # The heatmap: per point, the replicate with the highest final QD score, every elite.
+        rows = self.data(out, "qd_archive")
+        expected = {point: max(range(point * replicates, (point + 1) * replicates),
+                               key=lambda t: (last.qd_score[t], -t)) for point in (0, 1)}
+        self.assertEqual({int(r["point"]): int(r["task"]) for r in rows}, expected)
+        self.assertEqual(len(rows), sum(per_task[t] for t in expected.values()))
+        for row in rows:
+            task, cell = int(row["task"]), int(row["cell"])
+            self.assertEqual(float(row["fitness"]), archive[task, cell]["fitness"])
+            mine = qd_archive[(qd_archive.task == task) & (qd_archive.cell == cell)].iloc[0]
+            self.assertEqual((int(row["bin_first_half"]), int(row["bin_second_half"])),
+                             (mine.bin_first_half, mine.bin_second_half))
+            width = 1 / bins[point_of[task], 0]
+            self.assertAlmostEqual(float(row["first_half_low"]), mine.bin_first_half * width)
+
+        # Progress: per point and iteration, the replicates' mean coverage and QD score.
+        rows = self.data(out, "qd_progress")
+        self.assertEqual(len(rows), 2 * (iterations + 1))
+        for row in rows:
+            point, iteration = int(row["point"]), int(row["iteration"])
+            mine = history[point * replicates:(point + 1) * replicates, iteration]
+            self.assertAlmostEqual(float(row["coverage_mean"]), mine["coverage"].mean(), places=12)
+            self.assertAlmostEqual(float(row["qd_score_max"]), mine["qd_score"].max(), places=12)
+            self.assertEqual(float(row["evaluations"]), init + batch * iteration)
+        for point in (0, 1):
+            coverage = [float(r["coverage_mean"]) for r in rows if int(r["point"]) == point]
+            self.assertEqual(coverage, sorted(coverage))
+
+        # The levels: the task with the highest final QD score, the bins its elites reach cut
+        # into at most 4 runs along first_half and 3 (its bins) along second_half; a panel per
+        # block that holds an elite, showing one of them.
+        rows = self.data(out, "qd_levels")
+        best = max(range(tasks), key=lambda t: (last.qd_score[t], -t))
+        self.assertEqual({int(r["task"]) for r in rows}, {best})
+        elites = qd_archive[qd_archive.task == best]
+        blocks = {}
+        for name, most in (("first_half", 4), ("second_half", 3)):
+            reached = np.arange(elites[f"bin_{name}"].min(), elites[f"bin_{name}"].max() + 1)
+            blocks[name] = [list(b) for b in np.array_split(reached, min(most, len(reached)))]
+        filled = {(i, j) for i, bx in enumerate(blocks["first_half"])
+                  for j, by in enumerate(blocks["second_half"])
+                  if ((elites.bin_first_half.isin(bx)) & (elites.bin_second_half.isin(by))).any()}
+        self.assertEqual(len(rows), len(filled))
+        got = set()
+        for row in rows:
+            cell = int(row["cell"])
+            self.assertEqual(float(row["fitness"]), archive[best, cell]["fitness"])
+            for name in ("first_half", "second_half"):
+                self.assertLessEqual(int(row[f"block_{name}_first"]), int(row[f"bin_{name}"]))
+                self.assertLessEqual(int(row[f"bin_{name}"]), int(row[f"block_{name}_last"]))
+            i = [b[0] for b in blocks["first_half"]].index(int(row["block_first_half_first"]))
+            j = [b[0] for b in blocks["second_half"]].index(int(row["block_second_half_first"]))
+            got.add((i, j))
+        self.assertEqual(got, filled)
+        for figure in ("qd_archive.png", "qd_progress.png", "qd_levels.png"):
+            self.assertGreater(os.path.getsize(os.path.join(out, figure)), 5000, figure)
 
 
 if __name__ == "__main__":

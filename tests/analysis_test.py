@@ -98,6 +98,11 @@ class LoadRuns(TempDirTest):
             validation = f["ga/validation"][()]
             self.assertEqual(run.best["validated_mean"].iloc[0], validation[0, 0]["validated_mean"])
             self.assertEqual(run.levels.shape, f["ga/best_levels"].shape)
+            # The seed genome is one signed 32-bit gene: a negative one is a gene, not padding.
+            genomes = f["ga/best_genomes"][()]
+            self.assertTrue((genomes < -1).any(), "no negative gene: the case is not tested")
+            for row in run.best.itertuples():
+                self.assertEqual(row.genome, genomes[row.task, row.position].tolist())
             provenance = run.provenance
             self.assertEqual(provenance["kernel"], "match3")
             self.assertEqual(provenance["ranks"], 2)
@@ -372,6 +377,67 @@ class ManyRuns(TempDirTest):
         sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
         with analysis.load(sweep) as run, self.assertRaises(analysis.LoadError):
             run.island_history
+
+    def test_qd_tables_load_together_export_and_belong_to_qd(self):
+        qd = self.write("""
+            experiment: qd
+            kernel: onemax
+            driver: qd
+            params: {length: 16}
+            qd: {bins: 4, init: 20, iterations: 5, batch: 10}
+            sweep: {grid: {qd.mutation_rate: [0.05, 0.2]}, replicates: 2}
+            seed: 3
+        """, "qd.yaml")
+        qd = run_config(self, qd, self.path("qd.h5"))
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        with h5py.File(qd, "r") as f:
+            history = f["qd/history"][()]
+            archive = f["qd/archive"][()]
+        with analysis.load(qd) as run:
+            self.assertEqual(list(run.qd_history.columns), [
+                "task", "iteration", "evaluations", "occupied", "coverage", "qd_score", "best",
+                "inserted", "point", "replicate", "qd.mutation_rate"])
+            self.assertEqual(len(run.qd_history), 4 * 6)
+            self.assertEqual(len(run.qd_archive), int((archive["occupied"] == 1).sum()))
+            self.assertEqual(list(run.qd_archive.columns), [
+                "task", "point", "replicate", "qd.mutation_rate", "cell", "bin_first_half",
+                "bin_second_half", "measure_first_half", "measure_second_half", "fitness", "ones",
+                "genome"])
+            self.assertEqual(run.qd_measures.values.tolist(), [
+                [0, "first_half", 0.0, 1.0, 4], [0, "second_half", 0.0, 1.0, 4],
+                [1, "first_half", 0.0, 1.0, 4], [1, "second_half", 0.0, 1.0, 4]])
+            self.assertIsNone(run.qd_levels)  # onemax renders no levels
+            for table in ("history", "best", "records", "reductions", "island_history"):
+                with self.assertRaises(analysis.LoadError):
+                    getattr(run, table)
+            data = run.to_xarray()
+            self.assertEqual(dict(data.sizes), {"task": 4, "iteration": 6, "cell": 16})
+            np.testing.assert_array_equal(data.qd_history_coverage.values, history["coverage"])
+            np.testing.assert_array_equal(data.archive_fitness.values, archive["fitness"])
+        with analysis.load(ga) as run:
+            for table in ("qd_history", "qd_archive", "qd_measures", "qd_levels"):
+                with self.assertRaises(analysis.LoadError):
+                    getattr(run, table)
+        with analysis.load_many([ga, qd]) as runs:
+            self.assertEqual(set(runs.qd_history.path), {qd})
+            self.assertEqual(len(runs.qd_archive), int((archive["occupied"] == 1).sum()))
+            self.assertEqual(set(runs.history.path), {ga})
+        out = self.path("export")
+        made = subprocess.run([sys.executable, "-m", "analysis", "export", qd, out], cwd=REPO,
+                              capture_output=True, text=True)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.assertEqual(sorted(os.listdir(out)), sorted(
+            f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "qd_history",
+                                       "qd_archive", "qd_measures")))
+        with open(os.path.join(out, "qd_archive.csv")) as f:
+            first = next(csv.DictReader(f))
+        with h5py.File(qd, "r") as f:
+            stored = f["qd/archive_genomes"][int(first["task"]), int(first["cell"])]
+        self.assertEqual(first["genome"], " ".join(map(str, stored)))
+        described = subprocess.run([sys.executable, "-m", "analysis", qd], cwd=REPO,
+                                   capture_output=True, text=True)
+        self.assertEqual(described.returncode, 0, described.stderr)
+        self.assertIn(f"qd_history: {4 * 6} rows", described.stdout)
 
 
 class Installed(TempDirTest):

@@ -1,9 +1,10 @@
 """Match-3 (kernels/match3): GA targets against validated success probabilities, the best
-boards. `analysis.report` calls figures(report) for a run of this kernel."""
+boards, the boards spread over a QD archive. `analysis.report` calls figures(report) for a run
+of this kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import line_panels, point_label, sweep_roles, targets
+from ..figures import line_panels, point_label, qd_levels, sweep_roles, targets
 from ..render import draw_match3
 
 
@@ -73,5 +74,10 @@ def figures(report):
     if report.run.driver == "ga":
         match3_targets(report)
         match3_boards(report)
+    elif report.run.driver == "qd":
+        if report.run.qd_levels is not None:
+            qd_levels(report, lambda ax, row, level: draw_match3(ax, level),
+                      "Each board before play, one square per cell in its color; white cells are "
+                      "empty.")
     else:
         match3_sweep(report)

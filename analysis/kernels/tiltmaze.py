@@ -1,13 +1,13 @@
 """Tilt mazes (kernels/tiltmaze): solvability against wall density and solution lengths of
-a sweep, the hardest mazes of an exhaustive run with their solutions. `analysis.report`
-calls figures(report) for a run of this kernel."""
+a sweep, the hardest mazes of an exhaustive run with their solutions, the mazes spread over a
+QD archive. `analysis.report` calls figures(report) for a run of this kernel."""
 
 import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..figures import line_panels, point_label, varied_keys
+from ..figures import line_panels, point_label, qd_levels, varied_keys
 from ..render import draw_tiltmaze
 
 
@@ -124,5 +124,9 @@ def figures(report):
         tiltmaze_sweep(report)
     elif report.run.driver == "exhaustive":
         tiltmaze_hardest(report)
+    elif report.run.driver == "qd":
+        if "maze" in report.run.qd_archive.columns:
+            qd_levels(report, lambda ax, row, level: draw_tiltmaze(ax, row["maze"]),
+                      "Each maze with its start (green), targets (red) and walls.")
     else:
         tiltmaze_best(report)
