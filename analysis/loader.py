@@ -33,14 +33,11 @@ def _frame(array):
     return frame
 
 
-def _genomes(rows):
-    """Each row of a 2-D genome array as a list, its padding (the -1s after its last gene)
-    dropped. A -1 before a gene stays, and so do negative genes: a signed seed, an empty slot."""
-    lists = []
-    for row in rows:
-        genes = np.flatnonzero(row != -1)
-        lists.append(row[:genes[-1] + 1].tolist() if genes.size else [])
-    return lists
+def _genomes(rows, lengths):
+    """Each row of a 2-D genome array as a list of its `lengths[i]` genes (the point's genome
+    length, `GROUP/genome_length`): the -1 padding after them dropped, every gene kept, -1
+    ones too (an empty target slot, a signed seed)."""
+    return [row[:length].tolist() for row, length in zip(rows, lengths)]
 
 
 def _attribute(value):
@@ -268,6 +265,12 @@ class Result:
             return tasks.merge(self.points, on="point", how="left")
         return self._cached("tasks", build)
 
+    def _genome_lengths(self, group, tasks):
+        """The genome length of each task's point (`GROUP/genome_length`), by task number."""
+        lengths = self._file[f"{group}/genome_length"][()]
+        replicates = int(self._file.attrs["replicates"])
+        return lengths[np.asarray(tasks, dtype=np.int64) // replicates]
+
     def _done(self, frame):
         """The rows of `frame` whose task is done: not failed, not another shard's."""
         done = self.tasks.task[self.tasks.status == 1]
@@ -296,7 +299,7 @@ class Result:
                 validation = _frame(self._file["ga/validation"][()].reshape(-1))
                 frame = pd.concat([frame, validation], axis=1)
             genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
-            frame["genome"] = _genomes(genomes)
+            frame["genome"] = _genomes(genomes, self._genome_lengths("ga", frame["task"]))
             kept = self._done(frame[frame["position"] >= 0])
             # The task's point, replicate and swept values after `task`; the genome last.
             joined = self.with_params(kept)
@@ -354,7 +357,7 @@ class Result:
             frame = _frame(best.reshape(-1))
             frame.insert(0, "task", np.repeat(np.arange(tasks), islands))
             genomes = self._file["ga/island_best_genomes"][()].reshape(tasks * islands, -1)
-            frame["genome"] = _genomes(genomes)
+            frame["genome"] = _genomes(genomes, self._genome_lengths("ga", frame["task"]))
             kept = self._done(frame[frame["island"] >= 0])
             # As `best`: the task's point, replicate and swept values after `task`, genome last.
             joined = self.with_params(kept)
@@ -406,7 +409,7 @@ class Result:
             genomes = self._file["qd/archive_genomes"][()].reshape(tasks * cells, -1)
             occupied = (frame["cell"].to_numpy() >= 0) & (frame["occupied"].to_numpy() == 1)
             frame = frame[occupied].reset_index(drop=True)
-            frame["genome"] = _genomes(genomes[occupied])
+            frame["genome"] = _genomes(genomes[occupied], self._genome_lengths("qd", frame["task"]))
             kept = self._done(frame).drop(columns="occupied")
             # The cell's bin along each measure: the cell is row-major over the point's bins.
             measures = self.qd_measures

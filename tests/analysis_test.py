@@ -90,6 +90,28 @@ class LoadRuns(TempDirTest):
             self.assertEqual(sorted(run.tasks.task), [1, 4, 7])
             self.assertEqual(sorted(run.records.task), [1, 4, 7])
 
+    def test_genomes_are_cut_at_their_points_length(self):
+        """Mazes of 3 x 3 and 5 x 4 have genomes of 3*3*2 + 1 + 2 and 5*4*2 + 1 + 2 values
+        (walls, start, target slots, docs/tiltmaze.md), padded to the longer with -1; an empty
+        target slot is a -1 gene too, so the point's genome length is what cuts them."""
+        config = self.write("""
+experiment: genome-lengths
+kernel: tiltmaze
+driver: ga
+params: {targets: 2}
+ga: {population: 8, generations: 2, keep_best: 2}
+sweep:
+  zip: {params.width: [3, 5], params.height: [3, 4]}
+seed: 4
+""", "lengths.yaml")
+        out = run_config(self, config, self.path("lengths.h5"))
+        with analysis.load(out) as run, h5py.File(out, "r") as f:
+            lengths = f["ga/genome_length"][()].tolist()
+            self.assertEqual(lengths, [3 * 3 * 2 + 3, 5 * 4 * 2 + 3])
+            for row in run.best.itertuples():
+                self.assertEqual(len(row.genome), lengths[row.point])
+                self.assertEqual(row.genome, f["ga/best_genomes"][row.task, row.position][:lengths[row.point]].tolist())
+
     def test_match3_best_has_validation_and_levels(self):
         out = run_config(self, os.path.join(REPO, "configs", "demo.yaml"), self.path("demo.h5"),
                          "--set", "ga.generations=3")

@@ -193,11 +193,7 @@ void run_ga_driver(DriverContext& context) {
   lengths.reserve(models.size());
   for (const auto& model : models)
     lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
-  auto length_set = file.create_array("ga/genome_length", h5::Datatype::int64(), {lengths.size()});
-  length_set.write_all(h5::Datatype::int64(), lengths.data());
-  length_set.write_attribute(
-      "doc",
-      std::string("genome length of each point; longer rows of best_genomes are padded with -1"));
+  write_genome_lengths(file, "ga", lengths, "best_genomes");
   file.root().open_group("ga").write_attribute("group_sizes", *group_sizes);
 }
 

@@ -178,6 +178,10 @@ void run_qd_driver(DriverContext& context) {
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
   write_axes(*context.file, experiment, context.models, shape);
+  std::vector<std::int64_t> lengths;
+  for (const auto& model : models)
+    lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
+  write_genome_lengths(*context.file, "qd", lengths, "archive_genomes");
   context.file->root().open_group("qd").write_attribute("group_sizes", *group_sizes);
 }
 

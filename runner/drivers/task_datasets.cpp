@@ -180,4 +180,12 @@ void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<
   }
 }
 
+void write_genome_lengths(ResultFile& file, const std::string& group,
+                          const std::vector<std::int64_t>& lengths, const std::string& padded) {
+  auto set = file.create_array(group + "/genome_length", h5::Datatype::int64(), {lengths.size()});
+  set.write_all(h5::Datatype::int64(), lengths.data());
+  set.write_attribute(
+      "doc", "genome length of each point; longer rows of " + padded + " are padded with -1");
+}
+
 }  // namespace levelforge

@@ -59,6 +59,11 @@ void copy_padded_rows(std::span<const T> from, std::size_t width, std::size_t pa
 void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<std::size_t>& shape,
                         const std::vector<std::size_t>& padded, std::span<std::byte> to);
 
+// Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
+// which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
+void write_genome_lengths(ResultFile& file, const std::string& group,
+                          const std::vector<std::int64_t>& lengths, const std::string& padded);
+
 // The blocks of the tasks one rank holds, in every declared dataset, in one task order.
 class TaskBlocks {
  public:
