@@ -47,6 +47,18 @@ void describe(const KernelEntry& kernel) {
   fmt::print("records:\n");
   if (kernel.ga)
     print_fields("ga: evaluation fields (in ga/history and ga/best)", kernel.ga->evaluation_fields);
+  if (kernel.qd) {
+    // Ranges may depend on the parameters: these are the defaults'.
+    fmt::print("  qd: measures (qd/archive measure_NAME; ranges at the default parameters)\n");
+    try {
+      for (const auto& measure : kernel.qd->make(ParamSet::defaults(kernel.params))->measures()) {
+        fmt::print("    {:<20} [{:g}, {:g}]  {}\n", measure.name, measure.low, measure.high,
+                   measure.doc);
+      }
+    } catch (const KernelError& error) {
+      fmt::print("    (the kernel needs parameters to name them: {})\n", error.what());
+    }
+  }
   if (kernel.sweep)
     print_fields("sweep: record fields (sweep/records)", kernel.sweep->record_fields);
   if (kernel.exhaustive) {
