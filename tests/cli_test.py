@@ -498,7 +498,7 @@ class Commands(ConfigTest):
     def test_kernels_lists_every_kernel_and_parameter(self):
         listing = levelforge("kernels")
         self.assert_ok(listing)
-        for name, drivers in (("onemax", "ga, sweep"), ("collatz", "sweep, exhaustive"),
+        for name, drivers in (("onemax", "ga, qd, sweep"), ("collatz", "sweep, exhaustive"),
                               ("faulty", "ga, sweep, exhaustive")):
             self.assertRegex(listing.stdout, rf"{name}\s+{drivers}")
         detail = levelforge("kernels", "collatz")

@@ -22,7 +22,7 @@ config::Experiment experiment_of(const std::string& driver) {
 }
 
 TEST(DriverTable, EveryDeclaredDriverHasItsEntry) {
-  ASSERT_EQ(driver_specs().size(), 3U);
+  ASSERT_EQ(driver_specs().size(), 4U);
   for (const auto* spec : driver_specs()) {
     const auto& driver = driver_for(experiment_of(std::string(spec->name)));
     EXPECT_EQ(&driver.spec, spec) << spec->name;
@@ -35,6 +35,8 @@ TEST(DriverTable, EveryDeclaredDriverHasItsEntry) {
 TEST(DriverTable, UnitsAreWhatRunsCountAndShard) {
   EXPECT_EQ(driver_spec("ga").unit, "task");
   EXPECT_EQ(driver_spec("ga").work_unit, "evals");
+  EXPECT_EQ(driver_spec("qd").unit, "task");
+  EXPECT_EQ(driver_spec("qd").work_unit, "evals");
   EXPECT_EQ(driver_spec("sweep").unit, "task");
   EXPECT_EQ(driver_spec("sweep").work_unit, "runs");
   EXPECT_EQ(driver_spec("exhaustive").unit, "chunk");
@@ -51,8 +53,9 @@ TEST(DriverTable, TheSchemaHasASectionPerDriver) {
   const auto schema = config_schema();
   std::set<std::string> sections;
   for (const auto& [name, settings] : schema.drivers) sections.insert(name);
-  EXPECT_EQ(sections, (std::set<std::string>{"ga", "sweep", "exhaustive"}));
+  EXPECT_EQ(sections, (std::set<std::string>{"ga", "qd", "sweep", "exhaustive"}));
   EXPECT_EQ(schema.drivers.at("ga").size(), ga_settings().size());
+  EXPECT_EQ(schema.drivers.at("qd").size(), qd_settings().size());
   EXPECT_TRUE(schema.drivers.at("sweep").empty());
 }
 
@@ -60,6 +63,7 @@ TEST(DriverTable, AKernelOffersTheDriversOfItsCapabilities) {
   for (const auto& kernel : registered_kernels()) {
     std::vector<std::string> offered;
     if (kernel.ga) offered.emplace_back("ga");
+    if (kernel.qd) offered.emplace_back("qd");
     if (kernel.sweep) offered.emplace_back("sweep");
     if (kernel.exhaustive) offered.emplace_back("exhaustive");
     EXPECT_EQ(kernel.drivers(), offered) << kernel.name;

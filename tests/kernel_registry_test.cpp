@@ -110,7 +110,7 @@ ParamSet with(const KernelEntry& kernel, const std::string& name, std::int64_t v
 // ---------------------------------------------------------------- the registry
 
 TEST(KernelRegistry, RegistersTheTestKernelsWithTheirDrivers) {
-  EXPECT_EQ(entry("onemax").drivers(), (std::vector<std::string>{"ga", "sweep"}));
+  EXPECT_EQ(entry("onemax").drivers(), (std::vector<std::string>{"ga", "qd", "sweep"}));
   EXPECT_EQ(entry("collatz").drivers(), (std::vector<std::string>{"sweep", "exhaustive"}));
   EXPECT_EQ(entry("faulty").drivers(), (std::vector<std::string>{"ga", "sweep", "exhaustive"}));
 }
@@ -207,10 +207,11 @@ TEST(ConfigSchema, ListsEveryKernelWithItsParametersAndDrivers) {
             (std::vector<std::string>{"sweep", "exhaustive"}));
 }
 
-TEST(ConfigSchema, HasTheThreeDriverSections) {
+TEST(ConfigSchema, HasTheFourDriverSections) {
   const auto schema = config_schema();
-  EXPECT_EQ(schema.drivers.size(), 3U);
+  EXPECT_EQ(schema.drivers.size(), 4U);
   ASSERT_EQ(schema.drivers.count("ga"), 1U);
+  ASSERT_EQ(schema.drivers.count("qd"), 1U);
   ASSERT_EQ(schema.drivers.count("sweep"), 1U);
   ASSERT_EQ(schema.drivers.count("exhaustive"), 1U);
   EXPECT_EQ(names_of(schema.drivers.at("ga")), names_of(ga_settings()));
