@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/kernel_params.hpp"
@@ -143,6 +144,104 @@ TEST(Match3Kernel, SweepRunReportsItsGene) {
   const auto record = kernel.run(rng);
   ASSERT_EQ(record.size(), Match3::record_fields().size());
   EXPECT_EQ(std::get<std::int64_t>(record[0]), -977507440);
+}
+
+// ------------------------------------------------------------------------- qd measures
+
+// A 5 x 10 grid without runs, colored (row + 2 * column) mod 5 (neighbours differ by 1 across
+// rows and by 2 across columns), then with row 0 all color 0 (a run of 5) and column 4's
+// bottom three cells color 1 (a run of 3; the cell above is 4 and the cells to their left
+// are never equal to one another). Resolving removes the 8 blocks; column 4's rows 1..6 fall
+// by 3 and make no new run (rows 4..9 then read r mod 5 there, never equal to column 3's
+// (r + 1) mod 5). The board before play has 8 empty cells: row 0 of columns 0..3 and rows
+// 0..3 of column 4.
+Match3::Genome match3_two_run_grid() {
+  Match3::Genome genome{0, std::vector<std::uint8_t>(50)};
+  for (int row = 0; row < 10; ++row) {
+    for (int column = 0; column < 5; ++column) {
+      genome.colors[static_cast<std::size_t>(row * 5 + column)] =
+          static_cast<std::uint8_t>((row + 2 * column) % 5);
+    }
+  }
+  for (int column = 0; column < 5; ++column) genome.colors[static_cast<std::size_t>(column)] = 0;
+  for (int row = 7; row < 10; ++row) genome.colors[static_cast<std::size_t>(row * 5 + 4)] = 1;
+  return genome;
+}
+
+TEST(Match3Measures, EmptyFractionCountsTheResolvedBoardsEmptyCells) {
+  const Match3 kernel(params_with<Match3>({{"genome", std::string("grid")}}));
+  const auto genome = match3_two_run_grid();
+  const auto cells = kernel.board(genome).cells;
+  ASSERT_EQ(std::count(cells.begin(), cells.end(), match3::empty_cell), 8);
+  for (int column = 0; column < 4; ++column) {
+    EXPECT_EQ(cells[static_cast<std::size_t>(column)], match3::empty_cell) << column;
+  }
+  for (int row = 0; row < 4; ++row) {
+    EXPECT_EQ(cells[static_cast<std::size_t>(row * 5 + 4)], match3::empty_cell) << row;
+  }
+  const Evaluation evaluation{0.5, {10.0, 2.0, 0.25, 0.75}};
+  EXPECT_EQ(kernel.measure(genome, evaluation), (std::vector<double>{0.25, 8.0 / 50}));
+
+  // Kept as generated (or rerolled), a board is full: nothing is empty.
+  for (const char* const initial_runs : {"keep", "reroll"}) {
+    const Match3 full(params_with<Match3>(
+        {{"genome", std::string("grid")}, {"initial_runs", std::string(initial_runs)}}));
+    EXPECT_EQ(full.measure(genome, evaluation)[1], 0.0) << initial_runs;
+  }
+}
+
+TEST(Match3Measures, PIsTheOneTheFitnessUsed) {
+  const Match3 normal(params_with<Match3>({{"target", 0.4}, {"playouts", std::int64_t{100}}}));
+  const Match3 counted(params_with<Match3>(
+      {{"target", 0.4}, {"playouts", std::int64_t{100}}, {"estimator", std::string("empirical")}}));
+  // By hand: record (mean, std, p_normal, p_empirical) = (10, 2, 0.25, 0.75).
+  const Evaluation by_hand{0.5, {10.0, 2.0, 0.25, 0.75}};
+  const Match3::Genome genome{804118649U, {}};
+  EXPECT_EQ(normal.measure(genome, by_hand)[0], 0.25);
+  EXPECT_EQ(counted.measure(genome, by_hand)[0], 0.75);
+  // On a real evaluation the measured p is the p of the fitness 1 - |target - p|, and the two
+  // estimators differ on this board.
+  auto first = rng_for(11);
+  auto second = rng_for(11);
+  const auto by_normal = normal.evaluate(genome, first);
+  const auto by_count = counted.evaluate(genome, second);
+  const double p_normal = normal.measure(genome, by_normal)[0];
+  const double p_empirical = counted.measure(genome, by_count)[0];
+  EXPECT_NE(p_normal, p_empirical);
+  EXPECT_DOUBLE_EQ(by_normal.fitness, 1 - std::abs(0.4 - p_normal));
+  EXPECT_DOUBLE_EQ(by_count.fitness, 1 - std::abs(0.4 - p_empirical));
+}
+
+TEST(Match3Measures, RandomGenomesMeasureInRange) {
+  int boards_with_empty_cells = 0;
+  for (const char* const encoding : {"seed", "grid"}) {
+    for (const char* const estimator : {"normal", "empirical"}) {
+      const Match3 kernel(params_with<Match3>({{"genome", std::string(encoding)},
+                                               {"estimator", std::string(estimator)},
+                                               {"playouts", std::int64_t{20}}}));
+      const auto specs = kernel.measures();
+      ASSERT_EQ(specs.size(), 2U);
+      EXPECT_EQ(specs[0].name, "p");
+      EXPECT_EQ(specs[1].name, "empty_fraction");
+      for (std::uint64_t i = 0; i < 50; ++i) {
+        auto rng = rng_for(100 + i);
+        const auto genome = kernel.random_genome(rng);
+        const auto evaluation = kernel.evaluate(genome, rng);
+        const auto values = kernel.measure(genome, evaluation);
+        ASSERT_EQ(values.size(), specs.size());
+        for (std::size_t m = 0; m < specs.size(); ++m) {
+          EXPECT_GE(values[m], specs[m].low) << specs[m].name;
+          EXPECT_LE(values[m], specs[m].high) << specs[m].name;
+        }
+        std::vector<std::uint8_t> level(50);
+        kernel.render_level(genome, level);
+        const auto empty = std::count(level.begin(), level.end(), match3::empty_cell);
+        EXPECT_DOUBLE_EQ(values[1] * 50, static_cast<double>(empty));
+        boards_with_empty_cells += empty > 0 ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(boards_with_empty_cells, 20) << "resolved runs leave random boards holes";
 }
 
 }  // namespace

@@ -208,5 +208,75 @@ TEST(Genome, FitnessIsOneMinusTheDistanceToTheTarget) {
   EXPECT_EQ(std::get<double>(kernel.evaluate({0, 0, 0, 1, 0, 1}, again).record[0]), 1.0);
 }
 
+// ------------------------------------------------------------------------- qd measures
+
+TEST(MonstersMeasures, HandComputedFromTheEvaluation) {
+  const Monsters kernel(params());
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  EXPECT_EQ(specs[0].name, "p_survive");
+  EXPECT_EQ(specs[1].name, "flight");
+  const Monsters::Genome genome = {3, 3, 2, 1, 0, 2};
+  // Record: p_survive, turns_mean, flee_mean, share_aggression, share_fear.
+  EXPECT_EQ(kernel.measure(genome, {0.9, {0.4, 70.0, 12.0, 0.125, 0.375}}),
+            (std::vector<double>{0.4, 0.75}));  // 0.375 / (0.125 + 0.375)
+  EXPECT_EQ(kernel.measure(genome, {0.9, {0.4, 70.0, 0.0, 0.25, 0.0}}),
+            (std::vector<double>{0.4, 0}));  // attacks, never flees
+  EXPECT_EQ(kernel.measure(genome, {0.9, {1.0, 80.0, 0.0, 0.0, 0.0}}),
+            (std::vector<double>{1, 0.5}));  // neither
+}
+
+TEST(MonstersMeasures, HandKnownSpecies) {
+  const Monsters kernel(params({{"worlds", std::int64_t{20}}, {"turns", std::int64_t{60}}}));
+  // Aggression off: no monster ever attacks, so every hero lives; fear at its highest wins
+  // every decision that is not wandering or desire: flight 1.
+  Rng coward_rng({6, Stream::evaluation, 0, 0, 0});
+  const Monsters::Genome coward = {0, 20, 0, 0, 0, 1};
+  const auto coward_evaluation = kernel.evaluate(coward, coward_rng);
+  EXPECT_EQ(kernel.measure(coward, coward_evaluation), (std::vector<double>{1, 1}));
+  EXPECT_GT(std::get<double>(coward_evaluation.record[4]), 0) << "fear won some decisions";
+  // Fear off: no monster ever flees: flight 0.
+  Rng brute_rng({6, Stream::evaluation, 0, 0, 1});
+  const Monsters::Genome brute = {20, 0, 0, 0, 0, 10};
+  const auto brute_evaluation = kernel.evaluate(brute, brute_rng);
+  const auto brute_values = kernel.measure(brute, brute_evaluation);
+  EXPECT_EQ(brute_values[1], 0);
+  EXPECT_EQ(brute_values[0], std::get<double>(brute_evaluation.record[0]));
+  EXPECT_LT(brute_values[0], 1) << "strong, aggressive goblins kill some heroes";
+  // Neither motive on: flight 0.5, and nobody is hurt.
+  Rng idle_rng({6, Stream::evaluation, 0, 0, 2});
+  const Monsters::Genome idle = {0, 0, 5, 2, 0, 5};
+  EXPECT_EQ(kernel.measure(idle, kernel.evaluate(idle, idle_rng)), (std::vector<double>{1, 0.5}));
+}
+
+TEST(MonstersMeasures, RandomGenomesMeasureInRange) {
+  const Monsters kernel(params({{"worlds", std::int64_t{3}}, {"turns", std::int64_t{40}}}));
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  int fled = 0;
+  int attacked = 0;
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    Rng rng({7, Stream::evaluation, 0, 0, i});
+    const auto genome = kernel.random_genome(rng);
+    const auto evaluation = kernel.evaluate(genome, rng);
+    const auto values = kernel.measure(genome, evaluation);
+    ASSERT_EQ(values.size(), specs.size());
+    for (std::size_t m = 0; m < specs.size(); ++m) {
+      EXPECT_GE(values[m], specs[m].low) << specs[m].name;
+      EXPECT_LE(values[m], specs[m].high) << specs[m].name;
+    }
+    EXPECT_EQ(values[0], std::get<double>(evaluation.record[0]));
+    const double aggression = std::get<double>(evaluation.record[3]);
+    const double fear = std::get<double>(evaluation.record[4]);
+    if (aggression + fear > 0) {
+      EXPECT_DOUBLE_EQ(values[1], fear / (aggression + fear));
+    }
+    fled += values[1] > 0.5 ? 1 : 0;
+    attacked += values[1] < 0.5 ? 1 : 0;
+  }
+  EXPECT_GT(fled, 10);
+  EXPECT_GT(attacked, 10);
+}
+
 }  // namespace
 }  // namespace levelforge

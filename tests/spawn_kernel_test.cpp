@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <span>
@@ -363,6 +364,100 @@ TEST(SpawnGa, FitnessRewardsVarietyWithinTheErrorBound) {
   EXPECT_DOUBLE_EQ(empty.fitness, -0.9);
   EXPECT_EQ(kernel.validate({10'000, 5000, 0, 0, 0}, rng).size(),
             Spawn::validation_fields().size());
+}
+
+// ------------------------------------------------------------------------- qd measures
+
+// The table of LongestAbsenceCountsFromEligibility under the GA: required 1, 2, 3, 4, 5;
+// "a" (strength 1) fits every level, "b" (strength 100, eligible from level 2) never fits,
+// "c" is never eligible. So at most 1 type can appear per level.
+const Spawn& spawn_ramp_kernel() {
+  static const Spawn kernel(params_with<Spawn>(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 1), object_node("b", 100, 3, 1),
+                                         object_node("c", 1, 99, 1)}))},
+       {"keyframes", table(DataNode::list({key(0, 1), key(4, 5)}))},
+       {"wrap", std::string("clamp")},
+       {"base_difficulty", 1.0},
+       {"levels", std::int64_t{5}},
+       {"recency", std::string("decay")},
+       {"runs", std::int64_t{10}}}));
+  return kernel;
+}
+
+TEST(SpawnMeasures, HandComputedTypesAndAbsences) {
+  const Spawn& kernel = spawn_ramp_kernel();
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  EXPECT_EQ(specs[0].name, "mean_types");
+  EXPECT_EQ(specs[0].high, 1);  // "a" on each of the 5 levels, nothing else fits
+  EXPECT_EQ(specs[1].name, "mean_longest_absence");
+  EXPECT_EQ(specs[1].high, 2.5);  // half the levels
+  auto rng = rng_for(30);
+  // Ratios 1: every level holds "a" (1 type); absences a 0, b 3 (levels 2..4): mean 1.5.
+  const Spawn::Genome every_level = {10'000, 5000, 10'000, 10'000, 10'000};
+  EXPECT_EQ(kernel.measure(every_level, kernel.evaluate(every_level, rng)),
+            (std::vector<double>{1, 1.5}));
+  // "a" at ratio 0 never spawns: no type on any level; absences a 5, b 3: mean 4.
+  const Spawn::Genome nothing = {10'000, 5000, 0, 10'000, 10'000};
+  EXPECT_EQ(kernel.measure(nothing, kernel.evaluate(nothing, rng)), (std::vector<double>{0, 4}));
+}
+
+TEST(SpawnMeasures, RangesFollowTheTableAndNoEligibleObjectIsNoAbsence) {
+  // Required 10 on every level: "a" and "b" can appear, "c" is too strong (20 > 10) and "d"
+  // never eligible (50 > 10): at most 2 types.
+  const Spawn kernel(params_with<Spawn>(
+      {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 4, 5, 0.5),
+                                         object_node("c", 20, 0, 1), object_node("d", 1, 50, 1)}))},
+       {"base_difficulty", 10.0},
+       {"levels", std::int64_t{8}},
+       {"runs", std::int64_t{5}}}));
+  EXPECT_EQ(kernel.measures()[0].high, 2);
+  EXPECT_EQ(kernel.measures()[1].high, 4);
+
+  // Only a never-eligible object: mean_longest_absence is NaN in the record, 0 as a measure
+  // (the qd driver refuses NaN); the range of types is at least [0, 1].
+  const Spawn never(
+      params_with<Spawn>({{"objects", table(DataNode::list({object_node("d", 1, 50, 1)}))},
+                          {"base_difficulty", 10.0},
+                          {"levels", std::int64_t{8}},
+                          {"runs", std::int64_t{5}}}));
+  EXPECT_EQ(never.measures()[0].high, 1);
+  auto rng = rng_for(31);
+  const Spawn::Genome genome = {10'000, 5000, 10'000};
+  const auto evaluation = never.evaluate(genome, rng);
+  ASSERT_TRUE(std::isnan(std::get<double>(evaluation.record[6])));
+  EXPECT_EQ(never.measure(genome, evaluation), (std::vector<double>{0, 0}));
+}
+
+TEST(SpawnMeasures, RandomGenomesMeasureInRange) {
+  const Spawn& kernel = ga_kernel();  // a, b, c all fit the constant difficulty 20
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  EXPECT_EQ(specs[0].high, 3);
+  EXPECT_EQ(specs[1].high, 25);
+  double least_types = 3;
+  double most_types = 0;
+  int absences_in_range = 0;
+  for (int i = 0; i < 200; ++i) {
+    auto rng = rng_for(400 + static_cast<std::uint64_t>(i));
+    const auto genome = kernel.random_genome(rng);
+    const auto evaluation = kernel.evaluate(genome, rng);
+    const auto values = kernel.measure(genome, evaluation);
+    ASSERT_EQ(values.size(), specs.size());
+    // Types never leave their range; an absence lies in [0, levels], and beyond levels / 2
+    // (objects that a small ratio keeps out of every level) in the last cell.
+    EXPECT_GE(values[0], specs[0].low);
+    EXPECT_LE(values[0], specs[0].high);
+    EXPECT_GE(values[1], specs[1].low);
+    EXPECT_LE(values[1], 50);
+    absences_in_range += values[1] <= specs[1].high ? 1 : 0;
+    EXPECT_EQ(values[0], std::get<double>(evaluation.record[4]));
+    EXPECT_EQ(values[1], std::get<double>(evaluation.record[6]));
+    least_types = std::min(least_types, values[0]);
+    most_types = std::max(most_types, values[0]);
+  }
+  EXPECT_GT(most_types - least_types, 0.5) << "the ratios move the types per level";
+  EXPECT_GT(absences_in_range, 150);
 }
 
 }  // namespace

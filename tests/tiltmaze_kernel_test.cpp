@@ -19,6 +19,9 @@ using testing::params_with;
 using tiltmaze::Maze;
 
 Rng rng_for(std::uint64_t individual) { return Rng({7, Stream::init, 0, 0, individual}); }
+Rng tilt_measure_rng(std::uint64_t individual) {
+  return Rng({8, Stream::evaluation, 0, 0, individual});
+}
 
 // The 3 x 2 example of docs/tiltmaze.md. The ball never rests on the lower T (it rolls
 // from one side of the bottom row to the other), so in stop mode it is unsolvable; in
@@ -232,6 +235,103 @@ TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
     EXPECT_EQ(std::get<std::int64_t>(record[1]), solution.length);
     EXPECT_EQ(std::get<std::int64_t>(record[4]),
               static_cast<std::int64_t>(tiltmaze::roll_graph(maze).resting.size()));
+  }
+}
+
+// ------------------------------------------------------------------------- qd measures
+
+// docs/tiltmaze.md's hardest one-target 4 x 4 maze (config 595218): 13 tilts,
+// RDLDRURDRULDR. Inner walls counted on the drawing: east walls right of (0,1), (1,1), (2,2)
+// and (3,1), south walls under (0,0), (1,1) and (1,2): 7 of the 3 x 4 + 4 x 3 = 24.
+const char* const hardest_four_by_four = R"(+-+-+-+-+
+|S  |   |
++-+ + + +
+|   |  T|
++ +-+-+ +
+|     | |
++ + + + +
+|   |   |
++-+-+-+-+
+)";
+
+TEST(TiltMazeMeasures, HandCountedLengthAndWalls) {
+  const TiltMaze kernel(params_with<TiltMaze>(
+      {{"width", std::int64_t{4}}, {"height", std::int64_t{4}}, {"targets", std::int64_t{1}}}));
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  EXPECT_EQ(specs[0].name, "length");
+  EXPECT_EQ(specs[0].low, 0);
+  EXPECT_EQ(specs[0].high, (1 + 1) * (4 + 2));
+  EXPECT_EQ(specs[1].name, "wall_density");
+  EXPECT_EQ(specs[1].low, 0);
+  EXPECT_EQ(specs[1].high, 1);
+
+  const auto maze = tiltmaze::parse_maze(hardest_four_by_four);
+  auto rng = tilt_measure_rng(0);
+  const auto evaluation = kernel.evaluate(maze, rng);
+  EXPECT_EQ(kernel.measure(maze, evaluation), (std::vector<double>{13, 7.0 / 24}));
+
+  // The document's 3 x 2 example: walls right of (0,1) and under (0,1), 2 of 2 x 2 + 3 x 1 = 7.
+  // Stop mode: unsolvable, length -1, below the range (the qd driver's first cell). Pass mode:
+  // D R U, 3 tilts (two cannot reach the upper T).
+  const auto example_maze = tiltmaze::parse_maze(example);
+  const auto small = [](const char* collect) {
+    return TiltMaze(params_with<TiltMaze>({{"width", std::int64_t{3}},
+                                           {"height", std::int64_t{2}},
+                                           {"targets", std::int64_t{2}},
+                                           {"collect", std::string(collect)}}));
+  };
+  const TiltMaze stop = small("stop");
+  const TiltMaze pass = small("pass");
+  EXPECT_EQ(stop.measure(example_maze, stop.evaluate(example_maze, rng)),
+            (std::vector<double>{-1, 2.0 / 7}));
+  EXPECT_LT(-1, stop.measures()[0].low);
+  EXPECT_EQ(pass.measure(example_maze, pass.evaluate(example_maze, rng)),
+            (std::vector<double>{3, 2.0 / 7}));
+  EXPECT_EQ(pass.measures()[0].high, (2 + 1) * (3 + 2));
+}
+
+TEST(TiltMazeMeasures, RandomMazesMeasureInRange) {
+  const TiltMaze kernel(params_with<TiltMaze>({}));  // 8 x 8, 3 targets, wall density 0.3
+  const auto specs = kernel.measures();
+  ASSERT_EQ(specs.size(), 2U);
+  EXPECT_EQ(specs[0].high, (3 + 1) * (8 + 2));
+  double density_sum = 0;
+  int unsolvable = 0;
+  int longer_than_ten = 0;
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    auto rng = tilt_measure_rng(100 + i);
+    auto genome = kernel.random_genome(rng);
+    if (i % 2 == 1) kernel.mutate(genome, 0.2, rng);
+    const auto evaluation = kernel.evaluate(genome, rng);
+    const auto values = kernel.measure(genome, evaluation);
+    ASSERT_EQ(values.size(), specs.size());
+    const auto length = std::get<std::int64_t>(evaluation.record[1]);
+    EXPECT_EQ(values[0], static_cast<double>(length));
+    if (std::get<std::int64_t>(evaluation.record[0]) == 0) {
+      EXPECT_EQ(values[0], -1);
+      ++unsolvable;
+    } else {
+      EXPECT_GE(values[0], specs[0].low);
+      EXPECT_LE(values[0], specs[0].high);
+      longer_than_ten += values[0] > 10 ? 1 : 0;
+    }
+    EXPECT_GE(values[1], specs[1].low);
+    EXPECT_LE(values[1], specs[1].high);
+    density_sum += values[1];
+  }
+  EXPECT_LT(unsolvable, 20);  // resting placement: nearly all solvable
+  EXPECT_GT(longer_than_ten, 0);
+  // 112 inner walls, each present with probability 0.3 (0.2 flips on the mutated half move
+  // the expectation to 0.3 + 0.2 * (1 - 2 * 0.3) = 0.38): the mean density lies near 0.34.
+  EXPECT_NEAR(density_sum / 200, 0.34, 0.02);
+
+  // No wall and every wall.
+  for (const double density : {0.0, 1.0}) {
+    const TiltMaze extreme(params_with<TiltMaze>({{"wall_density", density}}));
+    auto rng = tilt_measure_rng(7);
+    const auto genome = extreme.random_genome(rng);
+    EXPECT_EQ(extreme.measure(genome, extreme.evaluate(genome, rng))[1], density);
   }
 }
 

@@ -150,8 +150,8 @@ match3::Board Match3::board(const Genome& genome) const {
   return match3::board_from_colors(genome.colors, rules_, initial_runs_, 0);
 }
 
-match3::PlayoutStats Match3::measure(const match3::Board& start, std::int64_t playouts,
-                                     Rng& rng) const {
+match3::PlayoutStats Match3::play(const match3::Board& start, std::int64_t playouts,
+                                  Rng& rng) const {
   const auto scores = match3::play_scores(start, rules_, playouts, score_table_, rng);
   return match3::summarize(scores, threshold_);
 }
@@ -184,8 +184,28 @@ std::vector<FieldSpec> Match3::evaluation_fields() {
 }
 
 Evaluation Match3::evaluate(const Genome& genome, Rng& rng) const {
-  const auto stats = measure(board(genome), playouts_, rng);
+  const auto stats = play(board(genome), playouts_, rng);
   return {fitness(stats), stats_record(stats)};
+}
+
+// qd driver. The record holds score_mean, score_std, p_normal, p_empirical (stats_record).
+std::vector<MeasureSpec> Match3::measures() const {
+  return {{"p", 0, 1,
+           "success probability by the run's estimator: the evaluation's p_normal or "
+           "p_empirical, the p the fitness compares with the target"},
+          {"empty_fraction", 0, 1,
+           "fraction of the cells empty on the board before play (initial runs resolved); 0 for "
+           "every board under initial_runs keep or reroll"}};
+}
+
+std::vector<double> Match3::measure(const Genome& genome, const Evaluation& evaluation) const {
+  constexpr std::size_t p_normal_at = 2;
+  constexpr std::size_t p_empirical_at = 3;
+  const double p = std::get<double>(
+      evaluation.record.at(estimator_ == Estimator::normal ? p_normal_at : p_empirical_at));
+  const auto cells = board(genome).cells;
+  const auto empty = std::count(cells.begin(), cells.end(), match3::empty_cell);
+  return {p, static_cast<double>(empty) / static_cast<double>(cells.size())};
 }
 
 void Match3::encode(const Genome& genome, std::span<std::int64_t> out) const {
@@ -214,7 +234,7 @@ std::vector<FieldSpec> Match3::validation_fields() {
 }
 
 Record Match3::validate(const Genome& genome, Rng& rng) const {
-  return stats_record(measure(board(genome), validation_playouts_, rng));
+  return stats_record(play(board(genome), validation_playouts_, rng));
 }
 
 std::vector<std::size_t> Match3::level_shape() const {
@@ -234,7 +254,7 @@ std::vector<FieldSpec> Match3::record_fields() {
 }
 
 Record Match3::run(Rng& rng) const {
-  const auto stats = measure(match3::board_from_gene(gene_, rules_, initial_runs_), playouts_, rng);
+  const auto stats = play(match3::board_from_gene(gene_, rules_, initial_runs_), playouts_, rng);
   auto record = stats_record(stats);
   record.insert(record.begin(), {std::int64_t{static_cast<std::int32_t>(gene_)}, fitness(stats)});
   return record;

@@ -30,9 +30,9 @@ class Match3 {
   static constexpr std::string_view name = "match3";
   static constexpr std::string_view summary =
       "Match-3 boards evolved to a target success probability (Park & Oh 2019)";
-  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::render_level, Capability::sweep,
-                                             Capability::memory_estimate};
+  static constexpr Capabilities capabilities{Capability::ga,           Capability::validate,
+                                             Capability::render_level, Capability::measures,
+                                             Capability::sweep,        Capability::memory_estimate};
 
   static std::vector<ParamSpec> parameters();
   explicit Match3(const ParamSet& params);
@@ -58,6 +58,12 @@ class Match3 {
   [[nodiscard]] std::vector<std::size_t> level_shape() const;
   void render_level(const Genome& genome, std::span<std::uint8_t> out) const;
 
+  // qd driver: the success probability p by the run's estimator (the one the fitness used,
+  // from the evaluation) and the fraction of empty cells of the board before play.
+  [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  [[nodiscard]] std::vector<double> measure(const Genome& genome,
+                                            const Evaluation& evaluation) const;
+
   // sweep driver: evaluates the board of params.gene.
   static std::vector<FieldSpec> record_fields();
   Record run(Rng& rng) const;
@@ -65,8 +71,8 @@ class Match3 {
   [[nodiscard]] match3::Board board(const Genome& genome) const;
 
  private:
-  [[nodiscard]] match3::PlayoutStats measure(const match3::Board& board, std::int64_t playouts,
-                                             Rng& rng) const;
+  [[nodiscard]] match3::PlayoutStats play(const match3::Board& board, std::int64_t playouts,
+                                          Rng& rng) const;
   [[nodiscard]] double fitness(const match3::PlayoutStats& stats) const;
 
   match3::Rules rules_;

@@ -335,6 +335,29 @@ Record Monsters::validate(const Genome& genome, Rng& rng) const {
   return {s.p_survive(), s.turns.mean(), s.flee.mean()};
 }
 
+// qd driver. The record: p_survive, turns_mean, flee_mean, share_aggression, share_fear.
+std::vector<MeasureSpec> Monsters::measures() const {
+  return {{"p_survive", 0, 1,
+           "fraction of the evaluation's worlds whose hero survives (the evaluation's "
+           "p_survive): how hard the species makes the level"},
+          {"flight", 0, 1,
+           "share_fear / (share_fear + share_aggression): of the monster decisions won by fear "
+           "or aggression, the share fear won (0 always attacks, 1 always flees); 0.5 when "
+           "neither ever wins"}};
+}
+
+std::vector<double> Monsters::measure(const Genome& /*genome*/,
+                                      const Evaluation& evaluation) const {
+  constexpr std::size_t p_survive_at = 0;
+  constexpr std::size_t share_aggression_at = 3;
+  constexpr std::size_t share_fear_at = 4;
+  const double aggression = std::get<double>(evaluation.record.at(share_aggression_at));
+  const double fear = std::get<double>(evaluation.record.at(share_fear_at));
+  const double fought_or_fled = aggression + fear;
+  return {std::get<double>(evaluation.record.at(p_survive_at)),
+          fought_or_fled > 0 ? fear / fought_or_fled : 0.5};
+}
+
 void Monsters::encode(const Genome& genome, std::span<std::int64_t> out) const {
   std::copy(genome.begin(), genome.end(), out.begin());
 }

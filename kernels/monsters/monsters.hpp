@@ -24,7 +24,7 @@ class Monsters {
       "JSwing's monster AI (motives in 8 directions) in batches of worlds, tuned to a hero "
       "survival target";
   static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::sweep};
+                                             Capability::measures, Capability::sweep};
 
   static std::vector<ParamSpec> parameters();
   explicit Monsters(const ParamSet& params);
@@ -46,6 +46,12 @@ class Monsters {
   // The final best genomes are measured again with fresh worlds.
   static std::vector<FieldSpec> validation_fields();
   Record validate(const Genome& genome, Rng& rng) const;
+
+  // qd driver: the hero's survival and how often the monsters flee rather than fight, both
+  // from the evaluation (docs/monsters.md, "Measures").
+  [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  [[nodiscard]] std::vector<double> measure(const Genome& genome,
+                                            const Evaluation& evaluation) const;
 
   [[nodiscard]] const monsters::Scenario& scenario() const { return scenario_; }
 

@@ -247,6 +247,36 @@ Evaluation Spawn::evaluate(const Genome& genome, Rng& rng) const {
   return {fitness, std::move(record)};
 }
 
+// qd driver. The record: weight_increment, decay, then variety_record (error_share,
+// repetition, mean_types, entropy, mean_longest_absence), then stalled_share.
+std::vector<MeasureSpec> Spawn::measures() const {
+  // The most types a level can hold: the objects eligible there (min_difficulty <= D) that
+  // fit its budget at all (strength <= D), whatever the genome's ratios; mean over levels.
+  double could_appear = 0;
+  for (const double required : required_) {
+    for (const auto& object : objects_) {
+      if (object.min_difficulty <= required && object.strength <= required) could_appear += 1;
+    }
+  }
+  const double most_types = std::max(1.0, could_appear / static_cast<double>(required_.size()));
+  return {{"mean_types", 0, most_types,
+           "distinct enemy types per level (the evaluation's mean_types), 0 .. the mean over "
+           "levels of the objects that could appear there (min_difficulty and strength <= the "
+           "required difficulty; at least 1)"},
+          {"mean_longest_absence", 0, static_cast<double>(required_.size()) / 2,
+           "levels an enemy stays away at most after it became eligible (the evaluation's "
+           "mean_longest_absence), 0 .. levels / 2 (away half the run or more: the last cell); "
+           "0 when no object is ever eligible"}};
+}
+
+std::vector<double> Spawn::measure(const Genome& /*genome*/, const Evaluation& evaluation) const {
+  constexpr std::size_t mean_types_at = 4;
+  constexpr std::size_t absence_at = 6;
+  const double absence = std::get<double>(evaluation.record.at(absence_at));
+  return {std::get<double>(evaluation.record.at(mean_types_at)),
+          std::isnan(absence) ? 0.0 : absence};
+}
+
 void Spawn::encode(const Genome& genome, std::span<std::int64_t> out) const {
   std::copy(genome.begin(), genome.end(), out.begin());
 }

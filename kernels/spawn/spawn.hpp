@@ -29,7 +29,7 @@ class Spawn {
   static constexpr std::string_view summary =
       "enemy spawns by recency-weighted selection under a difficulty budget, over long runs";
   static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::sweep};
+                                             Capability::measures, Capability::sweep};
 
   static std::vector<ParamSpec> parameters();
   explicit Spawn(const ParamSet& params);
@@ -51,6 +51,12 @@ class Spawn {
   // The kept genomes measured again over validation_runs runs.
   static std::vector<FieldSpec> validation_fields();
   Record validate(const Genome& genome, Rng& rng) const;
+
+  // qd driver: enemy types per level and the mean longest absence of an enemy, both from the
+  // evaluation (docs/spawn.md, "Measures").
+  [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  [[nodiscard]] std::vector<double> measure(const Genome& genome,
+                                            const Evaluation& evaluation) const;
 
   [[nodiscard]] const spawn::Simulator& simulator() const { return simulator_; }
   [[nodiscard]] const std::vector<double>& required() const { return required_; }

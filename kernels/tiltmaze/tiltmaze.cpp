@@ -193,6 +193,35 @@ Evaluation TiltMaze::evaluate(const Genome& genome, Rng& /*rng*/) const {
   return {fitness, std::move(record)};
 }
 
+// qd driver. The record's second field is the length (evaluation_fields()).
+std::vector<MeasureSpec> TiltMaze::measures() const {
+  // One leg per target and one more, each about a crossing of the maze plus two tilts: the
+  // documented longest solutions are 13 (4 x 4, 1 target: 12 here), 20 (4 x 4, 2 targets: 18)
+  // and about 50 (8 x 8, 4 targets, the GA's ceiling: 50).
+  const int side = std::max(generation_.width, generation_.height);
+  const int longest = (generation_.targets + 1) * (side + 2);
+  return {{"length", 0, static_cast<double>(longest),
+           "tilts of the optimal solution (the evaluation's length), 0 .. (targets + 1) x "
+           "(max(width, height) + 2); -1 for an unsolvable maze, below the range: the first "
+           "cell"},
+          {"wall_density", 0, 1, "fraction of the (W-1) x H + W x (H-1) inner walls present"}};
+}
+
+std::vector<double> TiltMaze::measure(const Genome& genome, const Evaluation& evaluation) const {
+  constexpr std::size_t length_at = 1;
+  const auto length = std::get<std::int64_t>(evaluation.record.at(length_at));
+  const int width = genome.width;
+  const int height = genome.height;
+  int walls = 0;
+  for (int cell = 0; cell < genome.cells(); ++cell) {
+    if (cell % width + 1 < width && genome.east[to_index(cell)] != 0) ++walls;
+    if (cell / width + 1 < height && genome.south[to_index(cell)] != 0) ++walls;
+  }
+  const int inner = (width - 1) * height + width * (height - 1);
+  return {static_cast<double>(length),
+          inner == 0 ? 0.0 : static_cast<double>(walls) / static_cast<double>(inner)};
+}
+
 // Layout: east[W*H], south[W*H], start, then `targets` slots (-1 for an empty one).
 void TiltMaze::encode(const Genome& genome, std::span<std::int64_t> out) const {
   const auto cells = to_index(genome.cells());

@@ -25,8 +25,8 @@ class TiltMaze {
   static constexpr std::string_view summary =
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
   static constexpr Capabilities capabilities{
-      Capability::ga,          Capability::render_level, Capability::sweep,  Capability::exhaustive,
-      Capability::visit_range, Capability::puzzle,       Capability::summary};
+      Capability::ga,         Capability::render_level, Capability::measures, Capability::sweep,
+      Capability::exhaustive, Capability::visit_range,  Capability::puzzle,   Capability::summary};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -44,6 +44,12 @@ class TiltMaze {
   // The maze drawn in the text form, one ASCII code per character: (2H+1) x (2W+1).
   [[nodiscard]] std::vector<std::size_t> level_shape() const;
   void render_level(const Genome& genome, std::span<std::uint8_t> out) const;
+
+  // qd driver: the optimal solution length (-1, below the range, for an unsolvable maze) and
+  // the fraction of the inner walls present (docs/tiltmaze.md, "Measures").
+  [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  [[nodiscard]] std::vector<double> measure(const Genome& genome,
+                                            const Evaluation& evaluation) const;
 
   // sweep driver: one random maze per task.
   static std::vector<FieldSpec> record_fields();
