@@ -68,6 +68,12 @@ DRIVERS = {
                       "--set", "ga.migration.every=4", "--set", "checkpoint.every=3"],
         "interval_units": RANKS * 3 * 160,
     },
+    # MAP-Elites (docs/drivers.md, "qd driver"): saved mid-task after an iteration.
+    "qd": {
+        "config": config("tiltmaze_qd.yaml"),
+        "overrides": ["--set", "checkpoint.every=20"],
+        "interval_units": RANKS * 20 * 100,  # iterations of 100 evaluations
+    },
     "exhaustive": {
         "config": config("matchstick_2digit_k2.yaml"),
         "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
@@ -247,6 +253,9 @@ class Checkpoints(TempDirTest):
     def test_exhaustive_killed_and_resumed(self):
         self.check_kills("exhaustive")
 
+    def test_qd_killed_and_resumed(self):
+        self.check_kills("qd", kills=min(3, KILL_RUNS))
+
     def test_island_ga_killed_and_resumed(self):
         # Three kills (resumed on 1, 2 and 3 ranks): the GA's kills cover the rest.
         self.check_kills("islands", kills=min(3, KILL_RUNS))
@@ -305,6 +314,9 @@ class Checkpoints(TempDirTest):
 
     def test_an_island_ga_resumes_identical(self):
         self.check_signal("islands", signal.SIGUSR1, ranks=3)
+
+    def test_a_qd_run_resumes_identical(self):
+        self.check_signal("qd", signal.SIGTERM, ranks=2)
 
 
 class Refusals(TempDirTest):
@@ -666,6 +678,7 @@ class Shards(TempDirTest):
              "sampled": ["--set", "sweep.replicates=10"],
              "islands": ["--set", "ga.population=64", "--set", "ga.generations=10",
                          "--set", "ga.migration.every=3"],
+             "qd": ["--set", "qd.iterations=10", "--set", "sweep.replicates=4"],
              "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
 
     def check_merge(self, driver):
@@ -697,6 +710,9 @@ class Shards(TempDirTest):
 
     def test_island_ga_shards_merge_to_the_unsharded_result(self):
         self.check_merge("islands")
+
+    def test_qd_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("qd")
 
     def test_missing_duplicate_and_foreign_shards_are_refused(self):
         spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])

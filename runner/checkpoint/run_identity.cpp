@@ -40,8 +40,12 @@ void flatten(const YAML::Node& node, const std::string& prefix, RunIdentity& out
     for (const auto& element : node) flatten(element, fmt::format("{}[{}]", prefix, index++), out);
     return;
   }
+  // The node's own style wins over the emitter's: a list read in block style would take
+  // several lines, which the one-line-per-value encoding cannot hold.
+  YAML::Node one_line = YAML::Clone(node);
+  one_line.SetStyle(YAML::EmitterStyle::Flow);
   YAML::Emitter flow;
-  flow << YAML::Flow << node;
+  flow << YAML::Flow << one_line;
   out[prefix] = flow.c_str();
 }
 

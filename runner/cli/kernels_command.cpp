@@ -1,6 +1,7 @@
 // `levelforge kernels [NAME]`: generated from the kernels' own declarations.
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
@@ -75,9 +76,13 @@ void describe(const KernelEntry& kernel) {
 
 int kernels_command(const std::string& name) {
   if (name.empty()) {
-    fmt::print("{:<12} {:<22} {}\n", "kernel", "drivers", "summary");
+    // The drivers column as wide as its widest entry.
+    std::size_t width = 7;
+    for (const auto& kernel : registered_kernels())
+      width = std::max(width, join(kernel.drivers()).size());
+    fmt::print("{:<12} {:<{}} {}\n", "kernel", "drivers", width, "summary");
     for (const auto& kernel : registered_kernels()) {
-      fmt::print("{:<12} {:<22} {}\n", kernel.name, join(kernel.drivers()), kernel.summary);
+      fmt::print("{:<12} {:<{}} {}\n", kernel.name, join(kernel.drivers()), width, kernel.summary);
     }
     fmt::print("\n`levelforge kernels NAME` lists a kernel's parameters.\n");
     return exit_ok;
