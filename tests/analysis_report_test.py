@@ -40,6 +40,13 @@ CASES = {
                          ["--set", "ga.population=64", "--set", "ga.generations=6", "--set",
                           "ga.migration.every=2", "--set", "sweep.replicates=1"],
                          ["fitness.png", "ga_islands.png", "tiltmaze_best.png"]),
+    # MAP-Elites maps: the fitness heatmap, coverage and QD score, the elites drawn.
+    "tiltmaze_qd": ("tiltmaze_qd.yaml", ["--set", "qd.iterations=20", "--set", "sweep.replicates=2"],
+                    ["qd_archive.png", "qd_progress.png", "qd_levels.png"]),
+    "match3_qd": ("match3_qd.yaml", ["--set", "qd.iterations=5", "--set", "qd.batch=40",
+                                     "--set", "params.validation_playouts=200",
+                                     "--set", "sweep.replicates=1"],
+                  ["qd_archive.png", "qd_progress.png", "qd_levels.png"]),
     "tiltmaze_pairs": ("tiltmaze_4x4_pairs.yaml", [], ["histograms.png", "tiltmaze_hardest_pair.png"]),
     # A sampled sweep (Sobol points over three keys): the record fields against them.
     "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=12", "--set", "sweep.replicates=3"],
@@ -232,6 +239,32 @@ class Reports(TempDirTest):
         self.assertEqual([(int(r["task"]), r["maze"], int(r["length"])) for r in rows],
                          [(task, text(best[task, 0]["maze"]), int(best[task, 0]["length"]))
                           for task in range(0, min(len(best), 6 * replicates), replicates)])
+
+    def check_qd_archive(self, name):
+        """Every square of the heatmap is an elite of the file, at its cell, with its fitness."""
+        self.report(name)
+        archive, replicates = self.hdf5("qd/archive")
+        rows = self.data("qd_archive")
+        self.assertGreater(len(rows), 0)
+        shown = {int(row["task"]) for row in rows}
+        self.assertEqual(len(rows), int(sum((archive[task]["occupied"] == 1).sum() for task in shown)))
+        for row in rows:
+            stored = archive[int(row["task"]), int(row["cell"])]
+            self.assertEqual(stored["occupied"], 1)
+            self.assertEqual(float(row["fitness"]), stored["fitness"])
+        return archive, rows
+
+    def test_tiltmaze_qd(self):
+        archive, rows = self.check_qd_archive("tiltmaze_qd")
+        for row in rows:
+            stored = archive[int(row["task"]), int(row["cell"])]
+            self.assertEqual(int(row["bin_length"]) * 16 + int(row["bin_wall_density"]), stored["cell"])
+
+    def test_match3_qd(self):
+        archive, rows = self.check_qd_archive("match3_qd")
+        for row in rows:
+            stored = archive[int(row["task"]), int(row["cell"])]
+            self.assertEqual(int(row["bin_p"]) * 10 + int(row["bin_empty_fraction"]), stored["cell"])
 
     def test_tiltmaze_islands(self):
         self.report("tiltmaze_islands")
