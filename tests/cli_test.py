@@ -147,8 +147,9 @@ class Determinism(ConfigTest):
 
     def check_config(self, config, expected_datasets, overrides=(), rank_counts=(2, 3)):
         files = {}
+        name = os.path.splitext(os.path.basename(config))[0]
         for ranks in (None, *rank_counts):
-            out = self.path(f"run-{ranks}.h5")
+            out = self.path(f"{name}-{ranks}.h5")
             self.assert_ok(levelforge("run", config, "-o", out, "-q", *overrides, ranks=ranks))
             files[ranks] = result_datasets(out)
         reference = files[None]
@@ -236,6 +237,22 @@ class Determinism(ConfigTest):
         # OneMax's fitness is the mean of its two halves (12 bits each).
         self.assertTrue(np.allclose(filled["fitness"],
                                     (filled["measure_first_half"] + filled["measure_second_half"]) / 2))
+
+    def test_shipped_qd_configs(self):
+        """configs/tiltmaze_qd.yaml and configs/match3_qd.yaml, shortened, with a validated
+        archive and levels, identical on 1, 2 and 3 ranks."""
+        tiltmaze = self.check_config(os.path.join(REPO, "configs", "tiltmaze_qd.yaml"),
+                                     ["/qd/archive", "/qd/archive_levels"],
+                                     ["--set", "qd.iterations=15", "--set", "sweep.replicates=2"])
+        self.assertEqual(tiltmaze["/qd/archive"].shape, (2, 256))
+        match3 = self.check_config(os.path.join(REPO, "configs", "match3_qd.yaml"),
+                                   ["/qd/archive", "/qd/validation", "/qd/archive_levels"],
+                                   ["--set", "qd.iterations=3", "--set", "qd.batch=30",
+                                    "--set", "params.validation_playouts=100",
+                                    "--set", "sweep.replicates=1"])
+        occupied = match3["/qd/archive"]["occupied"] == 1
+        self.assertTrue(np.all(np.isfinite(match3["/qd/validation"]["validated_mean"][occupied])))
+        self.assertTrue(np.all(np.isnan(match3["/qd/validation"]["validated_mean"][~occupied])))
 
     def test_tiltmaze_sweep(self):
         data = self.check(TILTMAZE_SWEEP_CONFIG, ["/sweep/records"])
