@@ -253,6 +253,9 @@ class Checkpoints(TempDirTest):
     def test_exhaustive_killed_and_resumed(self):
         self.check_kills("exhaustive")
 
+    def test_sampled_sweep_killed_and_resumed(self):
+        self.check_kills("sampled", kills=min(3, KILL_RUNS))
+
     def test_qd_killed_and_resumed(self):
         self.check_kills("qd", kills=min(3, KILL_RUNS))
 
