@@ -546,7 +546,7 @@ TEST(GaRunIslands, IslandRowsAgreeWithTheWholePopulationAndMigrantsAreTheirIslan
     const auto row = std::span(run.outcome.island_best)
                          .subspan(i * best_layout.row_size(), best_layout.row_size());
     EXPECT_EQ(best_layout.get_int(row, 0), static_cast<std::int64_t>(i));
-    EXPECT_EQ(best_layout.get_real(row, 1), rows[11 * 4 + i].best);
+    EXPECT_EQ(best_layout.get_real(row, 1), rows[std::size_t{11} * 4 + i].best);
     const auto genome = std::span(run.outcome.island_best_genomes).subspan(i * 30, 30);
     EXPECT_EQ(static_cast<double>(std::count(genome.begin(), genome.end(), 1)) / 30.0,
               best_layout.get_real(row, 1));

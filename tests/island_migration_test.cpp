@@ -32,6 +32,7 @@ struct Move {
 
 std::vector<Move> moves(const std::vector<MigrationEvent>& events) {
   std::vector<Move> result;
+  result.reserve(events.size());
   for (const auto& event : events)
     result.push_back({event.from, event.to, event.source, event.target});
   return result;

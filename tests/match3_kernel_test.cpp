@@ -159,12 +159,12 @@ Match3::Genome match3_two_run_grid() {
   Match3::Genome genome{0, std::vector<std::uint8_t>(50)};
   for (int row = 0; row < 10; ++row) {
     for (int column = 0; column < 5; ++column) {
-      genome.colors[static_cast<std::size_t>(row * 5 + column)] =
+      genome.colors[static_cast<std::size_t>(row) * 5 + static_cast<std::size_t>(column)] =
           static_cast<std::uint8_t>((row + 2 * column) % 5);
     }
   }
   for (int column = 0; column < 5; ++column) genome.colors[static_cast<std::size_t>(column)] = 0;
-  for (int row = 7; row < 10; ++row) genome.colors[static_cast<std::size_t>(row * 5 + 4)] = 1;
+  for (std::size_t row = 7; row < 10; ++row) genome.colors[row * 5 + 4] = 1;
   return genome;
 }
 

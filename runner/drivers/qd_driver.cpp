@@ -179,6 +179,7 @@ void run_qd_driver(DriverContext& context) {
   if (!group_sizes) return;
   write_axes(*context.file, experiment, context.models, shape);
   std::vector<std::int64_t> lengths;
+  lengths.reserve(models.size());
   for (const auto& model : models)
     lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
   write_genome_lengths(*context.file, "qd", lengths, "archive_genomes");

@@ -6,6 +6,7 @@ namespace {
 
 std::vector<FieldSpec> measure_fields(const std::vector<MeasureAxis>& axes) {
   std::vector<FieldSpec> fields;
+  fields.reserve(axes.size());
   for (const auto& axis : axes) {
     fields.push_back(real_field("measure_" + axis.name, "measure '" + axis.name + "'"));
   }

@@ -36,19 +36,28 @@ std::int64_t MeasureAxis::bin(double value) const {
 std::vector<MeasureAxis> measure_axes(const QdSettings& settings,
                                       const std::vector<MeasureSpec>& measures) {
   std::vector<MeasureAxis> axes;
+  axes.reserve(measures.size());
   for (const auto& measure : measures) {
     axes.push_back({measure.name, measure.low, measure.high, settings.bins});
   }
   const DataNode& overrides = *settings.measures.root;
   // The default is an empty list; a config gives a map.
   if (overrides.kind() != DataNode::Kind::list || !overrides.items().empty()) {
-    for (const auto& [name, node] : overrides.members()) {
+    for (const auto& member : overrides.members()) {
+      const std::string& name = member.first;
+      const DataNode& node = member.second;
       const auto found = std::find_if(axes.begin(), axes.end(),
                                       [&](const MeasureAxis& axis) { return axis.name == name; });
       if (found == axes.end()) {
         std::string known;
-        for (const auto& axis : axes) known += (known.empty() ? "" : ", ") + axis.name;
-        node.fail("the kernel has no measure '" + name + "' (its measures: " + known + ")");
+        for (const auto& axis : axes) {
+          if (!known.empty()) known += ", ";
+          known += axis.name;
+        }
+        std::string problem = "the kernel has no measure '" + name + "' (its measures: ";
+        problem += known;
+        problem += ")";
+        node.fail(problem);
       }
       node.check_keys({"bins", "range"});
       found->bins = node.integer_or("bins", found->bins, 1, 1 << 20);
