@@ -27,6 +27,7 @@
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/qd_engine.hpp"
 #include "runner/engine/record_layout.hpp"
+#include "tests/solo_group.hpp"
 
 namespace levelforge {
 namespace {
@@ -233,17 +234,6 @@ void BM_IslandDistances(benchmark::State& state) {
 }
 BENCHMARK(BM_IslandDistances);
 
-// A QD task's group of one rank, as a run on one rank has.
-class SoloQdGroup final : public QdGroup {
- public:
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t /*evaluations*/) override {}
-};
-
 // Item: one evaluation through QdRun (MAP-Elites) with OneMax of 64 bits at cost 0 on 32 x 32
 // cells: parent choice, copy, mutation, evaluation, measures, packed row and insertion. Its
 // items/s against BM_OneMaxEvaluate/length:64 in the same invocation is the driver's cost.
@@ -259,7 +249,7 @@ void BM_QdRunFree(benchmark::State& state) {
   const auto settings = QdSettings::from(section);
   std::uint64_t task = 0;
   for (auto _ : state) {
-    SoloQdGroup group;
+    testing::SoloGroupOf<QdSnapshot> group;  // one rank, as a run on one rank has
     benchmark::DoNotOptimize(QdRun<kernels::OneMax>(kernel, settings, 2026, task++, group).run());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(settings.evaluations()));

@@ -23,6 +23,7 @@ namespace {
 using kernels::OneMax;
 
 using testing::SoloGroup;
+using StoppingGroup = testing::StoppingGroupOf<GaSnapshot>;
 
 GaSettings settings(std::int64_t population, std::int64_t generations, std::int64_t elitism,
                     std::int64_t keep_best,
@@ -228,30 +229,6 @@ TEST(GaRun, SoloGroupNeverGathersAndReportsEveryGeneration) {
   EXPECT_EQ(run.gathers, 0);
   EXPECT_EQ(run.reported, (std::vector<std::uint64_t>{10, 8, 8, 8, 8, 8}));
 }
-
-// Stops the task after `stop_after` generations, keeping the snapshot it was handed.
-class StoppingGroup final : public EvaluationGroup {
- public:
-  explicit StoppingGroup(std::int64_t stop_after) : stop_after_(stop_after) {}
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t /*evaluations*/) override {}
-  GenerationCheck after_generation(std::int64_t generations_run) override {
-    checked.push_back(generations_run);
-    const bool stop = generations_run == stop_after_;
-    return {stop, stop};
-  }
-  void save(const GaSnapshot& snapshot) override { saved = snapshot; }
-
-  std::vector<std::int64_t> checked;
-  GaSnapshot saved;
-
- private:
-  std::int64_t stop_after_;
-};
 
 TEST(GaRun, StoppedAndResumedFromItsSnapshotEqualsTheUninterruptedRun) {
   const auto kernel = onemax(40);

@@ -20,6 +20,7 @@ namespace {
 
 using kernels::OneMax;
 using QdSolo = testing::SoloGroupOf<QdSnapshot>;
+using StoppingQdGroup = testing::StoppingGroupOf<QdSnapshot>;
 
 OneMax onemax_of(std::int64_t length) {
   auto params = ParamSet::defaults(OneMax::parameters());
@@ -197,26 +198,6 @@ TEST(QdRun, ArchiveRowsAndHistoryAgree) {
   EXPECT_NEAR(history.get_real(last, 4), score, 1e-9);
   EXPECT_EQ(history.get_real(last, 5), best);
 }
-
-class StoppingQdGroup final : public QdGroup {
- public:
-  explicit StoppingQdGroup(std::int64_t stop_after) : stop_after_(stop_after) {}
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t /*evaluations*/) override {}
-  GenerationCheck after_generation(std::int64_t done) override {
-    const bool stop = done == stop_after_;
-    return {stop, stop};
-  }
-  void save(const QdSnapshot& snapshot) override { saved = snapshot; }
-  QdSnapshot saved;
-
- private:
-  std::int64_t stop_after_;
-};
 
 TEST(QdRun, StoppedAndResumedFromItsSnapshotEqualsTheUninterruptedRun) {
   const auto kernel = onemax_of(16);

@@ -35,4 +35,30 @@ class SoloGroupOf final : public EvaluationGroupOf<Snapshot> {
 
 using SoloGroup = SoloGroupOf<GaSnapshot>;
 
+// A group of one that stops the task after `stop_after` steps, keeping the snapshot it was
+// handed and the steps it was asked about.
+template <class Snapshot>
+class StoppingGroupOf final : public EvaluationGroupOf<Snapshot> {
+ public:
+  explicit StoppingGroupOf(std::int64_t stop_after) : stop_after_(stop_after) {}
+  [[nodiscard]] std::size_t rank() const override { return 0; }
+  [[nodiscard]] std::size_t size() const override { return 1; }
+  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
+    std::copy(local.begin(), local.end(), all.begin());
+  }
+  void generation_done(std::uint64_t /*evaluations*/) override {}
+  GenerationCheck after_generation(std::int64_t steps_run) override {
+    checked.push_back(steps_run);
+    const bool stop = steps_run == stop_after_;
+    return {stop, stop};
+  }
+  void save(const Snapshot& snapshot) override { saved = snapshot; }
+
+  std::vector<std::int64_t> checked;
+  Snapshot saved;
+
+ private:
+  std::int64_t stop_after_;
+};
+
 }  // namespace levelforge::testing
