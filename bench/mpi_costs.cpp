@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -22,15 +23,18 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runner/h5/h5.hpp"
+#include "runner/mpi/counters.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace {
 
 using levelforge::mpi::Comm;
+using levelforge::mpi::CounterHost;
 
 double now() { return MPI_Wtime(); }
 
@@ -44,15 +48,22 @@ struct Options {
   int reps = 7;
   int write_mib = 256;
   std::string dir = "/tmp";
+  bool queue_only = false;  // --queue-only: the work queue's rows alone
 };
 
 Options parse(int argc, char** argv) {
   Options options;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    if (flag == "--queue-only") {
+      options.queue_only = true;
+      continue;
+    }
+    if (i + 1 >= argc) break;
     if (flag == "--reps") options.reps = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--write-mib") options.write_mib = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--dir") options.dir = argv[i + 1];
+    ++i;
   }
   return options;
 }
@@ -107,6 +118,52 @@ void print(const std::vector<Row>& rows, int ranks, const Options& options) {
   }
 }
 
+// The work queue's request on both counter hosts. A window the transport cannot give (osc/pt2pt
+// under MPI_THREAD_MULTIPLE) is a row saying so.
+void queue_rows(const Comm& comm, const Options& options, std::vector<Row>& rows) {
+  const int ranks = comm.size();
+  for (const auto host : {CounterHost::window, CounterHost::server}) {
+    const auto name = std::string(levelforge::mpi::counter_host_name(host));
+    // The work queue's request (Counters::fetch_add of its three counters), every rank
+    // pulling as fast as it can: the worst case of contention.
+    constexpr int pulls = 2000;
+    std::unique_ptr<levelforge::mpi::Counters> counters;
+    try {
+      counters = levelforge::mpi::make_counters(comm, 3, host);
+    } catch (const levelforge::mpi::MpiError& error) {
+      rows.push_back(
+          {"queue request, " + name, 0.0, "-", std::string("unavailable: ") + error.what()});
+      continue;
+    }
+    const std::array<std::int64_t, 3> claim{1, 1, 1};
+    const double seconds = measure(comm, options.reps, [&] {
+      const double start = now();
+      for (int i = 0; i < pulls; ++i) (void)counters->fetch_add(claim);
+      return (now() - start) / pulls;
+    });
+    rows.push_back({"queue request, " + name + ", all ranks pulling", 1e6 * seconds, "us",
+                    "slowest rank, 2000 requests; " + counters->description()});
+    if (ranks >= 2) {
+      // Rank 0 computes (no MPI call) while the others pull: what a rank waits for work.
+      const double busy = measure(comm, options.reps, [&] {
+        if (comm.rank() == 0) {
+          const double start = now();
+          while (now() - start < 0.2) {
+          }
+          return 0.0;
+        }
+        constexpr int busy_pulls = 100;
+        const double start = now();
+        for (int i = 0; i < busy_pulls; ++i) (void)counters->fetch_add(claim);
+        return (now() - start) / busy_pulls;
+      });
+      rows.push_back({"queue request, " + name + ", rank 0 computing", 1e6 * busy, "us",
+                      "slowest other rank, 100 requests while rank 0 spins 0.2 s"});
+    }
+    counters->free();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +172,11 @@ int main(int argc, char** argv) {
   const auto comm = Comm::world();
   const int ranks = comm.size();
   std::vector<Row> rows;
+  if (options.queue_only) {
+    queue_rows(comm, options, rows);
+    if (comm.rank() == 0) print(rows, ranks, options);
+    return 0;
+  }
 
   if (ranks >= 2) {
     rows.push_back({"ping-pong latency, 8 B, rank 0 <-> 1",
@@ -126,19 +188,7 @@ int main(int argc, char** argv) {
                     "1 MiB / half round trip, 200 round trips"});
   }
 
-  {
-    // The work queue's operation (SharedCounters::fetch_add: MPI_Fetch_and_op + flush on
-    // rank 0's window), every rank pulling as fast as it can: the worst case of contention.
-    constexpr int pulls = 20000;
-    levelforge::mpi::SharedCounters counters(comm, 1);
-    const double seconds = measure(comm, options.reps, [&] {
-      const double start = now();
-      for (int i = 0; i < pulls; ++i) counters.fetch_add(0, 1);
-      return (now() - start) / pulls;
-    });
-    rows.push_back({"Fetch_and_op + flush on rank 0's window", 1e6 * seconds, "us",
-                    "all ranks pulling, slowest rank, 20000 ops"});
-  }
+  queue_rows(comm, options, rows);
 
   {
     constexpr int iterations = 20000;

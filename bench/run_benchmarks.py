@@ -34,7 +34,12 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
-BENCHMARKS = ("ga", "islands", "qd", "collatz", "sweep", "tiltmaze", "matchstick", "checkpoint")
+BENCHMARKS = ("ga", "islands", "qd", "collatz", "queue", "sweep", "tiltmaze", "matchstick",
+              "checkpoint")
+
+# Open MPI over a network transport without hardware atomics, as on an Ethernet cluster: TCP
+# between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
+TRANSPORTS = {"default": [], "tcp": ["--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt"]}
 
 # The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
@@ -56,6 +61,7 @@ ISLANDS_FLOOR = 1.9  # the island GA's throughput 2 ranks / 1 rank >= 1.9
 QD_FLOOR = 1.9       # the qd driver's throughput 2 ranks / 1 rank >= 1.9 (100 us kernel)
 QD_FREE_FLOOR = 1e6  # the qd driver's evaluations per second with a free kernel on 1 rank
 COLLATZ_FLOOR = 1.85  # speedup 2 ranks / 1 rank >= 1.85
+QUEUE_ITEMS = 20_000  # empty tasks or chunks of one scheduling run
 IDLE_FLOOR = 0.05    # idle fraction of every rank on 2 ranks <= 5 %
 SWEEP_FLOOR = 1.10   # process wall time with output / without <= 1.10
 TILTMAZE_FLOOR = 5.0  # seconds: the whole 4 x 4 run (MPI start, HDF5 output) on 2 ranks
@@ -77,6 +83,7 @@ class Runner:
         self.timeout = args.timeout
         self.workdir = Path(workdir)
         self.verbose = args.verbose
+        self.transport = args.transport
         self.env = dict(os.environ)
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             # Open MPI refuses to run as root without these.
@@ -84,13 +91,19 @@ class Runner:
             self.env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         self.counter = 0
 
-    def run(self, config, ranks, overrides=(), output=True):
+    def launcher(self, ranks, transport=None):
+        """mpiexec and its arguments for `ranks` ranks over `transport` (default: --transport)."""
+        chosen = TRANSPORTS[transport or self.transport]
+        return [*self.mpiexec, "--oversubscribe", *chosen, *self.mpiexec_args, "-n", str(ranks)]
+
+    def run(self, config, ranks, overrides=(), output=True, transport=None, options=()):
         """One `levelforge run` under mpiexec. Returns a dict with the parsed summary line,
-        the process wall time and, with output, the /ranks table of the result file."""
+        the process wall time and, with output, the /ranks table of the result file.
+        `options` are more arguments of `run` (--work-queue, --claims)."""
         self.counter += 1
         result_path = self.workdir / f"run-{self.counter}.h5"
-        cmd = [*self.mpiexec, "--oversubscribe", *self.mpiexec_args, "-n", str(ranks),
-               str(self.levelforge), "run", str(config), "-q"]
+        cmd = [*self.launcher(ranks, transport), str(self.levelforge), "run", str(config), "-q",
+               *options]
         for item in overrides:
             cmd += ["--set", item]
         cmd += ["-o", str(result_path), "--force"] if output else ["--no-output"]
@@ -372,6 +385,75 @@ def bench_collatz(runner, args, ranks):
     return rows, ratios, []
 
 
+def bench_queue(runner, args, ranks):
+    """The work queue: Collatz 2e7 in 20 chunks of 1,000,000 (every claim waits a chunk when
+    the queue needs rank 0's help) on each transport and counter host; empty tasks and empty
+    chunks through the queue on every rank count; one request's latency (bench_mpi_costs)."""
+    count = scaled(config_values()["collatz_count"], args.scale, 100_000)
+    collatz = CONFIGS / "collatz_2e7.yaml"
+    coarse = [f"params.count={count}", f"exhaustive.chunk={max(1, count // 20)}"]
+    cases = [(2, "default", "server"), (2, "default", "window"), (2, "tcp", "server"),
+             (4, "tcp", "server"), (4, "default", "server")]
+    walls = {c: Series("queue", f"collatz 20 chunks, {c[0]}r {c[1]}, {c[2]}", "driver wall", "s")
+             for c in cases}
+    idles = {c: Series("queue", f"collatz 20 chunks, {c[0]}r {c[1]}, {c[2]}", "max idle", "%",
+                       "{:.2f}") for c in cases}
+    for rep in range(args.repeats):
+        for case in cases:
+            r, transport, host = case
+            run = runner.run(collatz, r, coarse, output=False, transport=transport,
+                             options=["--work-queue", host])
+            walls[case].values.append(run["driver_seconds"])
+            idles[case].values.append(100 * run["max_idle_stdout"])
+            progress(f"queue rep {rep + 1}/{args.repeats}, collatz {r}r {transport} {host}: "
+                     f"{run['driver_seconds']:.3f} s, max idle {100 * run['max_idle_stdout']:.1f}%")
+    ratios = []
+    for case in cases:
+        floor = ("<=", IDLE_FLOOR) if case[1] == "tcp" else (None, None)
+        ratios.append(Ratio("queue", f"idle fraction, collatz 20 chunks, {case[0]}r {case[1]} "
+                            f"{case[2]}", idles[case].median / 100, *floor))
+    rows = [x for c in cases for x in (walls[c], idles[c])]
+
+    # Scheduling alone: items that cost nothing, so the driver's wall time is the queue's.
+    items = scaled(QUEUE_ITEMS, args.scale, 1000)
+    empty = {"tasks": (CONFIGS / "sweep_10k.yaml",
+                       [f"sweep.replicates={items}", "params.cost_us=0", "params.climb_steps=0"]),
+             "chunks": (collatz, [f"params.count={items}", "exhaustive.chunk=1",
+                                  "params.solution_steps=1000"])}
+    parallel = [r for r in ranks if r > 1] or [2]
+    rates = {(kind, r, t, c): Series("queue", f"empty {kind}, {r}r {t}, {c} claims", "throughput", "items/s", "{:.0f}")
+             for kind in empty for r in parallel for t in TRANSPORTS for c in ("guided", "single")}
+    for rep in range(args.repeats):
+        for (kind, r, t, claims), series in rates.items():
+            config, overrides = empty[kind]
+            run = runner.run(config, r, overrides, output=False, transport=t,
+                             options=["--claims", claims])
+            series.values.append(items / max(run["driver_seconds"], 1e-3))
+        progress(f"queue rep {rep + 1}/{args.repeats}: empty items done")
+    rows += list(rates.values())
+    for (kind, r, t, claims), series in rates.items():
+        ratios.append(Ratio("queue", f"empty {kind} per second per rank, {r}r {t} {claims}",
+                            series.median / r))
+    notes = ["queue: the driver wall of the empty runs is the stdout figure, rounded to 10 ms; "
+             f"{items} items per run, so rates above {items / 0.01:.0f}/s read as that bound"]
+    costs = runner.levelforge.parent.parent.parent / "bench" / "bench_mpi_costs"
+    if costs.exists():
+        for r in parallel:
+            for t in TRANSPORTS:
+                cmd = [*runner.launcher(r, t), str(costs), "--queue-only", "--reps", "3"]
+                proc = subprocess.run(cmd, env=runner.env, capture_output=True, text=True,
+                                      timeout=runner.timeout, check=False)
+                if proc.returncode != 0:
+                    raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
+                for line in proc.stdout.splitlines():
+                    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                    if len(cells) == 4 and cells[0].startswith("queue request") and cells[2] == "us":
+                        ratios.append(Ratio("queue", f"{cells[0]} (us), {r}r {t}", float(cells[1])))
+    else:
+        notes.append(f"queue: {costs} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON): no latencies")
+    return rows, ratios, notes
+
+
 def bench_sweep(runner, args, _ranks):
     """Process wall time of many small sweep tasks with HDF5 output against --no-output."""
     tasks = scaled(config_values()["sweep_tasks"], args.scale, 100)
@@ -485,7 +567,8 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-RUNNERS = {"ga": bench_ga, "islands": bench_islands, "qd": bench_qd, "collatz": bench_collatz, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
+RUNNERS = {"ga": bench_ga, "islands": bench_islands, "qd": bench_qd, "collatz": bench_collatz,
+           "queue": bench_queue, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
            "matchstick": bench_matchstick, "checkpoint": bench_checkpoint}
 
 
@@ -613,6 +696,10 @@ def main(argv=None):
                         help="results file that --record appends to (default bench/RESULTS.md); "
                              "without --record nothing is written")
     parser.add_argument("--mpiexec", default="mpiexec", help="MPI launcher (default mpiexec)")
+    parser.add_argument("--transport", choices=sorted(TRANSPORTS), default="default",
+                        help="Open MPI transport of every run: default, or tcp (btl self,tcp and "
+                             "osc pt2pt: a network without hardware atomics); the queue "
+                             "benchmark runs both")
     parser.add_argument("--mpiexec-args", default="", help="extra launcher arguments, e.g. '--bind-to core'")
     parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per run (default 600)")
     parser.add_argument("--strict", action="store_true", help="exit with status 1 when a floor fails")
@@ -637,7 +724,7 @@ def main(argv=None):
         "levelforge": f"{levelforge_version(args.levelforge)}, tree {git_describe()}",
         "load average at start": loadavg(),
         "repeats": f"{args.repeats} (+{args.warmup} warmup), ranks {','.join(map(str, args.ranks))}, "
-                   f"sweep ranks {args.sweep_ranks}, scale {args.scale:g}"
+                   f"sweep ranks {args.sweep_ranks}, transport {args.transport}, scale {args.scale:g}"
                    + ("" if args.scale == 1 else " (smoke: floors not meaningful)"),
     }
     all_series, all_ratios, all_notes = [], [], []

@@ -77,14 +77,20 @@ def process_ids(where, matches):
     return found
 
 
-def mpi_command(*args, ranks):
+# Open MPI over a network transport without hardware atomics, as on an Ethernet cluster: TCP
+# between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
+TCP_TRANSPORT = ("--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt")
+
+
+def mpi_command(*args, ranks, transport=()):
     """The command line of levelforge `args` under mpiexec on `ranks` ranks."""
-    return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, LEVELFORGE, *args]
+    return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *transport, LEVELFORGE, *args]
 
 
-def levelforge(*args, ranks=None, stdin=None, timeout=120):
+def levelforge(*args, ranks=None, stdin=None, timeout=120, transport=()):
     """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
-    command = [LEVELFORGE, *args] if ranks is None else mpi_command(*args, ranks=ranks)
+    command = ([LEVELFORGE, *args] if ranks is None
+               else mpi_command(*args, ranks=ranks, transport=transport))
     return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout)
 
 

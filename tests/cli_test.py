@@ -12,7 +12,8 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import LEVELFORGE, TempDirTest, levelforge, reseal, result_datasets
+from cli_support import (LEVELFORGE, TCP_TRANSPORT, TempDirTest, levelforge, reseal,
+                         result_datasets)
 from analysis import seal  # noqa: E402
 
 GA_CONFIG = """
@@ -138,19 +139,16 @@ class ConfigTest(TempDirTest):
     def config(self, text, name="config.yaml"):
         return self.write(text, name)
 
-
-class Determinism(ConfigTest):
-    """The same config gives identical result datasets on 1 (no mpiexec), 2 and 3 ranks."""
-
-    def check(self, text, expected_datasets):
-        return self.check_config(self.config(text), expected_datasets)
-
-    def check_config(self, config, expected_datasets, overrides=(), rank_counts=(2, 3)):
+    def check_config(self, config, expected_datasets, overrides=(), rank_counts=(2, 3),
+                     transport=()):
+        """Runs `config` alone and on each of `rank_counts` (mpiexec over `transport`) and
+        asserts identical result datasets; returns the single process's."""
         files = {}
         name = os.path.splitext(os.path.basename(config))[0]
         for ranks in (None, *rank_counts):
             out = self.path(f"{name}-{ranks}.h5")
-            self.assert_ok(levelforge("run", config, "-o", out, "-q", *overrides, ranks=ranks))
+            self.assert_ok(levelforge("run", config, "-o", out, "-q", *overrides, ranks=ranks,
+                                      transport=transport if ranks else ()))
             files[ranks] = result_datasets(out)
         reference = files[None]
         for name in expected_datasets:
@@ -162,6 +160,14 @@ class Determinism(ConfigTest):
                 self.assertEqual(data.dtype, other.dtype, name)
                 self.assertEqual(data.tobytes(), other.tobytes(), f"{name} differs on {ranks} ranks")
         return reference
+
+
+class Determinism(ConfigTest):
+    """The same config gives identical result datasets on 1 (no mpiexec), 2 and 3 ranks."""
+
+    def check(self, text, expected_datasets):
+        return self.check_config(self.config(text), expected_datasets)
+
 
     def test_ga(self):
         data = self.check(GA_CONFIG, ["/ga/history", "/ga/best", "/ga/best_genomes", "/tasks", "/points"])
@@ -295,6 +301,40 @@ class Determinism(ConfigTest):
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Transports(ConfigTest):
+    """Each driver gives the datasets of 1 rank over a network transport without hardware
+    atomics (btl tcp, osc pt2pt) on 2 ranks, and on 16 and 32 ranks on this machine's cores;
+    the work queue's server answers whatever the transport, and says so in the provenance."""
+
+    RANKS = (2, 16, 32)
+
+    def check(self, text, expected_datasets, overrides=()):
+        return self.check_config(self.config(text), expected_datasets, overrides,
+                                 rank_counts=self.RANKS, transport=TCP_TRANSPORT)
+
+    def test_ga_in_groups(self):
+        self.check(GA_CONFIG, ["/ga/history"], ["--set", "ga.ranks_per_task=3"])
+
+    def test_sweep(self):
+        self.check(SWEEP_CONFIG, ["/sweep/records"])
+
+    def test_exhaustive(self):
+        self.check(EXHAUSTIVE_CONFIG, ["/exhaustive/solutions"])
+
+    def test_qd(self):
+        self.check(QD_CONFIG, ["/qd/archive"])
+
+    def test_provenance_names_the_queue(self):
+        out = self.path("queue.h5")
+        self.assert_ok(levelforge("run", self.config(SWEEP_CONFIG), "-o", out, "-q", ranks=2,
+                                  transport=TCP_TRANSPORT))
+        with h5py.File(out, "r") as f:
+            self.assertIn("server thread on rank 0", f.attrs["work_queue"])
+            self.assertEqual(f.attrs["work_queue_claims"], "guided")
+            self.assertEqual(f.attrs["mpi_thread_level"], "multiple")
+            self.assertIn("MPI", f.attrs["mpi_library"])
 
 
 class Experiments(ConfigTest):

@@ -6,7 +6,9 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // As mpi::Environment: the work queue's server thread makes MPI calls beside the main one.
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace levelforge::mpi {
 namespace {
@@ -120,26 +124,78 @@ TEST(Comm, AllGatherStrings) {
     EXPECT_EQ(names[static_cast<std::size_t>(r)], "rank-" + std::to_string(r));
 }
 
-TEST(SharedCounters, EveryItemIsHandedOutExactlyOnce) {
+TEST(Comm, TreeReduceGivesEveryRankTheMergeOfAll) {
   const auto world = Comm::world();
-  constexpr std::int64_t items = 1000;
-  std::vector<std::int64_t> taken_by_me(items, 0);
-  {
-    SharedCounters counters(world, 2);
-    for (auto item = counters.fetch_add(0, 1); item < items; item = counters.fetch_add(0, 1)) {
-      ++taken_by_me[static_cast<std::size_t>(item)];
-      counters.fetch_add(1, 10);
-    }
-    world.barrier();
-    EXPECT_EQ(counters.read(1), 10 * items);
-    // Every rank asked once past the end.
-    EXPECT_EQ(counters.read(0), items + world.size());
-    counters.free();
-    counters.free();  // a second free does nothing
+  // Each rank's rank number, twice; the merge keeps the parts sorted, whatever their order.
+  std::vector<std::byte> mine(2, std::byte(world.rank()));
+  int merges = 0;
+  const auto merged = world.tree_reduce_bytes(
+      mine, [&](std::vector<std::byte> own, std::span<const std::byte> received) {
+        ++merges;
+        own.insert(own.end(), received.begin(), received.end());
+        std::sort(own.begin(), own.end());
+        return own;
+      });
+  ASSERT_EQ(merged.size(), 2 * static_cast<std::size_t>(world.size()));
+  for (int r = 0; r < world.size(); ++r) {
+    EXPECT_EQ(merged[2 * static_cast<std::size_t>(r)], std::byte(r));
+    EXPECT_EQ(merged[2 * static_cast<std::size_t>(r) + 1], std::byte(r));
   }
-  world.all_reduce_sum(taken_by_me);
-  EXPECT_TRUE(
-      std::all_of(taken_by_me.begin(), taken_by_me.end(), [](std::int64_t n) { return n == 1; }));
+  // A binomial tree: rank 0 merges ceil(log2 P) times, odd ranks never.
+  int expected = 0;
+  for (int step = 1; step < world.size(); step *= 2) {
+    if ((world.rank() & step) != 0) break;
+    if (world.rank() + step < world.size()) ++expected;
+  }
+  EXPECT_EQ(merges, expected);
+}
+
+TEST(Comm, SparseExchangeDeliversOnlyWhatWasSentInOrder) {
+  const auto world = Comm::world();
+  const int me = world.rank();
+  const int ranks = world.size();
+  // Rank r sends two messages to r + 1 (wrapping) and one to itself; rank 0 sends nothing.
+  std::vector<Comm::Message> messages;
+  if (me != 0) {
+    const int next = (me + 1) % ranks;
+    messages.emplace_back(next, std::vector<std::byte>{std::byte(me), std::byte{1}});
+    messages.emplace_back(next, std::vector<std::byte>{std::byte(me), std::byte{2}});
+    messages.emplace_back(me, std::vector<std::byte>(3, std::byte{9}));
+  }
+  const auto received = world.sparse_exchange(messages);
+  std::vector<Comm::Message> expected;
+  const int previous = (me + ranks - 1) % ranks;
+  const auto add_from_previous = [&] {
+    if (previous == 0) return;
+    expected.emplace_back(previous, std::vector<std::byte>{std::byte(previous), std::byte{1}});
+    expected.emplace_back(previous, std::vector<std::byte>{std::byte(previous), std::byte{2}});
+  };
+  const auto add_own = [&] {
+    if (me != 0) expected.emplace_back(me, std::vector<std::byte>(3, std::byte{9}));
+  };
+  if (previous < me) {
+    add_from_previous();
+    add_own();
+  } else {
+    add_own();
+    add_from_previous();
+  }
+  EXPECT_EQ(received, expected);
+  // A second exchange right after meets none of the first's messages.
+  EXPECT_TRUE(world.sparse_exchange({}).empty());
+}
+
+TEST(Comm, ExclusiveScanSum) {
+  const auto world = Comm::world();
+  const auto before = world.exclusive_scan_sum(world.rank() + 1);
+  EXPECT_EQ(before, std::int64_t{world.rank()} * (world.rank() + 1) / 2);
+}
+
+TEST(Environment, ThreadLevelAndLibrary) {
+  // mpi_test_main asks for MPI_THREAD_MULTIPLE, as mpi::Environment does.
+  EXPECT_EQ(thread_level(), "multiple");
+  EXPECT_FALSE(library_version().empty());
+  EXPECT_EQ(library_version().find('\n'), std::string::npos);
 }
 
 TEST(Check, NamesTheCallAndMpisMessage) {

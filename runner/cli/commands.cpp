@@ -302,6 +302,9 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
                shard.sharded() ? ", shard " + shard.text() : "");
   }
   options.retry_failed = how.retry_failed;
+  options.queue = {mpi::parse_counter_host(how.work_queue),
+                   how.claims == claim_batches_name(ClaimBatches::single) ? ClaimBatches::single
+                                                                          : ClaimBatches::guided};
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);

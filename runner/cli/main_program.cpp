@@ -50,6 +50,22 @@ class LazyMpi {
   std::optional<mpi::Environment> environment_;
 };
 
+// How the work queue runs: never part of the experiment (the results are the same either
+// way), so options of the launch, recorded in the provenance.
+void add_queue_options(CLI::App& command, cli::Launch& launch) {
+  command
+      .add_option("--work-queue", launch.work_queue,
+                  "server (a thread on rank 0 answers claims, on any transport; default) or "
+                  "window (one-sided atomics: fast where the transport does them without "
+                  "rank 0)")
+      ->check(CLI::IsMember({"server", "window"}));
+  command
+      .add_option("--claims", launch.claims,
+                  "guided (batches shrinking as the queue empties; default) or single (one "
+                  "item per request)")
+      ->check(CLI::IsMember({"guided", "single"}));
+}
+
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
@@ -110,6 +126,7 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
                  "with --resume: run the tasks and chunks recorded as failed again "
                  "(on_error: record)")
       ->needs(run_app->get_option("--resume"));
+  add_queue_options(*run_app, run.launch);
   run_app->add_option("--shard", run.shard,
                       "run only shard I of N (0 <= I < N) into OUTPUT.shard-I-of-N.h5; "
                       "`levelforge merge` combines the shards");
@@ -136,6 +153,7 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
   resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
   resume_app->add_flag("--retry-failed", resume.launch.retry_failed,
                        "run the tasks and chunks recorded as failed again (on_error: record)");
+  add_queue_options(*resume_app, resume.launch);
 
   cli::MergeArguments merge;
   auto* merge_app = app.add_subcommand(

@@ -187,7 +187,7 @@ bool DriverContext::end_work(WorkQueue& queue, bool local_stop) {
   std::int64_t any_stop = 0;
   {
     const auto timer = idle.measure();
-    any_stop = comm.all_reduce_max(local);
+    any_stop = comm.all_reduce_max_asleep(local);
   }
   stopped = any_stop != 0 && queue.items_done() < queue.total();
   stop_signal = static_cast<int>(any_stop);
@@ -196,6 +196,7 @@ bool DriverContext::end_work(WorkQueue& queue, bool local_stop) {
     const auto units = queue.units_done();
     progress.finish({queue.items_done(), queue.total(), units, units, queue.prior().units});
   }
+  work_queue = queue.description();
   queue.close();
   return stopped;
 }

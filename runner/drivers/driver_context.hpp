@@ -108,6 +108,8 @@ struct DriverContext {
   TaskLog& tasks;
   IdleClock& idle;
   ShardSpec shard{};
+  QueueOptions queue_options{};
+  std::string work_queue{};               // set by end_work: how the queue's counters were held
   CheckpointStore* checkpoint = nullptr;  // nullptr: no checkpoints (no output, merge)
   std::vector<Segment> restored{};        // this rank's share of earlier sessions' work
   // Merge: the restored work must be the whole run; nothing may be left to do.

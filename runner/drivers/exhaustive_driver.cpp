@@ -103,7 +103,7 @@ class ExhaustiveRun {
     }
 
     auto pace = context_.checkpoint_pace();
-    WorkQueue queue(context_.comm, todo.size(), context_.idle, prior);
+    WorkQueue queue(context_.comm, todo.size(), context_.idle, prior, context_.queue_options);
     for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
       const auto chunk = todo[position];
       const auto task = plan_.task_of(chunk);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <numeric>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
@@ -230,23 +231,100 @@ void SolutionStore::absorb(const Segment& segment) {
   saved_bytes_ = rows_.size();
 }
 
+namespace {
+
+// Chunks [first_chunk(q), first_chunk(q + 1)) are rank q's to count.
+std::uint64_t first_chunk(std::uint64_t chunk_count, std::uint64_t rank, std::uint64_t ranks) {
+  return chunk_count * rank / ranks;
+}
+
+int counting_rank(std::uint64_t chunk, std::uint64_t chunk_count, std::uint64_t ranks) {
+  auto rank = chunk * ranks / chunk_count;
+  while (rank + 1 < ranks && first_chunk(chunk_count, rank + 1, ranks) <= chunk) ++rank;
+  while (rank > 0 && first_chunk(chunk_count, rank, ranks) > chunk) --rank;
+  return static_cast<int>(rank);
+}
+
+std::vector<std::byte> as_bytes(const std::vector<std::int64_t>& values) {
+  const auto bytes = std::as_bytes(std::span(values));
+  return {bytes.begin(), bytes.end()};
+}
+
+std::vector<std::int64_t> as_ints(const std::vector<std::byte>& bytes) {
+  std::vector<std::int64_t> values(bytes.size() / sizeof(std::int64_t));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(std::int64_t));
+  return values;
+}
+
+}  // namespace
+
+SolutionOffsets SolutionStore::offsets(std::uint64_t chunk_count, const mpi::Comm& comm) const {
+  // Each rank counts a contiguous block of chunks: the ranks that visited them send it
+  // (chunk, count) pairs, it scans its block, a scan over ranks places the blocks, and the
+  // first row of each chunk goes back to the rank that holds its solutions. Memory and
+  // messages grow with the chunks a rank visited or counts, not with all chunks or ranks.
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  std::map<int, std::vector<std::int64_t>> pairs;
+  for (const auto& [chunk, count] : chunks_) {
+    auto& to = pairs[counting_rank(chunk, chunk_count, ranks)];
+    to.push_back(static_cast<std::int64_t>(chunk));
+    to.push_back(static_cast<std::int64_t>(count));
+  }
+  std::vector<mpi::Comm::Message> requests;
+  requests.reserve(pairs.size());
+  for (const auto& [rank, values] : pairs) requests.emplace_back(rank, as_bytes(values));
+  const auto received = comm.sparse_exchange(requests);
+
+  const auto me = static_cast<std::uint64_t>(comm.rank());
+  const auto first = first_chunk(chunk_count, me, ranks);
+  std::vector<std::int64_t> block(first_chunk(chunk_count, me + 1, ranks) - first, 0);
+  for (const auto& [source, bytes] : received) {
+    const auto values = as_ints(bytes);
+    for (std::size_t i = 0; i + 1 < values.size(); i += 2)
+      block[static_cast<std::uint64_t>(values[i]) - first] = values[i + 1];
+  }
+  const auto block_rows = std::accumulate(block.begin(), block.end(), std::int64_t{0});
+  std::exclusive_scan(block.begin(), block.end(), block.begin(), std::int64_t{0});
+  const auto block_start = comm.exclusive_scan_sum(block_rows);
+  std::vector<std::int64_t> total{block_rows};
+  comm.all_reduce_sum(total);
+
+  std::vector<mpi::Comm::Message> replies;
+  replies.reserve(received.size());
+  for (const auto& [source, bytes] : received) {
+    const auto values = as_ints(bytes);
+    std::vector<std::int64_t> starts;
+    starts.reserve(values.size() / 2);
+    for (std::size_t i = 0; i + 1 < values.size(); i += 2)
+      starts.push_back(block_start + block[static_cast<std::uint64_t>(values[i]) - first]);
+    replies.emplace_back(source, as_bytes(starts));
+  }
+  SolutionOffsets offsets{{}, static_cast<std::uint64_t>(total.front())};
+  for (const auto& [rank, bytes] : comm.sparse_exchange(replies)) {
+    const auto starts = as_ints(bytes);
+    const auto& asked = pairs.at(rank);
+    for (std::size_t i = 0; i < starts.size(); ++i)
+      offsets.first_row[static_cast<std::uint64_t>(asked[2 * i])] =
+          static_cast<std::uint64_t>(starts[i]);
+  }
+  return offsets;
+}
+
 void SolutionStore::write(ResultFile& file, std::uint64_t chunk_count, const mpi::Comm& comm,
                           IdleClock& idle) const {
-  // The first row of each chunk's solutions in the merged dataset, and the total.
-  std::vector<std::int64_t> offsets(chunk_count + 1, 0);
-  for (const auto& [chunk, count] : chunks_) offsets[chunk] = static_cast<std::int64_t>(count);
+  SolutionOffsets offsets;
   {
     const auto timer = idle.measure();
-    comm.all_reduce_sum(offsets);
+    offsets = this->offsets(chunk_count, comm);
   }
-  std::exclusive_scan(offsets.begin(), offsets.end(), offsets.begin(), std::int64_t{0});
   std::vector<std::uint64_t> rows;
+  rows.reserve(rows_.size() / layout_.row_size());
   for (const auto& [chunk, count] : chunks_) {
-    for (std::size_t i = 0; i < count; ++i)
-      rows.push_back(static_cast<std::uint64_t>(offsets[chunk]) + i);
+    const auto first = offsets.first_row.at(chunk);
+    for (std::size_t i = 0; i < count; ++i) rows.push_back(first + i);
   }
-  auto table =
-      file.create_table("exhaustive/solutions", layout_, {static_cast<hsize_t>(offsets.back())});
+  auto table = file.create_table("exhaustive/solutions", layout_,
+                                 {static_cast<hsize_t>(offsets.total_rows)});
   file.write(table, rows, rows_);
 }
 

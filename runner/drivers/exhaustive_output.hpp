@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,12 @@ void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDatase
                         std::uint64_t task_count, ReductionTotals& totals);
 
 // The solutions found, in the order of their chunks, and what of them is saved.
+// Where each chunk's solutions start in /exhaustive/solutions.
+struct SolutionOffsets {
+  std::map<std::uint64_t, std::uint64_t> first_row;  // of the chunks this rank holds
+  std::uint64_t total_rows = 0;                      // of all ranks
+};
+
 class SolutionStore {
  public:
   explicit SolutionStore(const ExhaustiveCapability& capability);
@@ -62,6 +69,9 @@ class SolutionStore {
   void save_new(Segment& segment);
   // Appends a segment's solutions; throws CheckpointError when they do not match their chunks.
   void absorb(const Segment& segment);
+  // Collective: the first row of each chunk this rank holds, after all rows of earlier chunks
+  // on any rank, and the total.
+  [[nodiscard]] SolutionOffsets offsets(std::uint64_t chunk_count, const mpi::Comm& comm) const;
   // Collective: /exhaustive/solutions, every chunk's rows after those of earlier chunks.
   void write(ResultFile& file, std::uint64_t chunk_count, const mpi::Comm& comm,
              IdleClock& idle) const;

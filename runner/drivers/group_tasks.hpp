@@ -211,7 +211,8 @@ std::optional<std::vector<std::int64_t>> run_group_tasks(DriverContext& context,
   const int color = static_cast<int>(static_cast<std::int64_t>(context.comm.rank()) * groups /
                                      context.comm.size());
   WorkQueue queue(context.comm, todo.size(), context.idle,
-                  {done.size(), static_cast<std::uint64_t>(prior_units.front())});
+                  {done.size(), static_cast<std::uint64_t>(prior_units.front())},
+                  context.queue_options);
   std::size_t saved = results.size();
   std::uint64_t current_task = 0;
   // The group leader's segment: tasks finished since the last one, and the task in progress.

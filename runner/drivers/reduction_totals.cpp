@@ -166,9 +166,16 @@ ReductionTotals ReductionTotals::merged(const mpi::Comm& comm, std::uint64_t tas
   {
     const auto timer = idle.measure();
     comm.all_reduce_sum(integers);
+    // k rows per task in every message, log2 P steps: no rank holds P x k rows.
     for (std::size_t r = 0; r < specs_->size(); ++r) {
-      if ((*specs_)[r].kind == ReductionKind::top_k)
-        gathered[r] = comm.all_gather_bytes(pack_tops(r));
+      if ((*specs_)[r].kind != ReductionKind::top_k) continue;
+      gathered[r] = comm.tree_reduce_bytes(
+          pack_tops(r), [&](std::vector<std::byte> own, std::span<const std::byte> received) {
+            ReductionTotals both(*specs_);
+            both.absorb_tops(r, own, task_count);
+            both.absorb_tops(r, received, task_count);
+            return both.pack_tops(r);
+          });
     }
   }
   ReductionTotals all(*specs_);

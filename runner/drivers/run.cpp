@@ -249,6 +249,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   IdleClock idle;
   DriverContext context{experiment, *kernel, models, comm,         file ? &*file : nullptr,
                         progress,   tasks,   idle,   options.shard};
+  context.queue_options = options.queue;
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
   context.restored_is_complete = merging;
@@ -278,7 +279,16 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
     tasks.write(*file, experiment.task_count());
     write_failures(*file, experiment, failures, comm);
     write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
-    file->root().write_attribute("end_time", utc_now());
+    {
+      auto root = file->root();
+      root.write_attribute("end_time", utc_now());
+      // Known once the driver ran: the queue reports how it was held.
+      root.write_attribute("work_queue", context.work_queue);
+      root.write_attribute("work_queue_claims",
+                           std::string(claim_batches_name(options.queue.batches)));
+      root.write_attribute("mpi_library", mpi::library_version());
+      root.write_attribute("mpi_thread_level", mpi::thread_level());
+    }  // the root group closes before the file commits
     file->commit();
     if (checkpoint) checkpoint->remove();
   }

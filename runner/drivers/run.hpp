@@ -10,6 +10,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/point_models.hpp"
 #include "runner/drivers/progress.hpp"
+#include "runner/drivers/work_queue.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {
@@ -26,6 +27,7 @@ struct RunOptions {
   // session), and its failures run again (with retry_failed).
   bool from_output = false;
   ShardSpec shard;
+  QueueOptions queue;
   // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
   std::vector<Segment> merged;
   std::vector<std::string> merged_from;  // the shard files, for provenance

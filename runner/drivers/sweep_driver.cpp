@@ -45,7 +45,8 @@ void run_sweep_driver(DriverContext& context) {
   };
 
   std::vector<std::byte> row(layout.row_size());
-  WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()});
+  WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()},
+                  context.queue_options);
   for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
     const auto task = todo[position];
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 namespace levelforge::mpi {
 
@@ -24,7 +26,8 @@ Environment::Environment(int& argc, char**& argv) {
   int initialized = 0;
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized == 0) {
-    check(MPI_Init(&argc, &argv), "MPI_Init");
+    int provided = MPI_THREAD_SINGLE;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
     initialized_here_ = true;
   }
   // Errors come back as codes that check() turns into exceptions, not as silent aborts.
@@ -145,6 +148,21 @@ std::int64_t Comm::all_reduce_max(std::int64_t value) const {
   return result;
 }
 
+std::int64_t Comm::all_reduce_max_asleep(std::int64_t value) const {
+  std::int64_t result = 0;
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(&value, &result, 1, MPI_INT64_T, MPI_MAX, comm_, &request),
+        "MPI_Iallreduce");
+  auto pause = std::chrono::microseconds(10);
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done != 0) return result;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
 Comm::Layout Comm::gather_layout(std::size_t local_bytes) const {
   const int count = checked_count(local_bytes);
   Layout layout;
@@ -205,6 +223,94 @@ std::vector<std::byte> Comm::all_to_all_bytes(std::span<const std::byte> send,
   return received;
 }
 
+namespace {
+// Tags of the collectives built from point-to-point messages on the caller's communicator.
+constexpr int tree_tag = 0x7e1;
+constexpr int sparse_tag = 0x7e2;
+
+std::vector<std::byte> receive_any_length(MPI_Comm comm, int source, int tag, int* sender) {
+  MPI_Status status{};
+  check(MPI_Probe(source, tag, comm, &status), "MPI_Probe");
+  int count = 0;
+  check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+  std::vector<std::byte> bytes(static_cast<std::size_t>(count));
+  check(MPI_Recv(bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+  if (sender != nullptr) *sender = status.MPI_SOURCE;
+  return bytes;
+}
+}  // namespace
+
+std::vector<std::byte> Comm::tree_reduce_bytes(std::vector<std::byte> local,
+                                               const BytesMerge& merge) const {
+  const int me = rank();
+  const int ranks = size();
+  for (int step = 1; step < ranks; step *= 2) {
+    if ((me & step) != 0) {
+      check(
+          MPI_Send(local.data(), checked_count(local.size()), MPI_BYTE, me - step, tree_tag, comm_),
+          "MPI_Send");
+      break;
+    }
+    if (me + step < ranks) {
+      const auto received = receive_any_length(comm_, me + step, tree_tag, nullptr);
+      local = merge(std::move(local), received);
+    }
+  }
+  auto length = static_cast<std::uint64_t>(me == 0 ? local.size() : 0);
+  broadcast_value(length, 0);
+  local.resize(length);
+  broadcast(local, 0);
+  return local;
+}
+
+std::vector<Comm::Message> Comm::sparse_exchange(const std::vector<Message>& messages) const {
+  std::vector<MPI_Request> sends(messages.size(), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    const auto& [destination, bytes] = messages[i];
+    check(MPI_Issend(bytes.data(), checked_count(bytes.size()), MPI_BYTE, destination, sparse_tag,
+                     comm_, &sends[i]),
+          "MPI_Issend");
+  }
+  std::vector<Message> received;
+  MPI_Request consensus = MPI_REQUEST_NULL;
+  for (;;) {
+    int arrived = 0;
+    MPI_Status status{};
+    check(MPI_Iprobe(MPI_ANY_SOURCE, sparse_tag, comm_, &arrived, &status), "MPI_Iprobe");
+    if (arrived != 0) {
+      int source = 0;
+      auto bytes = receive_any_length(comm_, status.MPI_SOURCE, sparse_tag, &source);
+      received.emplace_back(source, std::move(bytes));
+      continue;
+    }
+    if (consensus == MPI_REQUEST_NULL) {
+      int sent = 0;
+      check(MPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE),
+            "MPI_Testall");
+      if (sent != 0) check(MPI_Ibarrier(comm_, &consensus), "MPI_Ibarrier");
+    } else {
+      int done = 0;
+      check(MPI_Test(&consensus, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done != 0) break;
+    }
+  }
+  // A rank that saw the barrier complete could otherwise send the next exchange's messages
+  // to a rank still probing for this one's.
+  barrier();
+  // Messages from one source arrive in the order it sent them (MPI's non-overtaking rule).
+  std::stable_sort(received.begin(), received.end(),
+                   [](const Message& a, const Message& b) { return a.first < b.first; });
+  return received;
+}
+
+std::int64_t Comm::exclusive_scan_sum(std::int64_t value) const {
+  std::int64_t before = 0;
+  check(MPI_Exscan(&value, &before, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Exscan");
+  // MPI leaves rank 0's result undefined.
+  return rank() == 0 ? 0 : before;
+}
+
 std::vector<std::string> Comm::all_gather_strings(const std::string& local) const {
   std::vector<int> lengths;
   const auto gathered =
@@ -224,47 +330,32 @@ void Comm::abort(int code) const {
   std::exit(code);  // MPI_Abort does not return; this satisfies [[noreturn]] if it ever did
 }
 
-SharedCounters::SharedCounters(const Comm& comm, std::size_t count) {
-  const auto bytes = comm.rank() == 0 ? static_cast<MPI_Aint>(count * sizeof(std::int64_t)) : 0;
-  check(MPI_Win_allocate(bytes, sizeof(std::int64_t), MPI_INFO_NULL, comm.native(), &memory_,
-                         &window_),
-        "MPI_Win_allocate");
-  if (comm.rank() == 0) std::fill_n(memory_, count, 0);
-  comm.barrier();
-  check(MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
-  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
-}
-
-void SharedCounters::free() {
-  if (window_ == MPI_WIN_NULL) return;
-  check(MPI_Win_unlock_all(window_), "MPI_Win_unlock_all");
-  check(MPI_Win_free(&window_), "MPI_Win_free");
-  memory_ = nullptr;
-}
-
-std::int64_t SharedCounters::fetch_add(std::size_t which, std::int64_t amount) {
-  std::int64_t previous = 0;
-  check(MPI_Fetch_and_op(&amount, &previous, MPI_INT64_T, 0, static_cast<MPI_Aint>(which), MPI_SUM,
-                         window_),
-        "MPI_Fetch_and_op");
-  check(MPI_Win_flush(0, window_), "MPI_Win_flush");
-  return previous;
-}
-
-std::int64_t SharedCounters::read(std::size_t which) {
-  std::int64_t value = 0;
-  check(MPI_Fetch_and_op(nullptr, &value, MPI_INT64_T, 0, static_cast<MPI_Aint>(which), MPI_NO_OP,
-                         window_),
-        "MPI_Fetch_and_op");
-  check(MPI_Win_flush(0, window_), "MPI_Win_flush");
-  return value;
-}
-
 std::string processor_name() {
   std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
   int length = 0;
   check(MPI_Get_processor_name(name.data(), &length), "MPI_Get_processor_name");
   return {name.data(), static_cast<std::size_t>(length)};
+}
+
+std::string thread_level() {
+  int level = MPI_THREAD_SINGLE;
+  check(MPI_Query_thread(&level), "MPI_Query_thread");
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "single";
+    case MPI_THREAD_FUNNELED: return "funneled";
+    case MPI_THREAD_SERIALIZED: return "serialized";
+    default: return "multiple";
+  }
+}
+
+std::string library_version() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> text{};
+  int length = 0;
+  check(MPI_Get_library_version(text.data(), &length), "MPI_Get_library_version");
+  std::string version(text.data(), static_cast<std::size_t>(length));
+  const auto line_end = version.find_first_of("\r\n");
+  if (line_end != std::string::npos) version.resize(line_end);
+  return version;
 }
 
 std::string root_verdict(const Comm& comm, const std::function<void()>& decide) {

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace levelforge::mpi {
@@ -24,8 +25,9 @@ class MpiError : public std::runtime_error {
 // Throws MpiError naming the call and MPI's own description of `code`.
 void check(int code, const char* call);
 
-// MPI_Init on construction unless MPI already runs; MPI_Finalize on destruction only where
-// that MPI_Init ran (and MPI_Abort did not).
+// MPI_Init_thread on construction unless MPI already runs; MPI_Finalize on destruction only
+// where that MPI_Init_thread ran (and MPI_Abort did not). Asks for MPI_THREAD_MULTIPLE: the
+// work queue's server thread on rank 0 (counters.hpp) makes MPI calls beside the main one.
 class Environment {
  public:
   Environment(int& argc, char**& argv);
@@ -76,6 +78,10 @@ class Comm {
   void all_reduce_sum(std::span<double> values) const;
   [[nodiscard]] double all_reduce_max(double value) const;
   [[nodiscard]] std::int64_t all_reduce_max(std::int64_t value) const;
+  // all_reduce_max for a rank that may wait long for the others (the end of a work loop):
+  // it waits asleep between tests instead of spinning in MPI, so that on a node with more
+  // ranks than cores its core goes to the ranks still working.
+  [[nodiscard]] std::int64_t all_reduce_max_asleep(std::int64_t value) const;
 
   // Every rank contributes `local` (any length); all receive the concatenation in rank
   // order, and the per-rank lengths.
@@ -90,6 +96,27 @@ class Comm {
   [[nodiscard]] std::vector<std::byte> all_to_all_bytes(std::span<const std::byte> send,
                                                         std::span<const int> send_counts,
                                                         std::vector<int>& received_counts) const;
+
+  // Collective: every rank's `local` combined up a binomial tree to rank 0 (log2 P steps,
+  // one message per rank: what it and the ranks below it in the tree hold), and rank 0's
+  // result broadcast to all. `merge(own, received)` returns the combination of two parts and
+  // must give the same result in whatever order parts arrive (a top-k table with a total
+  // order, a sum).
+  using BytesMerge =
+      std::function<std::vector<std::byte>(std::vector<std::byte>, std::span<const std::byte>)>;
+  [[nodiscard]] std::vector<std::byte> tree_reduce_bytes(std::vector<std::byte> local,
+                                                         const BytesMerge& merge) const;
+
+  // Collective: delivers each message (destination rank, bytes) to its rank, where only the
+  // ranks that are sent something hear of it: no count per rank pair (nonblocking
+  // consensus: synchronous sends, then a nonblocking barrier once they are matched; Hoefler,
+  // Siebert and Lumsdaine 2010). Returns what this rank was sent, as (source, bytes), ordered
+  // by source, a source's messages in the order it listed them.
+  using Message = std::pair<int, std::vector<std::byte>>;
+  [[nodiscard]] std::vector<Message> sparse_exchange(const std::vector<Message>& messages) const;
+
+  // Collective: the sum of `value` over the ranks before this one (0 on rank 0).
+  [[nodiscard]] std::int64_t exclusive_scan_sum(std::int64_t value) const;
 
   // Every rank receives every rank's string, in rank order.
   [[nodiscard]] std::vector<std::string> all_gather_strings(const std::string& local) const;
@@ -114,32 +141,11 @@ class Comm {
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// Counters living in one-sided memory on rank 0 of `comm`, incremented atomically by any
-// rank without the owner's participation: the work queue behind dynamic task pulling.
-// Construction and free() are collective. The destructor never is: reached without free()
-// only on an error path, where the other ranks may never come, it leaves the window to
-// MPI_Finalize or the job's abort.
-class SharedCounters {
- public:
-  SharedCounters(const Comm& comm, std::size_t count);
-  ~SharedCounters() = default;
-  // Collective, once the counters are no longer used; a second call does nothing.
-  void free();
-  SharedCounters(const SharedCounters&) = delete;
-  SharedCounters& operator=(const SharedCounters&) = delete;
-  SharedCounters(SharedCounters&&) = delete;
-  SharedCounters& operator=(SharedCounters&&) = delete;
-
-  // Adds `amount` to counter `which` and returns its previous value.
-  std::int64_t fetch_add(std::size_t which, std::int64_t amount);
-  [[nodiscard]] std::int64_t read(std::size_t which);
-
- private:
-  MPI_Win window_ = MPI_WIN_NULL;
-  std::int64_t* memory_ = nullptr;
-};
-
 std::string processor_name();
+// The level MPI_Init_thread gave: "single", "funneled", "serialized" or "multiple".
+std::string thread_level();
+// The first line of MPI_Get_library_version: "Open MPI v4.1.4, package: ...".
+std::string library_version();
 
 // Collective: runs `decide` on rank 0 only and shares the message of what it threw (empty
 // when it returned), so that every rank can raise the same error; the other ranks would

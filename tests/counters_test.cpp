@@ -1,0 +1,86 @@
+// runner/mpi/counters under 1, 2 and 3 ranks: both hosts hand out every value once and add
+// up what every rank adds; the server answers while rank 0 makes no MPI call at all.
+#include "runner/mpi/counters.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace levelforge::mpi {
+namespace counters_test {
+
+class BothHosts : public ::testing::TestWithParam<CounterHost> {};
+
+TEST_P(BothHosts, EveryValueIsHandedOutOnceAndTheSumsAddUp) {
+  const auto world = Comm::world();
+  constexpr std::int64_t items = 600;
+  std::vector<std::int64_t> taken_by_me(items, 0);
+  {
+    const auto counters = make_counters(world, 2, GetParam());
+    const std::array<std::int64_t, 2> claim{1, 10};
+    for (auto item = counters->fetch_add(claim)[0]; item < items;
+         item = counters->fetch_add(claim)[0]) {
+      ++taken_by_me[static_cast<std::size_t>(item)];
+    }
+    world.barrier();
+    const auto totals = counters->fetch_add(std::array<std::int64_t, 2>{0, 0});
+    // Every rank asked once past the end, and each request added 10.
+    EXPECT_EQ(totals[0], items + world.size());
+    EXPECT_EQ(totals[1], 10 * (items + world.size()));
+    EXPECT_FALSE(counters->description().empty());
+    world.barrier();
+    counters->free();
+    counters->free();  // a second free does nothing
+  }
+  world.all_reduce_sum(taken_by_me);
+  EXPECT_TRUE(
+      std::all_of(taken_by_me.begin(), taken_by_me.end(), [](std::int64_t n) { return n == 1; }));
+}
+
+// Rank 0 waits for the other ranks' additions by reading its own counters, which is no MPI
+// call with the server: they can only arrive through its thread. Without progress apart from
+// rank 0's calls this would never end (and CTest's timeout would fail it).
+TEST(ServedCounters, AnswerWhileRankZeroMakesNoMpiCall) {
+  const auto world = Comm::world();
+  ServedCounters counters(world, 1);
+  const std::array<std::int64_t, 1> one{1};
+  const std::array<std::int64_t, 1> none{0};
+  if (world.rank() == 0) {
+    while (counters.fetch_add(none)[0] < world.size() - 1) {
+    }
+    EXPECT_EQ(counters.fetch_add(none)[0], world.size() - 1);
+  } else {
+    (void)counters.fetch_add(one);
+  }
+  counters.free();
+}
+
+TEST_P(BothHosts, RefuseAWrongNumberOfAmounts) {
+  const auto world = Comm::world();
+  const auto counters = make_counters(world, 2, GetParam());
+  EXPECT_THROW((void)counters->fetch_add(std::array<std::int64_t, 1>{1}), MpiError);
+  counters->free();
+}
+
+TEST(CounterHost, NamesRoundTripAndUnknownIsRefused) {
+  EXPECT_EQ(parse_counter_host("server"), CounterHost::server);
+  EXPECT_EQ(parse_counter_host(counter_host_name(CounterHost::window)), CounterHost::window);
+  try {
+    (void)parse_counter_host("tree");
+    FAIL() << "expected MpiError";
+  } catch (const MpiError& error) {
+    EXPECT_NE(std::string(error.what()).find("'tree'"), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Counters, BothHosts,
+                         ::testing::Values(CounterHost::server, CounterHost::window),
+                         [](const ::testing::TestParamInfo<CounterHost>& host) {
+                           return std::string(counter_host_name(host.param));
+                         });
+
+}  // namespace counters_test
+}  // namespace levelforge::mpi

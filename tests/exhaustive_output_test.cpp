@@ -1,0 +1,49 @@
+// runner/drivers/exhaustive_output's solution offsets under 1, 2 and 3 ranks: chunks held by
+// ranks in scrambled order get the first row that counting every earlier chunk gives.
+#include "runner/drivers/exhaustive_output.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "kernels/api/record.hpp"
+#include "kernels/api/reductions.hpp"
+
+namespace levelforge {
+namespace exhaustive_output_test {
+
+// Chunk c has (c * 7) % 5 solutions (0 for some); rank (c * 5 + 3) % P holds it, chunks
+// added in descending order, as dynamic scheduling and resumes leave them.
+TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
+  const auto world = mpi::Comm::world();
+  const ExhaustiveCapability capability{{}, {int_field("value", "a value")}, {}};
+  for (const std::uint64_t chunk_count : {1U, 2U, 17U, 400U}) {
+    SolutionStore store(capability);
+    const auto holder = [&](std::uint64_t chunk) {
+      return static_cast<int>((chunk * 5 + 3) % static_cast<std::uint64_t>(world.size()));
+    };
+    const auto solutions_of = [](std::uint64_t chunk) { return (chunk * 7) % 5; };
+    for (auto chunk = chunk_count; chunk-- > 0;) {
+      if (holder(chunk) != world.rank()) continue;
+      std::vector<Solution> found;
+      for (std::uint64_t i = 0; i < solutions_of(chunk); ++i)
+        found.push_back({chunk * 10 + i, {static_cast<std::int64_t>(i)}});
+      store.add(chunk, 0, found, "test");
+    }
+    const auto offsets = store.offsets(chunk_count, world);
+    std::uint64_t total = 0;
+    for (std::uint64_t chunk = 0; chunk < chunk_count; ++chunk) {
+      if (holder(chunk) == world.rank() && solutions_of(chunk) > 0) {
+        ASSERT_TRUE(offsets.first_row.contains(chunk)) << "chunk " << chunk;
+        EXPECT_EQ(offsets.first_row.at(chunk), total) << "chunk " << chunk;
+      }
+      total += solutions_of(chunk);
+    }
+    EXPECT_EQ(offsets.total_rows, total) << chunk_count << " chunks";
+  }
+}
+
+}  // namespace exhaustive_output_test
+}  // namespace levelforge
