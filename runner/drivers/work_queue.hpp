@@ -102,12 +102,13 @@ class WorkQueue {
   [[nodiscard]] std::uint64_t requests() const { return requests_; }
 
   // A batch's target duration at the rank's measured pace.
-  static constexpr double batch_seconds = 0.05;
+  static constexpr double batch_seconds = 0.25;
 
  private:
   enum Counter : std::size_t { next_item, done_items, done_units, counter_count };
   static constexpr std::uint64_t stop_offset = std::uint64_t{1} << 62U;
   static constexpr auto flush_interval = std::chrono::seconds(1);
+  static constexpr auto stale_after = std::chrono::milliseconds(10);
 
   // The position counter before an exchange's claim; the finished counts after its addition.
   struct Seen {
@@ -128,7 +129,12 @@ class WorkQueue {
     pending_items_ = 0;
     pending_units_ = 0;
     last_exchange_ = std::chrono::steady_clock::now();
-    if (static_cast<std::uint64_t>(before[next_item]) >= stop_offset) stopped_ = true;
+    const auto position = static_cast<std::uint64_t>(before[next_item]);
+    if (position >= stop_offset) {
+      stopped_ = true;
+    } else {
+      seen_ = std::max(seen_, position + static_cast<std::uint64_t>(claim));
+    }
     return {before[next_item], before[done_items] + amounts[done_items],
             before[done_units] + amounts[done_units]};
   }
@@ -151,6 +157,13 @@ class WorkQueue {
 
   void claim() {
     const auto now = std::chrono::steady_clock::now();
+    // The other ranks took positions since this rank last asked: a batch sized from that old
+    // view could take the whole rest of the queue and leave them idle at the end. A look
+    // first (which also sends the finished counts) costs one request per batch at most.
+    if (batches_ == ClaimBatches::guided && claims_ > 0 && now - last_exchange_ > stale_after) {
+      (void)exchange(0);
+      if (stopped_) return;
+    }
     const auto size = batch_size(now);
     const auto before = exchange(static_cast<std::int64_t>(size)).position;
     ++claims_;
@@ -160,7 +173,6 @@ class WorkQueue {
       return;
     }
     const auto first = static_cast<std::uint64_t>(before);
-    seen_ = first + size;
     batch_begin_ = std::min(first, count_);
     batch_next_ = batch_begin_;
     batch_end_ = std::min(first + size, count_);

@@ -201,28 +201,6 @@ void Comm::all_gather_into(std::span<const std::byte> local, std::span<std::byte
   all_gather_with(layout, local, out);
 }
 
-std::vector<std::byte> Comm::all_to_all_bytes(std::span<const std::byte> send,
-                                              std::span<const int> send_counts,
-                                              std::vector<int>& received_counts) const {
-  const auto ranks = static_cast<std::size_t>(size());
-  if (send_counts.size() != ranks) throw MpiError("all_to_all_bytes: one count per rank needed");
-  received_counts.assign(ranks, 0);
-  check(MPI_Alltoall(send_counts.data(), 1, MPI_INT, received_counts.data(), 1, MPI_INT, comm_),
-        "MPI_Alltoall");
-  std::vector<int> send_displacements(ranks);
-  std::vector<int> received_displacements(ranks);
-  std::exclusive_scan(send_counts.begin(), send_counts.end(), send_displacements.begin(), 0);
-  std::exclusive_scan(received_counts.begin(), received_counts.end(),
-                      received_displacements.begin(), 0);
-  std::vector<std::byte> received(static_cast<std::size_t>(received_displacements.back()) +
-                                  static_cast<std::size_t>(received_counts.back()));
-  check(MPI_Alltoallv(send.data(), send_counts.data(), send_displacements.data(), MPI_BYTE,
-                      received.data(), received_counts.data(), received_displacements.data(),
-                      MPI_BYTE, comm_),
-        "MPI_Alltoallv");
-  return received;
-}
-
 namespace {
 // Tags of the collectives built from point-to-point messages on the caller's communicator.
 constexpr int tree_tag = 0x7e1;

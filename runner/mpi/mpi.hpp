@@ -90,13 +90,6 @@ class Comm {
   // Like all_gather_bytes, but into `out` whose size is already the total.
   void all_gather_into(std::span<const std::byte> local, std::span<std::byte> out) const;
 
-  // MPI_Alltoallv of bytes: `send` holds the bytes for rank 0, then rank 1, ...
-  // (`send_counts` of each); returns what every rank sent here, in rank order, and the
-  // per-rank byte counts in `received_counts`.
-  [[nodiscard]] std::vector<std::byte> all_to_all_bytes(std::span<const std::byte> send,
-                                                        std::span<const int> send_counts,
-                                                        std::vector<int>& received_counts) const;
-
   // Collective: every rank's `local` combined up a binomial tree to rank 0 (log2 P steps,
   // one message per rank: what it and the ranks below it in the tree hold), and rank 0's
   // result broadcast to all. `merge(own, received)` returns the combination of two parts and

@@ -34,17 +34,20 @@ OwnedRows exchange_rows(const mpi::Comm& comm, std::uint64_t row_count, std::siz
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return owners[a] < owners[b]; });
-  std::vector<std::byte> send(rows.size() * message_bytes);
-  std::vector<int> send_counts(ranks, 0);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto i = order[k];
-    std::memcpy(send.data() + k * message_bytes, &rows[i], index_bytes);
-    std::memcpy(send.data() + k * message_bytes + index_bytes, data.data() + i * row_bytes,
-                row_bytes);
-    send_counts[owners[i]] += static_cast<int>(message_bytes);
+  // One message per owner that gets rows: no rank-by-rank count matrix (sparse_exchange).
+  std::vector<mpi::Comm::Message> messages;
+  for (const auto i : order) {
+    if (messages.empty() || messages.back().first != static_cast<int>(owners[i]))
+      messages.emplace_back(static_cast<int>(owners[i]), std::vector<std::byte>());
+    auto& bytes = messages.back().second;
+    const auto offset = bytes.size();
+    bytes.resize(offset + message_bytes);
+    std::memcpy(bytes.data() + offset, &rows[i], index_bytes);
+    std::memcpy(bytes.data() + offset + index_bytes, data.data() + i * row_bytes, row_bytes);
   }
-  std::vector<int> received_counts;
-  const auto received = comm.all_to_all_bytes(send, send_counts, received_counts);
+  std::vector<std::byte> received;
+  for (const auto& message : comm.sparse_exchange(messages))
+    received.insert(received.end(), message.second.begin(), message.second.end());
 
   // Sort what arrived by row and cut it into runs of consecutive rows.
   const std::size_t arrived = received.size() / message_bytes;
