@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,15 +49,15 @@ struct Options {
   int reps = 7;
   int write_mib = 256;
   std::string dir = "/tmp";
-  bool queue_only = false;  // --queue-only: the work queue's rows alone
+  bool distribution_only = false;  // --distribution-only: the work queue and the top-k merge
 };
 
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--queue-only") {
-      options.queue_only = true;
+    if (flag == "--distribution-only") {
+      options.distribution_only = true;
       continue;
     }
     if (i + 1 >= argc) break;
@@ -164,6 +165,55 @@ void queue_rows(const Comm& comm, const Options& options, std::vector<Row>& rows
   }
 }
 
+// A top-k table of k rows (64 B, the score first) per rank merged over all ranks: up a
+// binomial tree (Comm::tree_reduce_bytes, what the exhaustive driver does) against an
+// allgather of every rank's rows (what it did), and how many rows one rank holds at most.
+void top_k_rows(const Comm& comm, const Options& options, std::vector<Row>& rows) {
+  constexpr std::size_t k = 100;
+  constexpr std::size_t row_bytes = 64;
+  std::vector<std::byte> mine(k * row_bytes);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double score =
+        static_cast<double>((i * 7919 + static_cast<std::size_t>(comm.rank()) * 104729) % 100003);
+    std::memcpy(mine.data() + i * row_bytes, &score, sizeof score);
+  }
+  const auto best_k = [&](std::vector<std::byte> all) {
+    std::vector<std::pair<double, std::size_t>> order(all.size() / row_bytes);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      std::memcpy(&order[i].first, all.data() + i * row_bytes, sizeof(double));
+      order[i].second = i;
+    }
+    std::sort(order.begin(), order.end(), std::greater<>());
+    order.resize(std::min(order.size(), k));
+    std::vector<std::byte> kept(order.size() * row_bytes);
+    for (std::size_t i = 0; i < order.size(); ++i)
+      std::memcpy(kept.data() + i * row_bytes, all.data() + order[i].second * row_bytes, row_bytes);
+    return kept;
+  };
+  std::size_t tree_peak = 0;
+  const double tree = measure(comm, options.reps, [&] {
+    const double start = now();
+    const auto merged = comm.tree_reduce_bytes(
+        mine, [&](std::vector<std::byte> own, std::span<const std::byte> received) {
+          own.insert(own.end(), received.begin(), received.end());
+          tree_peak = std::max(tree_peak, own.size() / row_bytes);
+          return best_k(std::move(own));
+        });
+    return now() - start;
+  });
+  const double gather = measure(comm, options.reps, [&] {
+    const double start = now();
+    (void)best_k(comm.all_gather_bytes(mine));
+    return now() - start;
+  });
+  const auto ranks = static_cast<std::size_t>(comm.size());
+  rows.push_back(
+      {"top-k merge, k = 100 x 64 B, binomial tree", 1e6 * tree, "us",
+       "slowest rank; at most " + std::to_string(std::max(tree_peak, k)) + " rows on a rank"});
+  rows.push_back({"top-k merge, k = 100 x 64 B, allgather", 1e6 * gather, "us",
+                  "slowest rank; " + std::to_string(ranks * k) + " rows on every rank"});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,8 +222,9 @@ int main(int argc, char** argv) {
   const auto comm = Comm::world();
   const int ranks = comm.size();
   std::vector<Row> rows;
-  if (options.queue_only) {
+  if (options.distribution_only) {
     queue_rows(comm, options, rows);
+    top_k_rows(comm, options, rows);
     if (comm.rank() == 0) print(rows, ranks, options);
     return 0;
   }
@@ -189,6 +240,7 @@ int main(int argc, char** argv) {
   }
 
   queue_rows(comm, options, rows);
+  top_k_rows(comm, options, rows);
 
   {
     constexpr int iterations = 20000;

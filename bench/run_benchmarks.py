@@ -434,20 +434,20 @@ def bench_queue(runner, args, ranks):
     for (kind, r, t, claims), series in rates.items():
         ratios.append(Ratio("queue", f"empty {kind} per second per rank, {r}r {t} {claims}",
                             series.median / r))
-    notes = ["queue: the driver wall of the empty runs is the stdout figure, rounded to 10 ms; "
-             f"{items} items per run, so rates above {items / 0.01:.0f}/s read as that bound"]
+    notes = ["queue: the driver wall of the empty runs is the stdout figure, to the millisecond; "
+             f"{items} items per run"]
     costs = runner.levelforge.parent.parent.parent / "bench" / "bench_mpi_costs"
     if costs.exists():
         for r in parallel:
             for t in TRANSPORTS:
-                cmd = [*runner.launcher(r, t), str(costs), "--queue-only", "--reps", "3"]
+                cmd = [*runner.launcher(r, t), str(costs), "--distribution-only", "--reps", "3"]
                 proc = subprocess.run(cmd, env=runner.env, capture_output=True, text=True,
                                       timeout=runner.timeout, check=False)
                 if proc.returncode != 0:
                     raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
                 for line in proc.stdout.splitlines():
                     cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                    if len(cells) == 4 and cells[0].startswith("queue request") and cells[2] == "us":
+                    if len(cells) == 4 and cells[2] == "us" and cells[0].startswith(("queue", "top-k")):
                         ratios.append(Ratio("queue", f"{cells[0]} (us), {r}r {t}", float(cells[1])))
     else:
         notes.append(f"queue: {costs} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON): no latencies")
