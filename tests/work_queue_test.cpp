@@ -49,7 +49,7 @@ TEST_P(EveryOption, EveryPositionOnceAndTheCountsAddUp) {
     // Instant items: batches of what remains / (2 x ranks), so each rank makes O(log count)
     // claims (2 x ranks x ln(count / ranks) in all), the last ones single.
     const auto log2_count = static_cast<std::int64_t>(std::bit_width(count));
-    EXPECT_LT(requests.front(), 4 * world.size() * log2_count) << requests.front();
+    EXPECT_LT(requests.front(), std::int64_t{4} * world.size() * log2_count) << requests.front();
   }
   queue.close();
   world.all_reduce_sum(taken);
