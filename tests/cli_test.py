@@ -308,7 +308,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Transports(ConfigTest):
     """Each driver gives the datasets of 1 rank on 16 or 32 ranks over TCP without hardware
     atomics (8 and 16 ranks per core here); the work queue's server answers whatever the
-    transport, and says so in the provenance."""
+    transport, and says so in the provenance; its host and claim policy change nothing."""
 
     def check(self, text, expected_datasets, ranks, overrides=()):
         return self.check_config(self.config(text), expected_datasets, overrides,
@@ -331,6 +331,18 @@ class Transports(ConfigTest):
 
     def test_exhaustive_on_32(self):
         self.check(EXHAUSTIVE_CONFIG, ["/exhaustive/solutions"], 32)
+
+    def test_the_queue_options_change_nothing(self):
+        """One item per request on the server, and guided batches on the one-sided window."""
+        config = self.config(EXHAUSTIVE_CONFIG)
+        reference = self.path("alone.h5")
+        self.assert_ok(levelforge("run", config, "-o", reference, "-q"))
+        for options in (("--claims", "single"), ("--work-queue", "window")):
+            out = self.path(f"{options[1]}.h5")
+            self.assert_ok(levelforge("run", config, "-o", out, "-q", *options, ranks=3))
+            self.assert_same_results(reference, out)
+            with h5py.File(out, "r") as f:
+                self.assertIn(options[1], f.attrs["work_queue_claims"] + f.attrs["work_queue"])
 
 
 class Experiments(ConfigTest):
