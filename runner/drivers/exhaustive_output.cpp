@@ -273,13 +273,15 @@ SolutionOffsets SolutionStore::offsets(std::uint64_t chunk_count, const mpi::Com
   std::vector<mpi::Comm::Message> requests;
   requests.reserve(pairs.size());
   for (const auto& [rank, values] : pairs) requests.emplace_back(rank, as_bytes(values));
-  const auto received = comm.sparse_exchange(requests);
+  // (source, its (chunk, count) pairs), decoded once.
+  std::vector<std::pair<int, std::vector<std::int64_t>>> received;
+  for (const auto& [source, bytes] : comm.sparse_exchange(requests))
+    received.emplace_back(source, as_ints(bytes));
 
   const auto me = static_cast<std::uint64_t>(comm.rank());
   const auto first = first_chunk(chunk_count, me, ranks);
   std::vector<std::int64_t> block(first_chunk(chunk_count, me + 1, ranks) - first, 0);
-  for (const auto& [source, bytes] : received) {
-    const auto values = as_ints(bytes);
+  for (const auto& [source, values] : received) {
     for (std::size_t i = 0; i + 1 < values.size(); i += 2)
       block[static_cast<std::uint64_t>(values[i]) - first] = values[i + 1];
   }
@@ -291,8 +293,7 @@ SolutionOffsets SolutionStore::offsets(std::uint64_t chunk_count, const mpi::Com
 
   std::vector<mpi::Comm::Message> replies;
   replies.reserve(received.size());
-  for (const auto& [source, bytes] : received) {
-    const auto values = as_ints(bytes);
+  for (const auto& [source, values] : received) {
     std::vector<std::int64_t> starts;
     starts.reserve(values.size() / 2);
     for (std::size_t i = 0; i + 1 < values.size(); i += 2)
