@@ -7,6 +7,7 @@
 // lock step, and Google Benchmark's adaptive iteration counts differ between ranks.
 //
 //   mpiexec -n 2 build/bench/bench_mpi_costs [--reps 7] [--write-mib 256] [--dir /tmp]
+//   mpiexec -n 8 build/bench/bench_mpi_costs --output-only [--ranks-per-node 4]
 //
 // Every figure is the median over --reps repetitions; within a repetition a collective
 // figure is the slowest rank's time (what the caller waits for).
@@ -29,8 +30,11 @@
 #include <vector>
 
 #include "runner/h5/h5.hpp"
+#include "runner/h5/seal.hpp"
 #include "runner/mpi/counters.hpp"
 #include "runner/mpi/mpi.hpp"
+#include "runner/output/result_file.hpp"
+#include "runner/output/row_exchange.hpp"
 
 namespace {
 
@@ -50,6 +54,8 @@ struct Options {
   int write_mib = 256;
   std::string dir = "/tmp";
   bool distribution_only = false;  // --distribution-only: the work queue and the top-k merge
+  bool output_only = false;        // --output-only: the ways of writing a result table
+  int ranks_per_node = 0;          // --ranks-per-node: hosts pretended for --output-only
 };
 
 Options parse(int argc, char** argv) {
@@ -60,10 +66,15 @@ Options parse(int argc, char** argv) {
       options.distribution_only = true;
       continue;
     }
+    if (flag == "--output-only") {
+      options.output_only = true;
+      continue;
+    }
     if (i + 1 >= argc) break;
     if (flag == "--reps") options.reps = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--write-mib") options.write_mib = std::max(1, std::atoi(argv[i + 1]));
     if (flag == "--dir") options.dir = argv[i + 1];
+    if (flag == "--ranks-per-node") options.ranks_per_node = std::max(1, std::atoi(argv[i + 1]));
     ++i;
   }
   return options;
@@ -214,6 +225,139 @@ void top_k_rows(const Comm& comm, const Options& options, std::vector<Row>& rows
                   "slowest rank; " + std::to_string(ranks * k) + " rows on every rank"});
 }
 
+// The sweep benchmark's output, alone: 10,000 rows of 96 B (one per task) dealt out
+// round robin as the queue would, written (a) by every rank into the shared file, (b) by one
+// writer per node into it (the rows travel to the writers first), (c) by each node's writer
+// into a file of its own, joined by a virtual dataset in the result file, and (d) like (c),
+// then copied into one file by rank 0 (the existing merge's way). Each figure is the whole
+// write: files created, rows exchanged and written (chunked and compressed as the result
+// file's tables are), files closed and sealed, the slowest rank.
+// --ranks-per-node pretends the ranks sit on hosts of that many (default: the real hosts).
+void output_rows(const Comm& comm, const Options& options, const std::string& dir,
+                 std::vector<Row>& rows) {
+  namespace h5 = levelforge::h5;
+  constexpr std::uint64_t row_count = 10000;
+  constexpr hsize_t row_width = 12;  // int64 values: 96 B
+  const auto rank = static_cast<std::uint64_t>(comm.rank());
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  std::vector<std::uint64_t> mine;
+  std::vector<std::byte> data;
+  for (auto row = rank; row < row_count; row += ranks) {
+    mine.push_back(row);
+    std::vector<std::int64_t> values(row_width, static_cast<std::int64_t>(row));
+    const auto* bytes = reinterpret_cast<const std::byte*>(values.data());
+    data.insert(data.end(), bytes, bytes + row_width * sizeof(std::int64_t));
+  }
+  auto hosts = comm.all_gather_strings(levelforge::mpi::processor_name());
+  if (options.ranks_per_node > 0) {
+    for (std::size_t r = 0; r < hosts.size(); ++r)
+      hosts[r] = "node" + std::to_string(r / static_cast<std::size_t>(options.ranks_per_node));
+  }
+  const auto type = h5::Datatype::int64();
+  const std::vector<hsize_t> dims{row_count, row_width};
+  const auto shared = [&](levelforge::OutputWriters writers) {
+    return measure(comm, options.reps, [&] {
+      const double start = now();
+      levelforge::ResultFile file(dir + "/shared.h5", comm.dup(), hosts, writers);
+      auto array = file.create_array("rows", type, dims);
+      file.write_rows(array, type, mine, data);
+      array.dataset.reset();
+      file.commit();
+      return now() - start;
+    });
+  };
+  const auto writers = levelforge::writer_ranks(hosts, {});
+  const bool writer = std::binary_search(writers.begin(), writers.end(), comm.rank());
+  const auto node_file = [&](std::size_t k) { return dir + "/node" + std::to_string(k) + ".h5"; };
+  const auto storage = [&](hsize_t count) {  // the result file's (result_file.cpp)
+    h5::DatasetOptions stored;
+    stored.chunk = {std::min<hsize_t>(count, 256 * 1024 / (row_width * 8)), row_width};
+    stored.deflate_level = 4;
+    stored.shuffle = true;
+    return stored;
+  };
+  const auto slice = [&](std::size_t k) { return row_count * k / writers.size(); };
+  // (c) without the join, which (c) and (d) each add.
+  const auto node_files = [&] {
+    const auto owned = levelforge::exchange_rows(comm, writers, row_count,
+                                                 row_width * sizeof(std::int64_t), mine, data);
+    if (!writer) return;
+    const auto k = static_cast<std::size_t>(std::find(writers.begin(), writers.end(), comm.rank()) -
+                                            writers.begin());
+    {
+      auto file = h5::File::create_serial(node_file(k));
+      const auto count = slice(k + 1) - slice(k);
+      file.root()
+          .create_dataset("rows", type, {count, row_width}, storage(count))
+          .write_all(type, owned.data.data());
+    }
+    h5::seal(node_file(k));
+  };
+  const double virtual_join = measure(comm, options.reps, [&] {
+    const double start = now();
+    node_files();
+    if (comm.rank() == 0) {
+      {
+        auto file = h5::File::create_serial(dir + "/virtual.h5");
+        const hid_t space = H5Screate_simple(2, dims.data(), nullptr);
+        const hid_t creation = H5Pcreate(H5P_DATASET_CREATE);
+        for (std::size_t k = 0; k < writers.size(); ++k) {
+          const std::array<hsize_t, 2> start_at{slice(k), 0};
+          const std::array<hsize_t, 2> count{slice(k + 1) - slice(k), row_width};
+          H5Sselect_hyperslab(space, H5S_SELECT_SET, start_at.data(), nullptr, count.data(),
+                              nullptr);
+          const hid_t source = H5Screate_simple(2, count.data(), nullptr);
+          H5Pset_virtual(creation, space, node_file(k).c_str(), "rows", source);
+          H5Sclose(source);
+        }
+        H5Sselect_all(space);
+        const hid_t dataset = H5Dcreate2(file.id(), "rows", H5T_NATIVE_INT64, space, H5P_DEFAULT,
+                                         creation, H5P_DEFAULT);
+        H5Dclose(dataset);
+        H5Pclose(creation);
+        H5Sclose(space);
+      }
+      h5::seal(dir + "/virtual.h5");
+    }
+    comm.barrier();
+    return now() - start;
+  });
+  const double merge_join = measure(comm, options.reps, [&] {
+    const double start = now();
+    node_files();
+    comm.barrier();
+    if (comm.rank() == 0) {
+      {
+        auto file = h5::File::create_serial(dir + "/merged.h5");
+        auto merged = file.root().create_dataset("rows", type, dims, storage(row_count));
+        std::vector<std::int64_t> part;
+        for (std::size_t k = 0; k < writers.size(); ++k) {
+          const auto count = slice(k + 1) - slice(k);
+          part.resize(count * row_width);
+          h5::File::open_serial(node_file(k), h5::Access::read_only)
+              .root()
+              .open_dataset("rows")
+              .read_all(type, part.data());
+          merged.write(type, {{{slice(k), 0}, {count, row_width}}}, part.data(),
+                       h5::Transfer::independent);
+        }
+      }
+      h5::seal(dir + "/merged.h5");
+    }
+    comm.barrier();
+    return now() - start;
+  });
+  const auto nodes = " (" + std::to_string(writers.size()) + " nodes)";
+  rows.push_back({"result table, every rank writes", 1e3 * shared({1}), "ms",
+                  "10000 x 96 B rows, shared file, " + std::to_string(ranks) + " writers"});
+  rows.push_back({"result table, a writer per node", 1e3 * shared({}), "ms",
+                  "shared file, " + std::to_string(writers.size()) + " writers"});
+  rows.push_back({"result table, node files + virtual dataset", 1e3 * virtual_join, "ms",
+                  "a file per node" + nodes + ", rank 0 maps them"});
+  rows.push_back({"result table, node files + merge", 1e3 * merge_join, "ms",
+                  "a file per node" + nodes + ", rank 0 copies them into one"});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -222,6 +366,20 @@ int main(int argc, char** argv) {
   const auto comm = Comm::world();
   const int ranks = comm.size();
   std::vector<Row> rows;
+  if (options.output_only) {
+    auto pid = static_cast<std::int64_t>(getpid());
+    comm.broadcast_value(pid, 0);
+    const auto dir = options.dir + "/bench_mpi_costs_" + std::to_string(pid);
+    if (comm.rank() == 0) std::filesystem::create_directories(dir);
+    comm.barrier();
+    output_rows(comm, options, dir, rows);
+    comm.barrier();
+    if (comm.rank() == 0) {
+      std::filesystem::remove_all(dir);
+      print(rows, ranks, options);
+    }
+    return 0;
+  }
   if (options.distribution_only) {
     queue_rows(comm, options, rows);
     top_k_rows(comm, options, rows);

@@ -385,6 +385,26 @@ def bench_collatz(runner, args, ranks):
     return rows, ratios, []
 
 
+def mpi_costs(runner, benchmark, runs, unit, prefixes, ratios):
+    """Runs bench_mpi_costs for each (ranks, transport, arguments) of `runs` and adds its rows
+    in `unit` whose names start with one of `prefixes` to `ratios`; False if it is not built."""
+    costs = runner.levelforge.parent.parent.parent / "bench" / "bench_mpi_costs"
+    if not costs.exists():
+        return False
+    for r, t, arguments in runs:
+        cmd = [*runner.launcher(r, t), str(costs), *arguments, "--reps", "3"]
+        proc = subprocess.run(cmd, env=runner.env, capture_output=True, text=True,
+                              timeout=runner.timeout, check=False)
+        if proc.returncode != 0:
+            raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
+        where = " ".join([f"{r}r", t, *arguments[1:]])
+        for line in proc.stdout.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 4 and cells[2] == unit and cells[0].startswith(prefixes):
+                ratios.append(Ratio(benchmark, f"{cells[0]} ({unit}), {where}", float(cells[1])))
+    return True
+
+
 def bench_queue(runner, args, ranks):
     """The work queue: Collatz 2e7 in 20 chunks of 1,000,000 (every claim waits a chunk when
     the queue needs rank 0's help) on each transport and counter host; empty tasks and empty
@@ -436,56 +456,58 @@ def bench_queue(runner, args, ranks):
                             series.median / r))
     notes = ["queue: the driver wall of the empty runs is the stdout figure, to the millisecond; "
              f"{items} items per run"]
-    costs = runner.levelforge.parent.parent.parent / "bench" / "bench_mpi_costs"
-    if costs.exists():
-        for r in parallel:
-            for t in TRANSPORTS:
-                cmd = [*runner.launcher(r, t), str(costs), "--distribution-only", "--reps", "3"]
-                proc = subprocess.run(cmd, env=runner.env, capture_output=True, text=True,
-                                      timeout=runner.timeout, check=False)
-                if proc.returncode != 0:
-                    raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
-                for line in proc.stdout.splitlines():
-                    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                    if len(cells) == 4 and cells[2] == "us" and cells[0].startswith(("queue", "top-k")):
-                        ratios.append(Ratio("queue", f"{cells[0]} (us), {r}r {t}", float(cells[1])))
-    else:
-        notes.append(f"queue: {costs} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON): no latencies")
+    if not mpi_costs(runner, "queue", [(r, t, ["--distribution-only"]) for r in parallel for t in TRANSPORTS],
+                     "us", ("queue", "top-k"), ratios):
+        notes.append("queue: bench_mpi_costs not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON): no latencies")
     return rows, ratios, notes
 
 
-def bench_sweep(runner, args, _ranks):
-    """Process wall time of many small sweep tasks with HDF5 output against --no-output."""
+def bench_sweep(runner, args, ranks):
+    """Process wall time of many small sweep tasks with HDF5 output (one writer per node, the
+    default, and every rank writing) against --no-output; the ways of writing its table alone
+    (bench_mpi_costs --output-only) on each rank count, on the real host and on hosts of 4
+    pretended ranks."""
     tasks = scaled(config_values()["sweep_tasks"], args.scale, 100)
     overrides = [f"sweep.replicates={tasks}"]
     config = CONFIGS / "sweep_10k.yaml"
     r = args.sweep_ranks
-    cases = {True: "output", False: "no-output"}
-    process = {o: Series("sweep", f"{r} ranks, {name}", "process wall", "s") for o, name in cases.items()}
-    driver = {o: Series("sweep", f"{r} ranks, {name}", "driver wall", "s") for o, name in cases.items()}
+    # (name, output, options of `run`)
+    cases = (("output, a writer per node", True, ("--ranks-per-writer", "node")),
+             ("output, every rank writes", True, ("--ranks-per-writer", "1")),
+             ("no-output", False, ()))
+    process = {name: Series("sweep", f"{r} ranks, {name}", "process wall", "s") for name, _, _ in cases}
+    driver = {name: Series("sweep", f"{r} ranks, {name}", "driver wall", "s") for name, _, _ in cases}
     for _ in range(args.warmup):
         runner.run(config, r, overrides, output=True)
     for rep in range(args.repeats):
-        for output in (True, False):
-            run = runner.run(config, r, overrides, output=output)
+        for name, output, options in cases:
+            run = runner.run(config, r, overrides, output=output, options=options)
             if run["tasks"] != tasks or run["calls"] != tasks:
                 raise RunError(f"sweep: {run['tasks']} tasks and {run['calls']} kernel calls, "
                                f"expected {tasks} of each")
-            process[output].values.append(run["process_seconds"])
-            driver[output].values.append(run["driver_seconds"])
-            progress(f"sweep rep {rep + 1}/{args.repeats}, {cases[output]}: "
+            process[name].values.append(run["process_seconds"])
+            driver[name].values.append(run["driver_seconds"])
+            progress(f"sweep rep {rep + 1}/{args.repeats}, {name}: "
                      f"{run['process_seconds']:.3f} s process, {run['driver_seconds']:.3f} s driver")
     notes = ["sweep: the no-output driver wall time is the stdout figure, rounded to 10 ms"]
+    node, every, none = (name for name, _, _ in cases)
     ratios = [
         Ratio("sweep", f"process wall output/no-output, {r}r",
-              process[True].median / process[False].median, "<=", SWEEP_FLOOR),
+              process[node].median / process[none].median, "<=", SWEEP_FLOOR),
+        Ratio("sweep", f"process wall output/no-output, every rank writing, {r}r",
+              process[every].median / process[none].median),
         Ratio("sweep", f"driver wall output/no-output, {r}r",
-              driver[True].median / driver[False].median),
-        # What the process ratio dilutes with the constant MPI and HDF5 start-up cost.
-        Ratio("sweep", f"output cost per task, {r}r (us, from process medians)",
-              1e6 * (process[True].median - process[False].median) / tasks),
+              driver[node].median / driver[none].median),
     ]
-    return [process[True], process[False], driver[True], driver[False]], ratios, notes
+    # What the process ratio dilutes with the constant MPI and HDF5 start-up cost.
+    for name in (node, every):
+        ratios.append(Ratio("sweep", f"output cost per task, {name}, {r}r (us, from process medians)",
+                            1e6 * (process[name].median - process[none].median) / tasks))
+    runs = [(n, args.transport, ["--output-only", *hosts]) for n in ranks if n > 1
+            for hosts in ([], ["--ranks-per-node", "4"]) if hosts == [] or n > 4]
+    if not mpi_costs(runner, "sweep", runs, "ms", ("result table",), ratios):
+        notes.append("sweep: bench_mpi_costs not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON): no table writes")
+    return list(process.values()) + list(driver.values()), ratios, notes
 
 
 def shipped_runs(runner, args, benchmark, cases, calls):

@@ -308,7 +308,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Transports(ConfigTest):
     """Each driver gives the datasets of 1 rank on 16 or 32 ranks over TCP without hardware
     atomics (8 and 16 ranks per core here); the work queue's server answers whatever the
-    transport, and says so in the provenance; its host and claim policy change nothing."""
+    transport, and says so in the provenance; its host and claim policy, and which ranks
+    write the file, change nothing."""
 
     def check(self, text, expected_datasets, ranks, overrides=()):
         return self.check_config(self.config(text), expected_datasets, overrides,
@@ -328,21 +329,39 @@ class Transports(ConfigTest):
             self.assertEqual(f.attrs["mpi_thread_level"], "multiple")
             self.assertIn("MPI", f.attrs["mpi_library"])
             self.assertEqual(f.attrs["ranks"], 32)
+            self.assertEqual(f.attrs["ranks_per_writer"], "node")
+            self.assertEqual(f.attrs["output_writers"], 1)  # one host
 
     def test_exhaustive_on_32(self):
         self.check(EXHAUSTIVE_CONFIG, ["/exhaustive/solutions"], 32)
 
-    def test_the_queue_options_change_nothing(self):
-        """One item per request on the server, and guided batches on the one-sided window."""
-        config = self.config(EXHAUSTIVE_CONFIG)
-        reference = self.path("alone.h5")
-        self.assert_ok(levelforge("run", config, "-o", reference, "-q"))
-        for options in (("--claims", "single"), ("--work-queue", "window")):
+    def test_the_launch_options_change_nothing(self):
+        """One item per request on the server, guided batches on the one-sided window, every
+        rank writing, and two writers of which one writes for two ranks."""
+        references = {}
+        for text, options, writers in ((EXHAUSTIVE_CONFIG, ("--claims", "single"), 1),
+                                       (EXHAUSTIVE_CONFIG, ("--work-queue", "window"), 1),
+                                       (EXHAUSTIVE_CONFIG, ("--ranks-per-writer", "1"), 3),
+                                       (QD_CONFIG, ("--ranks-per-writer", "2"), 2)):
+            config = self.config(text)
+            if text not in references:
+                references[text] = self.run_to(config, (), None, f"alone-{len(references)}.h5")
+            reference = references[text]
             out = self.path(f"{options[1]}.h5")
             self.assert_ok(levelforge("run", config, "-o", out, "-q", *options, ranks=3))
             self.assert_same_results(reference, out)
             with h5py.File(out, "r") as f:
-                self.assertIn(options[1], f.attrs["work_queue_claims"] + f.attrs["work_queue"])
+                self.assertIn(options[1], f.attrs["work_queue_claims"] + f.attrs["work_queue"]
+                              + f.attrs["ranks_per_writer"])
+                self.assertEqual(f.attrs["output_writers"], writers)
+
+    def test_a_bad_writer_count_is_refused(self):
+        result = levelforge("run", self.config(EXHAUSTIVE_CONFIG), "-o", self.path("bad.h5"),
+                            "--ranks-per-writer", "0")
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("--ranks-per-writer", result.stderr)
+        self.assertIn("'0'", result.stderr)
+        self.assertFalse(os.path.exists(self.path("bad.h5")))
 
 
 class Experiments(ConfigTest):

@@ -14,6 +14,7 @@
 #include "tests/top_entries.hpp"
 
 namespace levelforge {
+namespace reductions_test {
 namespace {
 
 std::vector<ReductionSpec> specs() {
@@ -264,4 +265,5 @@ TEST(Reductions, TopKIsIndependentOfOfferOrder) {
 }
 
 }  // namespace
+}  // namespace reductions_test
 }  // namespace levelforge

@@ -14,7 +14,14 @@ std::vector<std::byte> row_bytes_of(std::uint64_t row) {
   return {std::byte(row % 251), std::byte{0xAB}, std::byte(row % 7)};
 }
 
-TEST(ExchangeRows, EveryRankEndsWithItsContiguousSliceInOrder) {
+std::vector<int> all_ranks(int ranks) {
+  std::vector<int> writers(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) writers[static_cast<std::size_t>(r)] = r;
+  return writers;
+}
+
+// Every writer ends with its slice of the rows, however many of the ranks write.
+void expect_slices_in_order(const std::vector<int>& writers) {
   const auto world = mpi::Comm::world();
   const auto ranks = static_cast<std::uint64_t>(world.size());
   const auto me = static_cast<std::uint64_t>(world.rank());
@@ -29,10 +36,17 @@ TEST(ExchangeRows, EveryRankEndsWithItsContiguousSliceInOrder) {
     data.insert(data.end(), bytes.begin(), bytes.end());
   }
 
-  const auto owned = exchange_rows(world, row_count, 3, rows, data);
+  const auto owned = exchange_rows(world, writers, row_count, 3, rows, data);
 
-  const auto first = row_count * me / ranks;
-  const auto last = row_count * (me + 1) / ranks;
+  const auto slot = std::find(writers.begin(), writers.end(), world.rank());
+  if (slot == writers.end()) {
+    EXPECT_TRUE(owned.runs.empty());
+    EXPECT_TRUE(owned.data.empty());
+    return;
+  }
+  const auto slice = static_cast<std::uint64_t>(slot - writers.begin());
+  const auto first = row_count * slice / writers.size();
+  const auto last = row_count * (slice + 1) / writers.size();
   ASSERT_EQ(owned.runs.size(), 1U);
   EXPECT_EQ(owned.runs.front(), std::make_pair(first, last - first));
   ASSERT_EQ(owned.data.size(), (last - first) * 3);
@@ -40,6 +54,21 @@ TEST(ExchangeRows, EveryRankEndsWithItsContiguousSliceInOrder) {
     const auto expected = row_bytes_of(row);
     EXPECT_EQ(std::memcmp(owned.data.data() + (row - first) * 3, expected.data(), 3), 0) << row;
   }
+}
+
+TEST(ExchangeRows, EveryRankWritingEndsWithItsContiguousSliceInOrder) {
+  expect_slices_in_order(all_ranks(mpi::Comm::world().size()));
+}
+
+TEST(ExchangeRows, OneWriterEndsWithEveryRowInOrder) { expect_slices_in_order({0}); }
+
+// Writers named out of rank order own the slices in the order named: the last rank first.
+TEST(ExchangeRows, WritersOwnSlicesInTheOrderNamed) {
+  auto writers = all_ranks(mpi::Comm::world().size());
+  std::reverse(writers.begin(), writers.end());
+  writers.pop_back();  // rank 0 holds nothing, unless it is the only rank
+  if (writers.empty()) writers = {0};
+  expect_slices_in_order(writers);
 }
 
 TEST(ExchangeRows, MissingRowsSplitTheRuns) {
@@ -55,7 +84,7 @@ TEST(ExchangeRows, MissingRowsSplitTheRuns) {
       data.push_back(std::byte(row));
     }
   }
-  const auto owned = exchange_rows(world, row_count, 1, rows, data);
+  const auto owned = exchange_rows(world, all_ranks(world.size()), row_count, 1, rows, data);
   std::uint64_t held = 0;
   for (const auto& [first, count] : owned.runs) {
     for (auto row = first; row < first + count; ++row) {

@@ -31,7 +31,7 @@ ParamValue table(DataNode node) {
   return ParamTable{std::make_shared<const DataNode>(std::move(node))};
 }
 
-Rng rng_for(std::uint64_t task) { return Rng({5, Stream::sweep_run, task, 0, 0}); }
+Rng spawn_rng_for(std::uint64_t task) { return Rng({5, Stream::sweep_run, task, 0, 0}); }
 
 double real_at(const Record& record, const std::string& field) {
   const auto fields = Spawn::record_fields();
@@ -69,7 +69,7 @@ TEST(SpawnKernel, DeclaresItsParametersAndRecord) {
 // its whole difficulty, and the per-object columns are NaN.
 TEST(SpawnKernel, DefaultsSpawnNothing) {
   const Spawn kernel(params_with<Spawn>({{"runs", std::int64_t{3}}}));
-  auto rng = rng_for(0);
+  auto rng = spawn_rng_for(0);
   const Record record = kernel.run(rng);
   ASSERT_EQ(record.size(), Spawn::record_fields().size());
   EXPECT_DOUBLE_EQ(real_at(record, "mean_required"), 20);
@@ -119,7 +119,7 @@ TEST(SpawnKernel, OneObjectFillingEveryLevel) {
       params_with<Spawn>({{"objects", table(DataNode::list({object_node("a", 1, 0, 1)}))},
                           {"base_difficulty", 1.0},
                           {"runs", std::int64_t{20}}}));
-  auto rng = rng_for(1);
+  auto rng = spawn_rng_for(1);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "mean_spawned"), 1);
   EXPECT_DOUBLE_EQ(real_at(record, "mean_abs_error"), 0);
@@ -142,7 +142,7 @@ TEST(SpawnKernel, TwoObjectsSharingEveryLevel) {
         table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 1, 0, 0.5)}))},
        {"base_difficulty", 2.0},
        {"runs", std::int64_t{20}}}));
-  auto rng = rng_for(2);
+  auto rng = spawn_rng_for(2);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), 2);
   EXPECT_DOUBLE_EQ(real_at(record, "entropy"), 1);
@@ -164,7 +164,7 @@ TEST(SpawnKernel, LongestAbsenceCountsFromEligibility) {
        {"base_difficulty", 1.0},
        {"levels", std::int64_t{5}},
        {"runs", std::int64_t{10}}}));
-  auto rng = rng_for(3);
+  auto rng = spawn_rng_for(3);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "absence_0"), 0);
   EXPECT_DOUBLE_EQ(real_at(record, "absence_1"), 3);
@@ -185,7 +185,7 @@ TEST(SpawnKernel, CountsTheLevelsTheDocumentsRuleNeverEnds) {
         table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("z", 2, 0, 0.1)}))},
        {"base_difficulty", 10.0},
        {"runs", std::int64_t{10}}}));
-  auto rng = rng_for(4);
+  auto rng = spawn_rng_for(4);
   const Record record = kernel.run(rng);
   EXPECT_DOUBLE_EQ(real_at(record, "stalled_share"), 1);
   EXPECT_DOUBLE_EQ(real_at(record, "share_1"), 0);
@@ -222,7 +222,7 @@ TEST(SpawnKernel, FirstRunRecordsTheObjectsOfEachLevel) {
                           {"base_difficulty", 10.0},
                           {"levels", std::int64_t{5}},
                           {"runs", std::int64_t{7}}}));
-  auto rng = rng_for(11);
+  auto rng = spawn_rng_for(11);
   const Record record = kernel.run(rng);
   EXPECT_EQ(text_at(record, "first_run"), "00010003200320032003");
   EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), (1 + 2 + 3 * 3) / 5.0);
@@ -245,15 +245,15 @@ TEST(SpawnKernel, FirstRunLeavesTheMetricsAlone) {
                                          object_node("c", 7, 10, 0.5)}))},
        {"levels", std::int64_t{80}},
        {"runs", std::int64_t{30}}}));
-  auto rng = rng_for(12);
+  auto rng = spawn_rng_for(12);
   const Record record = kernel.run(rng);
-  auto same = rng_for(12);
+  auto same = spawn_rng_for(12);
   const spawn::Metrics m = kernel.simulator().measure(30, same);
   EXPECT_EQ(real_at(record, "error_share"), m.error_share);
   EXPECT_EQ(real_at(record, "repetition"), m.repetition);
   EXPECT_EQ(real_at(record, "entropy"), m.entropy);
   EXPECT_EQ(real_at(record, "share_2"), m.share[2]);
-  auto first = rng_for(12);
+  auto first = spawn_rng_for(12);
   spawn::Tally tally;
   std::vector<spawn::Mask> present(80);
   kernel.simulator().run(first, tally, present);
@@ -282,9 +282,9 @@ TEST(SpawnKernel, RunsAreAFunctionOfTheStream) {
       {{"objects", table(DataNode::list({object_node("a", 1, 0, 0.5), object_node("b", 3, 5, 0.5),
                                          object_node("c", 7, 10, 0.5)}))},
        {"runs", std::int64_t{50}}}));
-  auto first = rng_for(9);
-  auto again = rng_for(9);
-  auto other = rng_for(10);
+  auto first = spawn_rng_for(9);
+  auto again = spawn_rng_for(9);
+  auto other = spawn_rng_for(10);
   const Record record = kernel.run(first);
   EXPECT_TRUE(same_record(record, kernel.run(again)));
   EXPECT_FALSE(same_record(record, kernel.run(other)));
@@ -305,7 +305,7 @@ const Spawn& ga_kernel() {
 TEST(SpawnGa, GenomesStayInTheirFixedPointRanges) {
   const Spawn& kernel = ga_kernel();
   EXPECT_EQ(kernel.genome_length(), 5U);
-  auto rng = rng_for(20);
+  auto rng = spawn_rng_for(20);
   for (int i = 0; i < 200; ++i) {
     auto genome = kernel.random_genome(rng);
     kernel.mutate(genome, 1.0, rng);
@@ -321,7 +321,7 @@ TEST(SpawnGa, GenomesStayInTheirFixedPointRanges) {
 
 TEST(SpawnGa, CrossoverTakesEachGeneFromAParentAndRateZeroKeepsAGenome) {
   const Spawn& kernel = ga_kernel();
-  auto rng = rng_for(21);
+  auto rng = spawn_rng_for(21);
   const Spawn::Genome a = {1, 2, 3, 4, 5};
   const Spawn::Genome b = {10, 20, 30, 40, 50};
   const auto [x, y] = kernel.crossover(a, b, rng);
@@ -351,7 +351,7 @@ TEST(SpawnGa, EncodesAndDecodesTheGenome) {
 
 TEST(SpawnGa, FitnessRewardsVarietyWithinTheErrorBound) {
   const Spawn& kernel = ga_kernel();
-  auto rng = rng_for(22);
+  auto rng = spawn_rng_for(22);
   // Ratios 1: the budget is filled, error small: fitness 1 - repetition.
   const auto good = kernel.evaluate({10'000, 5000, 10'000, 10'000, 10'000}, rng);
   const double error = std::get<double>(good.record[2]);
@@ -392,7 +392,7 @@ TEST(SpawnMeasures, HandComputedTypesAndAbsences) {
   EXPECT_EQ(specs[0].high, 1);  // "a" on each of the 5 levels, nothing else fits
   EXPECT_EQ(specs[1].name, "mean_longest_absence");
   EXPECT_EQ(specs[1].high, 2.5);  // half the levels
-  auto rng = rng_for(30);
+  auto rng = spawn_rng_for(30);
   // Ratios 1: every level holds "a" (1 type); absences a 0, b 3 (levels 2..4): mean 1.5.
   const Spawn::Genome every_level = {10'000, 5000, 10'000, 10'000, 10'000};
   EXPECT_EQ(kernel.measure(every_level, kernel.evaluate(every_level, rng)),
@@ -422,7 +422,7 @@ TEST(SpawnMeasures, RangesFollowTheTableAndNoEligibleObjectIsNoAbsence) {
                           {"levels", std::int64_t{8}},
                           {"runs", std::int64_t{5}}}));
   EXPECT_EQ(never.measures()[0].high, 1);
-  auto rng = rng_for(31);
+  auto rng = spawn_rng_for(31);
   const Spawn::Genome genome = {10'000, 5000, 10'000};
   const auto evaluation = never.evaluate(genome, rng);
   ASSERT_TRUE(std::isnan(std::get<double>(evaluation.record[6])));
@@ -439,7 +439,7 @@ TEST(SpawnMeasures, RandomGenomesMeasureInRange) {
   double most_types = 0;
   int absences_in_range = 0;
   for (int i = 0; i < 200; ++i) {
-    auto rng = rng_for(400 + static_cast<std::uint64_t>(i));
+    auto rng = spawn_rng_for(400 + static_cast<std::uint64_t>(i));
     const auto genome = kernel.random_genome(rng);
     const auto evaluation = kernel.evaluate(genome, rng);
     const auto values = kernel.measure(genome, evaluation);

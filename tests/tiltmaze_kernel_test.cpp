@@ -18,7 +18,7 @@ using testing::params_with;
 
 using tiltmaze::Maze;
 
-Rng rng_for(std::uint64_t individual) { return Rng({7, Stream::init, 0, 0, individual}); }
+Rng maze_rng_for(std::uint64_t individual) { return Rng({7, Stream::init, 0, 0, individual}); }
 Rng tilt_measure_rng(std::uint64_t individual) {
   return Rng({8, Stream::evaluation, 0, 0, individual});
 }
@@ -48,7 +48,7 @@ void expect_valid_targets(const Maze& maze, tiltmaze::Placement placement, std::
 }
 
 TEST(TiltMazeGeneration, DensityZeroAndOneGiveNoAndAllInnerWalls) {
-  auto rng = rng_for(0);
+  auto rng = maze_rng_for(0);
   tiltmaze::GenerationSpec spec{
       5, 4, 0.0, 2, tiltmaze::Placement::anywhere, tiltmaze::StartPlacement::corner};
   const auto open = tiltmaze::random_maze(spec, rng);
@@ -67,7 +67,7 @@ TEST(TiltMazeGeneration, DensityZeroAndOneGiveNoAndAllInnerWalls) {
 TEST(TiltMazeGeneration, TargetsFollowThePlacement) {
   for (const auto placement : {tiltmaze::Placement::resting, tiltmaze::Placement::anywhere}) {
     for (std::uint64_t i = 0; i < 300; ++i) {
-      auto rng = rng_for(i);
+      auto rng = maze_rng_for(i);
       const tiltmaze::GenerationSpec spec{2 + static_cast<int>(i % 9),
                                           2 + static_cast<int>(i % 7),
                                           0.1 * static_cast<double>(i % 8),
@@ -82,9 +82,9 @@ TEST(TiltMazeGeneration, TargetsFollowThePlacement) {
 
 TEST(TiltMazeGeneration, SameStreamSameMaze) {
   const tiltmaze::GenerationSpec spec;
-  auto a = rng_for(3);
-  auto b = rng_for(3);
-  auto c = rng_for(4);
+  auto a = maze_rng_for(3);
+  auto b = maze_rng_for(3);
+  auto c = maze_rng_for(4);
   const auto first = tiltmaze::random_maze(spec, a);
   EXPECT_EQ(first, tiltmaze::random_maze(spec, b));
   EXPECT_NE(first, tiltmaze::random_maze(spec, c));
@@ -99,7 +99,7 @@ TEST(TiltMazeKernel, TooManyTargetsIsAKernelError) {
 
 TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
   const auto maze = tiltmaze::parse_maze(example);
-  auto rng = rng_for(0);
+  auto rng = maze_rng_for(0);
   const TiltMaze pass(params_with<TiltMaze>({{"width", std::int64_t{3}},
                                              {"height", std::int64_t{2}},
                                              {"targets", std::int64_t{2}},
@@ -136,7 +136,7 @@ TEST(TiltMazeKernel, UnsolvableRanksBelowEverySolvable) {
   double best_unsolvable = -1e300;
   int solvable = 0;
   for (std::uint64_t i = 0; i < 400; ++i) {
-    auto rng = rng_for(i);
+    auto rng = maze_rng_for(i);
     const auto evaluation = kernel.evaluate(kernel.random_genome(rng), rng);
     if (std::get<std::int64_t>(evaluation.record[0]) != 0) {
       ++solvable;
@@ -154,7 +154,7 @@ TEST(TiltMazeKernel, UnsolvableRanksBelowEverySolvable) {
 TEST(TiltMazeKernel, EncodeDecodeRoundTrip) {
   const TiltMaze kernel(params_with<TiltMaze>({{"start", std::string("random")}}));
   for (std::uint64_t i = 0; i < 100; ++i) {
-    auto rng = rng_for(i);
+    auto rng = maze_rng_for(i);
     const auto genome = kernel.random_genome(rng);
     std::vector<std::int64_t> stored(kernel.genome_length(), 99);
     kernel.encode(genome, stored);
@@ -164,7 +164,7 @@ TEST(TiltMazeKernel, EncodeDecodeRoundTrip) {
 
 TEST(TiltMazeKernel, MutationRateZeroKeepsRateOneFlipsEveryWall) {
   const TiltMaze kernel(params_with<TiltMaze>({}));
-  auto rng = rng_for(1);
+  auto rng = maze_rng_for(1);
   const auto genome = kernel.random_genome(rng);
   auto same = genome;
   kernel.mutate(same, 0.0, rng);
@@ -191,7 +191,7 @@ TEST(TiltMazeKernel, VariationKeepsTargetsValid) {
     const auto kind = std::string(placement) == "resting" ? tiltmaze::Placement::resting
                                                           : tiltmaze::Placement::anywhere;
     for (std::uint64_t i = 0; i < 200; ++i) {
-      auto rng = rng_for(i);
+      auto rng = maze_rng_for(i);
       const auto a = kernel.random_genome(rng);
       const auto b = kernel.random_genome(rng);
       auto [first, second] = kernel.crossover(a, b, rng);
@@ -224,11 +224,11 @@ TEST(TiltMazeKernel, RenderedLevelIsTheTextForm) {
 TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
   const TiltMaze kernel(params_with<TiltMaze>({{"targets", std::int64_t{2}}}));
   for (std::uint64_t i = 0; i < 50; ++i) {
-    auto rng = rng_for(i);
+    auto rng = maze_rng_for(i);
     const auto record = kernel.run(rng);
     ASSERT_EQ(record.size(), TiltMaze::record_fields().size());
     const auto maze = tiltmaze::from_compact(std::get<std::string>(record[6]));
-    auto again = rng_for(i);
+    auto again = maze_rng_for(i);
     EXPECT_EQ(maze, tiltmaze::random_maze(tiltmaze::GenerationSpec{8, 8, 0.3, 2}, again));
     const auto solution = tiltmaze::shortest_solution(maze, tiltmaze::Collect::stop);
     EXPECT_EQ(std::get<std::int64_t>(record[0]), solution.solvable ? 1 : 0);

@@ -305,6 +305,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   options.queue = {mpi::parse_counter_host(how.work_queue),
                    how.claims == claim_batches_name(ClaimBatches::single) ? ClaimBatches::single
                                                                           : ClaimBatches::guided};
+  options.writers = parse_output_writers(how.ranks_per_writer);
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);

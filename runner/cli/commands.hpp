@@ -41,9 +41,10 @@ struct Launch {
   std::string progress = "auto";  // --progress: auto, bar, lines, none
   bool quiet = false;             // -q: --progress none, and no summary lines
   bool resume = false;
-  bool retry_failed = false;          // with resume: run the recorded failures again
-  std::string work_queue = "server";  // --work-queue: server or window (mpi/counters.hpp)
-  std::string claims = "guided";      // --claims: guided or single (drivers/work_queue.hpp)
+  bool retry_failed = false;              // with resume: run the recorded failures again
+  std::string work_queue = "server";      // --work-queue: server or window (mpi/counters.hpp)
+  std::string claims = "guided";          // --claims: guided or single (drivers/work_queue.hpp)
+  std::string ranks_per_writer = "node";  // --ranks-per-writer (output/output_writers.hpp)
 };
 
 struct RunArguments {

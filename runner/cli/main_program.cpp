@@ -50,9 +50,9 @@ class LazyMpi {
   std::optional<mpi::Environment> environment_;
 };
 
-// How the work queue runs: never part of the experiment (the results are the same either
-// way), so options of the launch, recorded in the provenance.
-void add_queue_options(CLI::App& command, cli::Launch& launch) {
+// How the work is handed out and the output written: never part of the experiment (the
+// results are the same either way), so options of the launch, recorded in the provenance.
+void add_distribution_options(CLI::App& command, cli::Launch& launch) {
   command
       .add_option("--work-queue", launch.work_queue,
                   "server (a thread on rank 0 answers claims, on any transport; default) or "
@@ -64,6 +64,20 @@ void add_queue_options(CLI::App& command, cli::Launch& launch) {
                   "guided (batches shrinking as the queue empties; default) or single (one "
                   "item per request)")
       ->check(CLI::IsMember({"guided", "single"}));
+  command
+      .add_option("--ranks-per-writer", launch.ranks_per_writer,
+                  "node (one rank per node opens the result file and the others send it their "
+                  "rows; default) or N (one per N ranks of a node; 1: every rank writes)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            try {
+              (void)parse_output_writers(text);
+              return std::string();
+            } catch (const std::invalid_argument& error) {
+              return std::string(error.what());
+            }
+          },
+          "node|N"));
 }
 
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
@@ -126,7 +140,7 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
                  "with --resume: run the tasks and chunks recorded as failed again "
                  "(on_error: record)")
       ->needs(run_app->get_option("--resume"));
-  add_queue_options(*run_app, run.launch);
+  add_distribution_options(*run_app, run.launch);
   run_app->add_option("--shard", run.shard,
                       "run only shard I of N (0 <= I < N) into OUTPUT.shard-I-of-N.h5; "
                       "`levelforge merge` combines the shards");
@@ -153,7 +167,7 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
   resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
   resume_app->add_flag("--retry-failed", resume.launch.retry_failed,
                        "run the tasks and chunks recorded as failed again (on_error: record)");
-  add_queue_options(*resume_app, resume.launch);
+  add_distribution_options(*resume_app, resume.launch);
 
   cli::MergeArguments merge;
   auto* merge_app = app.add_subcommand(

@@ -169,9 +169,10 @@ void write_failures(ResultFile& file, const config::Experiment& experiment,
   }
   auto table = file.create_table("failures", layout, {all.size()});
   file.write(table, positions, rows);
-  table.dataset.write_attribute(
-      "doc", std::string("tasks and exhaustive chunks whose kernel threw (on_error: record); "
-                         "their results are missing"));
+  file.write_attribute(
+      "failures", "doc",
+      std::string("tasks and exhaustive chunks whose kernel threw (on_error: record); "
+                  "their results are missing"));
 }
 
 void read_failures(const h5::File& file, Segment& segment,

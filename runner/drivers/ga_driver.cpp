@@ -194,7 +194,7 @@ void run_ga_driver(DriverContext& context) {
   for (const auto& model : models)
     lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
   write_genome_lengths(file, "ga", lengths, "best_genomes");
-  file.root().open_group("ga").write_attribute("group_sizes", *group_sizes);
+  file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 
 Segment ga_shard_segment(const ShardReading& shard) {

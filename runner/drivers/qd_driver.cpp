@@ -133,17 +133,20 @@ void write_axes(ResultFile& file, const config::Experiment& experiment, const Po
   }
   const std::vector<hsize_t> dims{experiment.points.size(), measures};
   auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
-  low_set.write_all(h5::Datatype::float64(), low.data());
-  low_set.write_attribute("doc", std::string("lower end of each point's measure ranges"));
+  file.write_whole(low_set, h5::Datatype::float64(), low.data());
+  file.write_attribute("qd/measure_low", "doc",
+                       std::string("lower end of each point's measure ranges"));
   auto high_set = file.create_array("qd/measure_high", h5::Datatype::float64(), dims);
-  high_set.write_all(h5::Datatype::float64(), high.data());
-  high_set.write_attribute("doc", std::string("upper end of each point's measure ranges"));
+  file.write_whole(high_set, h5::Datatype::float64(), high.data());
+  file.write_attribute("qd/measure_high", "doc",
+                       std::string("upper end of each point's measure ranges"));
   auto bins_set = file.create_array("qd/measure_bins", h5::Datatype::int64(), dims);
-  bins_set.write_all(h5::Datatype::int64(), bins.data());
-  bins_set.write_attribute("doc", std::string("cells along each measure, per point"));
+  file.write_whole(bins_set, h5::Datatype::int64(), bins.data());
+  file.write_attribute("qd/measure_bins", "doc",
+                       std::string("cells along each measure, per point"));
   std::vector<std::string> names;
   for (const auto& axis : shape.axes) names.push_back(axis.name);
-  file.root().open_group("qd").write_attribute("measures", names);
+  file.write_attribute("qd", "measures", names);
 }
 
 }  // namespace
@@ -183,7 +186,7 @@ void run_qd_driver(DriverContext& context) {
   for (const auto& model : models)
     lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
   write_genome_lengths(*context.file, "qd", lengths, "archive_genomes");
-  context.file->root().open_group("qd").write_attribute("group_sizes", *group_sizes);
+  context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
 
 Segment qd_shard_segment(const ShardReading& shard) {

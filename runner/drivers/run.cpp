@@ -77,29 +77,30 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
 
 void write_provenance(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm,
                       const std::vector<std::string>& hosts, const std::string& start_time) {
-  auto root = file.root();
-  root.write_attribute("levelforge_version", std::string(build_version()));
-  root.write_attribute("git_commit", std::string(build_commit()));
-  root.write_attribute("config", experiment.config_text);
-  root.write_attribute("effective_config", config::effective_yaml(experiment, config_schema()));
-  root.write_attribute("experiment", experiment.name);
-  root.write_attribute("kernel", experiment.kernel);
-  root.write_attribute("driver", experiment.driver);
-  root.write_attribute("seed", static_cast<std::int64_t>(experiment.seed));
-  root.write_attribute("replicates", experiment.replicates);
-  root.write_attribute("ranks", std::int64_t{comm.size()});
-  root.write_attribute("hosts", hosts);
-  root.write_attribute("start_time", start_time);
+  const auto attribute = [&file](const std::string& name, const auto& value) {
+    file.write_attribute("", name, value);
+  };
+  attribute("levelforge_version", std::string(build_version()));
+  attribute("git_commit", std::string(build_commit()));
+  attribute("config", experiment.config_text);
+  attribute("effective_config", config::effective_yaml(experiment, config_schema()));
+  attribute("experiment", experiment.name);
+  attribute("kernel", experiment.kernel);
+  attribute("driver", experiment.driver);
+  attribute("seed", static_cast<std::int64_t>(experiment.seed));
+  attribute("replicates", experiment.replicates);
+  attribute("ranks", std::int64_t{comm.size()});
+  attribute("hosts", hosts);
+  attribute("start_time", start_time);
 }
 
 void write_shard_provenance(ResultFile& file, const RunOptions& options, std::int64_t session) {
-  auto root = file.root();
-  root.write_attribute("sessions", session + 1);
+  file.write_attribute("", "sessions", session + 1);
   if (options.shard.sharded()) {
-    root.write_attribute("shard_index", options.shard.index);
-    root.write_attribute("shard_count", options.shard.count);
+    file.write_attribute("", "shard_index", options.shard.index);
+    file.write_attribute("", "shard_count", options.shard.count);
   }
-  if (!options.merged_from.empty()) root.write_attribute("merged_from", options.merged_from);
+  if (!options.merged_from.empty()) file.write_attribute("", "merged_from", options.merged_from);
 }
 
 // Per-rank timing: a row each, written by its own rank.
@@ -238,7 +239,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
         for (const auto& note : checkpoint->notes()) fmt::print(stderr, "levelforge: {}\n", note);
       }
     }
-    file.emplace(experiment.output, comm.dup());
+    file.emplace(experiment.output, comm.dup(), all_hosts, options.writers);
     write_provenance(*file, experiment, comm, hosts, start_time);
     write_shard_provenance(*file, options, summary.session);
     write_points(*file, experiment, comm);
@@ -279,16 +280,15 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
     tasks.write(*file, experiment.task_count());
     write_failures(*file, experiment, failures, comm);
     write_rank_table(*file, comm, wall.count(), idle.seconds(), context.work_units);
-    {
-      auto root = file->root();
-      root.write_attribute("end_time", utc_now());
-      // Known once the driver ran: the queue reports how it was held.
-      root.write_attribute("work_queue", context.work_queue);
-      root.write_attribute("work_queue_claims",
-                           std::string(claim_batches_name(options.queue.batches)));
-      root.write_attribute("mpi_library", mpi::library_version());
-      root.write_attribute("mpi_thread_level", mpi::thread_level());
-    }  // the root group closes before the file commits
+    file->write_attribute("", "end_time", utc_now());
+    // Known once the driver ran: the queue reports how it was held.
+    file->write_attribute("", "work_queue", context.work_queue);
+    file->write_attribute("", "work_queue_claims",
+                          std::string(claim_batches_name(options.queue.batches)));
+    file->write_attribute("", "mpi_library", mpi::library_version());
+    file->write_attribute("", "mpi_thread_level", mpi::thread_level());
+    file->write_attribute("", "ranks_per_writer", output_writers_name(options.writers));
+    file->write_attribute("", "output_writers", static_cast<std::int64_t>(file->writers().size()));
     file->commit();
     if (checkpoint) checkpoint->remove();
   }

@@ -12,6 +12,7 @@
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/work_queue.hpp"
 #include "runner/mpi/mpi.hpp"
+#include "runner/output/output_writers.hpp"
 
 namespace levelforge {
 
@@ -28,6 +29,7 @@ struct RunOptions {
   bool from_output = false;
   ShardSpec shard;
   QueueOptions queue;
+  OutputWriters writers;
   // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
   std::vector<Segment> merged;
   std::vector<std::string> merged_from;  // the shard files, for provenance

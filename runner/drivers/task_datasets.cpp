@@ -105,8 +105,9 @@ void TaskBlocks::write(ResultFile& file, std::uint64_t task_count) const {
     auto created = file.create_array(dataset.path, dataset.type, dims, dataset.missing);
     file.write_rows(created, dataset.type, tasks_, blocks_[d]);
     for (const auto& attribute : dataset.attributes) {
-      std::visit([&](const auto& value) { created.write_attribute(attribute.name, value); },
-                 attribute.value);
+      std::visit(
+          [&](const auto& value) { file.write_attribute(dataset.path, attribute.name, value); },
+          attribute.value);
     }
   }
 }
@@ -182,10 +183,11 @@ void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<
 
 void write_genome_lengths(ResultFile& file, const std::string& group,
                           const std::vector<std::int64_t>& lengths, const std::string& padded) {
-  auto set = file.create_array(group + "/genome_length", h5::Datatype::int64(), {lengths.size()});
-  set.write_all(h5::Datatype::int64(), lengths.data());
-  set.write_attribute(
-      "doc", "genome length of each point; longer rows of " + padded + " are padded with -1");
+  const auto path = group + "/genome_length";
+  auto set = file.create_array(path, h5::Datatype::int64(), {lengths.size()});
+  file.write_whole(set, h5::Datatype::int64(), lengths.data());
+  file.write_attribute(
+      path, "doc", "genome length of each point; longer rows of " + padded + " are padded with -1");
 }
 
 }  // namespace levelforge

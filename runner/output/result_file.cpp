@@ -33,14 +33,24 @@ h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t ele
 }
 }  // namespace
 
-ResultFile::ResultFile(std::string final_path, mpi::Comm comm)
+namespace {
+bool writes(const std::vector<int>& writers, int rank) {
+  return std::binary_search(writers.begin(), writers.end(), rank);
+}
+}  // namespace
+
+ResultFile::ResultFile(std::string final_path, mpi::Comm comm,
+                       const std::vector<std::string>& hosts, OutputWriters writers)
     : final_path_(std::move(final_path)),
       comm_(std::move(comm)),
-      file_(h5::File::create(partial_path(final_path_), comm_.native())) {
+      writers_(writer_ranks(hosts, writers)),
+      writer_comm_(comm_.split(writes(writers_, comm_.rank()) ? 0 : 1, comm_.rank())) {
+  if (writes(writers_, comm_.rank()))
+    file_.emplace(h5::File::create(partial_path(final_path_), writer_comm_.native()));
   try {
-    root().write_attribute("format", std::string(result_format));
-    root().write_attribute("format_version", result_format_version);
-    root().write_attribute("complete", std::int64_t{0});
+    write_attribute("", "format", std::string(result_format));
+    write_attribute("", "format_version", result_format_version);
+    write_attribute("", "complete", std::int64_t{0});
   } catch (...) {
     remove_after_error();
     throw;
@@ -48,7 +58,7 @@ ResultFile::ResultFile(std::string final_path, mpi::Comm comm)
 }
 
 h5::Group ResultFile::group_for(const std::string& path) {
-  auto group = root();
+  auto group = file_->root();
   std::size_t begin = 0;
   for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', begin)) {
     const auto name = path.substr(begin, slash - begin);
@@ -64,27 +74,31 @@ Table ResultFile::create_table(const std::string& path, RecordLayout layout,
     fill.resize(layout.row_size());
     layout.fill_missing(fill);
   }
-  auto dataset = create_array(path, compound_type(layout), dims, std::move(fill));
-  return {std::move(dataset), std::move(layout)};
+  auto array = create_array(path, compound_type(layout), dims, std::move(fill));
+  return {std::move(array), std::move(layout)};
 }
 
-h5::Dataset ResultFile::create_array(const std::string& path, const h5::Datatype& type,
+ResultArray ResultFile::create_array(const std::string& path, const h5::Datatype& type,
                                      const std::vector<hsize_t>& dims,
                                      std::vector<std::byte> fill) {
+  ResultArray array{dims, std::nullopt};
+  if (!file_) return array;
   auto group = group_for(path);
   const auto name = path.substr(path.rfind('/') + 1);
   auto options = storage_for(dims, type.size());
   options.fill = std::move(fill);
-  return group.create_dataset(name, type, dims, options);
+  array.dataset.emplace(group.create_dataset(name, type, dims, options));
+  return array;
 }
 
-void ResultFile::write_rows(h5::Dataset& dataset, const h5::Datatype& memory_type,
+void ResultFile::write_rows(ResultArray& array, const h5::Datatype& memory_type,
                             std::span<const std::uint64_t> rows, std::span<const std::byte> data) {
-  const auto dims = dataset.dims();
+  const auto& dims = array.dims;
   const auto row_elements =
       std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1}, std::multiplies<>());
   const auto owned =
-      exchange_rows(comm_, dims.front(), row_elements * memory_type.size(), rows, data);
+      exchange_rows(comm_, writers_, dims.front(), row_elements * memory_type.size(), rows, data);
+  if (!array.dataset) return;
   std::vector<h5::Block> blocks;
   blocks.reserve(owned.runs.size());
   for (const auto& [first, count] : owned.runs) {
@@ -93,17 +107,22 @@ void ResultFile::write_rows(h5::Dataset& dataset, const h5::Datatype& memory_typ
     block.count.front() = count;
     blocks.push_back(std::move(block));
   }
-  dataset.write(memory_type, blocks, owned.data.data());
+  array.dataset->write(memory_type, blocks, owned.data.data());
 }
 
 void ResultFile::write(Table& table, std::span<const std::uint64_t> rows,
                        std::span<const std::byte> data) {
-  write_rows(table.dataset, compound_type(table.layout), rows, data);
+  write_rows(table.array, compound_type(table.layout), rows, data);
+}
+
+void ResultFile::write_whole(ResultArray& array, const h5::Datatype& memory_type,
+                             const void* data) {
+  if (array.dataset) array.dataset->write_all(memory_type, data);
 }
 
 void ResultFile::commit() {
-  root().write_attribute("complete", std::int64_t{1});
-  file_.close();
+  write_attribute("", "complete", std::int64_t{1});
+  if (file_) file_->close();
   comm_.barrier();
   if (comm_.rank() == 0) {
     h5::seal(partial_path(final_path_));
@@ -118,13 +137,13 @@ void ResultFile::commit() {
 }
 
 void ResultFile::remove_after_error() noexcept {
-  file_.abandon();
+  if (file_) file_->abandon();
   std::error_code ignored;
   std::filesystem::remove(partial_path(final_path_), ignored);
 }
 
 void ResultFile::abandon() {
-  file_.close();
+  if (file_) file_->close();
   comm_.barrier();
   if (comm_.rank() == 0) {
     std::error_code ignored;

@@ -1,7 +1,9 @@
 #pragma once
-// The result file of one run, as docs/hdf5-layout.md describes it. Created collectively
-// under a temporary name and renamed into place only once complete, so an interrupted or
-// failed run never leaves a file that looks finished.
+// The result file of one run, as docs/hdf5-layout.md describes it. Created under a
+// temporary name and renamed into place only once complete, so an interrupted or failed run
+// never leaves a file that looks finished. Only the writers (output_writers.hpp) open it;
+// every call below is made by all ranks alike, and the others send their rows and skip the
+// HDF5 calls.
 
 #include <cstddef>
 #include <optional>
@@ -12,24 +14,46 @@
 #include "runner/engine/record_layout.hpp"
 #include "runner/h5/h5.hpp"
 #include "runner/mpi/mpi.hpp"
+#include "runner/output/output_writers.hpp"
 
 namespace levelforge {
 
 inline constexpr std::string_view result_format = "levelforge-results";
 inline constexpr std::int64_t result_format_version = 1;
 
+// A dataset of the result file: its extent on every rank, the open dataset on the writers.
+struct ResultArray {
+  std::vector<hsize_t> dims;
+  std::optional<h5::Dataset> dataset;
+};
+
 // A result table: a dataset of compound rows and the layout of those rows.
 struct Table {
-  h5::Dataset dataset;
+  ResultArray array;
   RecordLayout layout;
 };
 
 class ResultFile {
  public:
-  // Collective. Writes to `final_path` + ".partial" until commit().
-  ResultFile(std::string final_path, mpi::Comm comm);
+  // Collective. Writes to `final_path` + ".partial" until commit(). `hosts[r]` names rank
+  // r's host (the same on every rank).
+  ResultFile(std::string final_path, mpi::Comm comm, const std::vector<std::string>& hosts,
+             OutputWriters writers = {});
 
-  [[nodiscard]] h5::Group root() const { return file_.root(); }
+  // Collective. `path` names the root (""), a group or a dataset; every rank passes the
+  // same value.
+  template <class T>
+  void write_attribute(const std::string& path, const std::string& name, const T& value) {
+    if (!file_) return;
+    auto root = file_->root();
+    if (path.empty()) {
+      root.write_attribute(name, value);
+    } else if (root.kind_of(path) == h5::ObjectKind::dataset) {
+      root.open_dataset(path).write_attribute(name, value);
+    } else {
+      root.open_group(path).write_attribute(name, value);
+    }
+  }
 
   // Collective. `path` may name groups that do not exist yet ("ga/history"). `dims` are
   // rows (and more dimensions); large tables are chunked and compressed. Rows no rank
@@ -37,14 +61,16 @@ class ResultFile {
   // unless given, an array's zeros unless given.
   Table create_table(const std::string& path, RecordLayout layout, const std::vector<hsize_t>& dims,
                      std::vector<std::byte> fill = {});
-  h5::Dataset create_array(const std::string& path, const h5::Datatype& type,
+  ResultArray create_array(const std::string& path, const h5::Datatype& type,
                            const std::vector<hsize_t>& dims, std::vector<std::byte> fill = {});
 
   // Collective: `rows[i]` is the leading-dimension index of the i-th row in `data` (a row
   // is everything below that index). Each row is written once, by whichever rank holds it.
-  void write_rows(h5::Dataset& dataset, const h5::Datatype& memory_type,
+  void write_rows(ResultArray& array, const h5::Datatype& memory_type,
                   std::span<const std::uint64_t> rows, std::span<const std::byte> data);
   void write(Table& table, std::span<const std::uint64_t> rows, std::span<const std::byte> data);
+  // Collective: the whole array, which every rank holds alike.
+  void write_whole(ResultArray& array, const h5::Datatype& memory_type, const void* data);
 
   // Collective: marks the file complete, closes it and renames it to its final path.
   void commit();
@@ -58,13 +84,17 @@ class ResultFile {
   void remove_after_error() noexcept;
 
   [[nodiscard]] const std::string& final_path() const { return final_path_; }
+  // The ranks of the communicator that open the file, increasing.
+  [[nodiscard]] const std::vector<int>& writers() const { return writers_; }
 
  private:
   h5::Group group_for(const std::string& path);
 
   std::string final_path_;
   mpi::Comm comm_;
-  h5::File file_;
+  std::vector<int> writers_;
+  mpi::Comm writer_comm_;         // the writers among themselves (the others: among themselves)
+  std::optional<h5::File> file_;  // on the writers
 };
 
 }  // namespace levelforge

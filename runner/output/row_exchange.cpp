@@ -8,37 +8,37 @@ namespace levelforge {
 
 namespace {
 
-// Rank k owns rows [first[k], first[k + 1]): equal contiguous slices.
-std::vector<std::uint64_t> slice_starts(std::uint64_t row_count, std::size_t ranks) {
-  std::vector<std::uint64_t> first(ranks + 1);
-  for (std::size_t k = 0; k <= ranks; ++k) first[k] = row_count * k / ranks;
+// Writer k owns rows [first[k], first[k + 1]): equal contiguous slices.
+std::vector<std::uint64_t> slice_starts(std::uint64_t row_count, std::size_t writers) {
+  std::vector<std::uint64_t> first(writers + 1);
+  for (std::size_t k = 0; k <= writers; ++k) first[k] = row_count * k / writers;
   return first;
 }
 
 }  // namespace
 
-OwnedRows exchange_rows(const mpi::Comm& comm, std::uint64_t row_count, std::size_t row_bytes,
+OwnedRows exchange_rows(const mpi::Comm& comm, std::span<const int> writers,
+                        std::uint64_t row_count, std::size_t row_bytes,
                         std::span<const std::uint64_t> rows, std::span<const std::byte> data) {
-  const auto ranks = static_cast<std::size_t>(comm.size());
   constexpr std::size_t index_bytes = sizeof(std::uint64_t);
   const std::size_t message_bytes = index_bytes + row_bytes;
 
   // Each outgoing message: the row number, then the row.
   std::vector<std::size_t> order(rows.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  const auto first = slice_starts(row_count, ranks);
-  std::vector<std::size_t> owners(rows.size());
+  const auto first = slice_starts(row_count, writers.size());
+  std::vector<int> owners(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    owners[i] = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), rows[i]) -
-                                         first.begin() - 1);
+    const auto slice = std::upper_bound(first.begin(), first.end(), rows[i]) - first.begin() - 1;
+    owners[i] = writers[static_cast<std::size_t>(slice)];
   }
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return owners[a] < owners[b]; });
   // One message per owner that gets rows: no rank-by-rank count matrix (sparse_exchange).
   std::vector<mpi::Comm::Message> messages;
   for (const auto i : order) {
-    if (messages.empty() || messages.back().first != static_cast<int>(owners[i]))
-      messages.emplace_back(static_cast<int>(owners[i]), std::vector<std::byte>());
+    if (messages.empty() || messages.back().first != owners[i])
+      messages.emplace_back(owners[i], std::vector<std::byte>());
     auto& bytes = messages.back().second;
     const auto offset = bytes.size();
     bytes.resize(offset + message_bytes);
