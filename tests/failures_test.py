@@ -139,12 +139,14 @@ class Record(FailureTest):
         for other in files[1:]:
             self.assert_same_results(files[0], other)
         failures, tasks = self.failures(files[0])
+        # The last task's failing index 4999 is in its tail's last chunk: 4200 + 150 + 75 +
+        # 37 + 29 x 18 = 4984 (chunk_plan.hpp).
         self.assertEqual(list(zip(failures["task"].tolist(), failures["begin"].tolist(),
-                                  failures["end"].tolist())), [(1, 1200, 1500), (2, 4800, 5000)])
+                                  failures["end"].tolist())), [(1, 1200, 1500), (2, 4984, 5000)])
         self.assertEqual(tasks["status"].tolist(), [1, 2, 2])
         with h5py.File(files[0], "r") as f:
-            self.assertEqual(f["exhaustive/ranges"]["uncovered"].tolist(), [0, 300, 200])
-            self.assertEqual(f["exhaustive/counts"]["visited"].tolist(), [5000, 4700, 4800])
+            self.assertEqual(f["exhaustive/ranges"]["uncovered"].tolist(), [0, 300, 16])
+            self.assertEqual(f["exhaustive/counts"]["visited"].tolist(), [5000, 4700, 4984])
         inspected = levelforge("inspect", files[0])
         self.assertIn("1 x replicate 0 indices [1200, 1500): faulty: failing on purpose at index 1234",
                       inspected.stdout)
@@ -304,7 +306,9 @@ class ResumeFailures(FailureTest):
         result = levelforge("resume", out, "--retry-failed", ranks=3)
         self.assertEqual(result.returncode, 3, result.stderr)
         self.assertIn("is complete with 2 failures: running them again", result.stderr)
-        self.assertIn("resumed: 49 of 51 chunks restored", result.stderr)
+        # 3 tasks of 5,000 indices in chunks of 300: 17 + 17, then 14 and a tail of 33
+        # (chunks of 150, 75, 37, then 18) on the last task.
+        self.assertIn("resumed: 79 of 81 chunks restored", result.stderr)
         self.assert_same_results(reference, out)
         failures, _ = self.failures(out)
         self.assertEqual(failures["session"].tolist(), [1, 1])

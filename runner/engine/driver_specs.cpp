@@ -126,7 +126,8 @@ std::vector<ParamSpec> exhaustive_settings() {
       int_param("begin", 0, 0, max_index, "first index visited"),
       int_param("end", -1, -1, max_index,
                 "one past the last index visited (-1: the kernel's index count)"),
-      int_param("chunk", 65536, 1, max_index, "indices per chunk pulled by a rank"),
+      int_param("chunk", 65536, 1, max_index,
+                "indices per chunk pulled by a rank (the run's last chunks are smaller)"),
   };
 }
 
