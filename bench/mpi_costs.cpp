@@ -271,7 +271,7 @@ void output_rows(const Comm& comm, const Options& options, const std::string& di
   const auto node_file = [&](std::size_t k) { return dir + "/node" + std::to_string(k) + ".h5"; };
   const auto storage = [&](hsize_t count) {  // the result file's (result_file.cpp)
     h5::DatasetOptions stored;
-    stored.chunk = {std::min<hsize_t>(count, 256 * 1024 / (row_width * 8)), row_width};
+    stored.chunk = {std::min<hsize_t>(count, hsize_t{256} * 1024 / (row_width * 8)), row_width};
     stored.deflate_level = 4;
     stored.shuffle = true;
     return stored;
