@@ -327,6 +327,7 @@ class Transports(ConfigTest):
             self.assertIn("server thread on rank 0", f.attrs["work_queue"])
             self.assertEqual(f.attrs["work_queue_claims"], "guided")
             self.assertEqual(f.attrs["mpi_thread_level"], "multiple")
+            self.assertIn(f.attrs["simd_isa"], ("portable", "avx2", "avx512"))
             self.assertIn("MPI", f.attrs["mpi_library"])
             self.assertEqual(f.attrs["ranks"], 32)
             self.assertEqual(f.attrs["ranks_per_writer"], "node")
@@ -622,6 +623,7 @@ class Commands(ConfigTest):
         result = levelforge("--version")
         self.assert_ok(result)
         self.assertRegex(result.stdout, r"levelforge \d+\.\d+\.\d+")
+        self.assertRegex(result.stdout, r"simd: .*this CPU runs (portable|avx2|avx512)")
 
 
 class BadInput(ConfigTest):

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 
+#include "kernels/api/isa.hpp"
 #include "kernels/tiltmaze/maze.hpp"
 
 namespace levelforge::tiltmaze::four {
@@ -59,11 +60,9 @@ struct PairSummary {
 };
 
 // summarize_many is compiled for several instruction sets and runs the best one the CPU
-// offers. Tests and benchmarks can pick one: `isa_supported` says whether this CPU (and
-// build) can run it, and the overload of summarize_many throws std::invalid_argument when
-// it cannot.
-enum class Isa { portable, avx2, avx512 };
-bool isa_supported(Isa isa);
+// offers. Tests and benchmarks can pick one: `isa_supported` (kernels/api/isa.hpp) says
+// whether this CPU (and build) can run it, and the overload of summarize_many throws
+// std::invalid_argument when it cannot.
 void summarize_many(std::uint32_t first, std::span<Summary> out, Isa isa);
 
 // One config by a plain BFS over maze_of(config) with roll().

@@ -418,11 +418,7 @@ BatchFunction batch_function(Isa isa) {
   return summarize_batch_portable;
 }
 
-BatchFunction best_batch_function() {
-  for (const Isa isa : {Isa::avx512, Isa::avx2})
-    if (isa_supported(isa)) return batch_function(isa);
-  return summarize_batch_portable;
-}
+BatchFunction best_batch_function() { return batch_function(best_isa()); }
 
 void summarize_range(BatchFunction batch, std::uint32_t first, std::span<Summary> out) {
   if (first > config_count || out.size() > config_count - first)
@@ -447,23 +443,6 @@ void summarize_range(BatchFunction batch, std::uint32_t first, std::span<Summary
 }
 
 }  // namespace
-
-bool isa_supported(Isa isa) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();  // in case this runs from a static initializer, before libgcc's
-#endif
-  switch (isa) {
-    case Isa::portable: return true;
-#if defined(__x86_64__) || defined(__i386__)
-    case Isa::avx2: return __builtin_cpu_supports("avx2") != 0;
-    case Isa::avx512: return __builtin_cpu_supports("avx512f") != 0;
-#else
-    case Isa::avx2:
-    case Isa::avx512: return false;
-#endif
-  }
-  return false;
-}
 
 void summarize_many(std::uint32_t first, std::span<Summary> out) {
   static const BatchFunction best = best_batch_function();

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string_view>
 
+#include "kernels/api/isa.hpp"
 #include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/checkpoint/stop_signal.hpp"
 #include "runner/checkpoint/verified_result.hpp"
@@ -83,8 +84,12 @@ void add_distribution_options(CLI::App& command, cli::Launch& launch) {
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
+  // The kernels' SIMD paths are chosen at run time; which one runs depends on the CPU.
   app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
-                                        std::string(build_commit()) + ")");
+                                        std::string(build_commit()) +
+                                        ")\nsimd: portable, avx2 and avx512 paths built; this "
+                                        "CPU runs " +
+                                        std::string(isa_name(best_isa())));
 
   // CLI11's PositiveNumber names its bound as a 300-digit number; this says what is wanted.
   // The bounds keep the interval within the clock's nanoseconds and above its resolution.

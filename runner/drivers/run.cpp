@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/api/isa.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
@@ -287,6 +288,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
                           std::string(claim_batches_name(options.queue.batches)));
     file->write_attribute("", "mpi_library", mpi::library_version());
     file->write_attribute("", "mpi_thread_level", mpi::thread_level());
+    file->write_attribute("", "simd_isa", std::string(isa_name(best_isa())));
     file->write_attribute("", "ranks_per_writer", output_writers_name(options.writers));
     file->write_attribute("", "output_writers", static_cast<std::int64_t>(file->writers().size()));
     file->commit();

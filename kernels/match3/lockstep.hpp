@@ -1,0 +1,33 @@
+#pragma once
+// The lock-step Match-3 playout kernel: eight playouts of one board at a time, one per
+// SIMD lane, the same rules and scores as the scalar reference, bit for bit.
+//
+// Each lane holds one playout's board in the bitboard layout (bitboard.hpp) and its own
+// random stream (PlayoutStream's, eight at once). A step draws a move in every lane that
+// is not waiting and tests its bit in the lane's movable mask; most moves change nothing.
+// A lane whose move makes a run waits; once half the lanes wait (or none can draw), all
+// of them swap, cascade and recompute their movable masks together, in vector
+// registers. A lane whose playout ends takes the next seed, so the lanes stay full until
+// the seeds run out. Refill::random draws a lane's new blocks one lane at a time (its
+// stream decides how many draws each cascade takes).
+//
+// It plays the random player with NoMatch::undo (the paper's setting); fast::play_many
+// sends every other rule set to the bitboard kernel.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kernels/api/isa.hpp"
+#include "kernels/match3/rules.hpp"
+
+namespace levelforge::match3::lockstep {
+
+[[nodiscard]] bool plays(const Rules& rules);
+
+// fast::play_many's contract (the board and table already checked), on `isa`; throws
+// std::invalid_argument for rules it does not play or an instruction set this CPU lacks.
+void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
+               const std::vector<double>& score_table, std::span<double> scores, Isa isa);
+
+}  // namespace levelforge::match3::lockstep
