@@ -13,6 +13,11 @@ target_include_directories(levelforge_standard INTERFACE
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/levelforge>)
 # The deprecated MPI C++ bindings are not used and would need their own library.
 target_compile_definitions(levelforge_standard INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+# Results are bit-identical on every instruction set: GCC would otherwise fuse a * b + c
+# into one FMA (one rounding instead of two) inside the functions compiled for AVX2 and
+# AVX-512 and not in the portable ones (found: a Match-3 score beyond its table differed
+# in the last bit on the AVX-512 path only).
+target_compile_options(levelforge_standard INTERFACE -ffp-contract=off)
 if(LEVELFORGE_SANITIZE)
   # GCC 12 reports false -Wmaybe-uninitialized inside std::variant and std::function when
   # the sanitizers' instrumentation changes inlining (GCC bug 105562 and relatives).

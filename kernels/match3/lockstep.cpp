@@ -140,8 +140,8 @@ class Kernel {
     next_seed_ = 0;
     seeds_ = seeds;
     scores_ = scores;
-    live_ = 0;
-    for (int lane = 0; lane < lane_count; ++lane) take_next_seed(lane);
+    live_ = all_lanes;
+    take_seeds(all_lanes);
     LaneMask waiting = 0;
     while (live_ != 0) {
       const LaneMask drawing = live_ & ~waiting;
@@ -185,8 +185,7 @@ class Kernel {
     move_bit_ = (bit & keep) | (move_bit_ & ~keep);
     move_direction_ = (direction & keep) | (move_direction_ & ~keep);
     const LaneMask last_move = nonzero_lanes<isa>(as_lanes(moves_made_ == moves_));
-    for (LaneMask done = drawing & ~matched & last_move; done != 0; done &= done - 1)
-      finish(__builtin_ctz(done));
+    if (const LaneMask done = drawing & ~matched & last_move; done != 0) finish(done);
     return matched;
   }
 
@@ -239,8 +238,8 @@ class Kernel {
     for (LaneMask left_to_score = waiting; left_to_score != 0; left_to_score &= left_to_score - 1) {
       const int lane = __builtin_ctz(left_to_score);
       score_[static_cast<std::size_t>(lane)] += move_score(table_, static_cast<int>(removed[lane]));
-      if (((stuck | last_move) >> static_cast<unsigned>(lane) & 1U) != 0) finish(lane);
     }
+    if (const LaneMask done = waiting & (stuck | last_move); done != 0) finish(done);
   }
 
   // Columns left to right, each from the top down, from the lane's own stream.
@@ -260,31 +259,46 @@ class Kernel {
     stream_[lane] = stream;
   }
 
-  void finish(int lane) {
-    const auto slot = static_cast<std::size_t>(lane);
-    scores_[seed_of_[slot]] = score_[slot];
-    take_next_seed(lane);
+  // The lanes' playouts are over: their scores go out, and each takes the next seed.
+  void finish(LaneMask lanes) {
+    for (LaneMask rest = lanes; rest != 0; rest &= rest - 1) {
+      const auto slot = static_cast<std::size_t>(__builtin_ctz(rest));
+      scores_[seed_of_[slot]] = score_[slot];
+    }
+    take_seeds(lanes);
   }
 
-  // The lane starts the next playout, or goes idle when every seed has one.
-  void take_next_seed(int lane) {
-    const auto slot = static_cast<std::size_t>(lane);
-    const LaneMask bit = 1U << static_cast<unsigned>(lane);
-    if (next_seed_ == seeds_.size()) {
-      live_ &= ~bit;
-      return;
+  // Each of the lanes starts the next playout, or goes idle when every seed has one.
+  void take_seeds(LaneMask lanes) {
+    LaneMask started = 0;
+    for (LaneMask rest = lanes; rest != 0; rest &= rest - 1) {
+      const int lane = __builtin_ctz(rest);
+      const auto slot = static_cast<std::size_t>(lane);
+      const LaneMask bit = 1U << static_cast<unsigned>(lane);
+      if (next_seed_ == seeds_.size()) {
+        live_ &= ~bit;
+        continue;
+      }
+      seed_of_[slot] = next_seed_;
+      stream_[lane] = seeds_[next_seed_++];
+      score_[slot] = 0;
+      started |= bit;
     }
-    live_ |= bit;
-    seed_of_[slot] = next_seed_;
-    stream_[lane] = seeds_[next_seed_++];
-    moves_made_[lane] = 0;
-    score_[slot] = 0;
-    for (std::size_t w = 0; w < N; ++w) {
-      for (std::size_t c = 0; c < max_colors; ++c)
-        state_.color[c].w[w][lane] = start_.color[c].w[w];
-      state_.filled.w[w][lane] = start_.filled.w[w];
-      for (std::size_t d = 0; d < 4; ++d) state_.movable[d].w[w][lane] = start_.movable[d].w[w];
-    }
+    if (started != 0) start_lanes(started);
+  }
+
+  // The lanes' boards become the start board (a blend per word: writing single lanes into
+  // vectors in memory would stall every later load of them).
+  void start_lanes(LaneMask lanes) {
+    const Lanes chosen = lanes_of(lanes);
+    const auto blend = [&](LaneBits<N>& lane_bits, const Bits<N>& start) {
+      for (std::size_t w = 0; w < N; ++w)
+        lane_bits.w[w] = ((Lanes{} + start.w[w]) & chosen) | (lane_bits.w[w] & ~chosen);
+    };
+    for (std::size_t c = 0; c < max_colors; ++c) blend(state_.color[c], start_.color[c]);
+    blend(state_.filled, start_.filled);
+    for (std::size_t d = 0; d < 4; ++d) blend(state_.movable[d], start_.movable[d]);
+    moves_made_ &= ~chosen;
   }
 
   const std::vector<double>& table_;
