@@ -18,6 +18,7 @@ fails), 2 when a run failed or its output could not be read.
 
 import argparse
 import datetime
+import json
 import math
 import os
 import platform
@@ -35,7 +36,7 @@ BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
 BENCHMARKS = ("ga", "islands", "qd", "collatz", "queue", "sweep", "tiltmaze", "matchstick",
-              "checkpoint")
+              "checkpoint", "match3")
 
 # Open MPI over a network transport without hardware atomics, as on an Ethernet cluster: TCP
 # between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
@@ -589,9 +590,53 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
+def bench_match3(runner, args, _ranks):
+    """Match-3 random playouts on one core (bench_match3, Google Benchmark, repetitions
+    interleaved by its own runner): the lock-step kernel on each instruction set this CPU
+    has, the bitboard kernel, the scalar reference and the draw-only cost, on 5 x 10 / 5
+    colors, 8 x 8 / 6 and 16 x 16 / 6."""
+    binary = runner.levelforge.parent.parent.parent / "bench" / "bench_match3"
+    if not binary.exists():
+        return [], [], [f"match3: {binary} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON)"]
+    cmd = [str(binary), f"--benchmark_repetitions={args.repeats}", "--benchmark_format=json",
+           "--benchmark_enable_random_interleaving=true", "--benchmark_filter=Playouts"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=runner.timeout, check=False)
+    if proc.returncode != 0:
+        raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
+    series = {}
+    isa_names = {"0": "portable", "1": "avx2", "2": "avx512"}
+    for run in json.loads(proc.stdout)["benchmarks"]:
+        if run.get("run_type") != "iteration" or run.get("error_occurred"):
+            continue
+        name, *parts = run["name"].split("/")
+        fields = dict(part.split(":") for part in parts if ":" in part)
+        board = f"{fields['w']}x{fields['h']}/{fields['colors']}"
+        kernel = name.removeprefix("BM_").removesuffix("RandomPlayouts").removesuffix("Playouts")
+        if "isa" in fields:
+            kernel += f" {isa_names[fields['isa']]}"
+        key = (board, kernel)
+        if key not in series:
+            series[key] = Series("match3", f"{board} {kernel}", "playouts/s", "1/s", "{:.0f}")
+        series[key].values.append(run["items_per_second"])
+    series = dict(sorted(series.items()))
+    ratios = []
+    for board in dict.fromkeys(b for b, _ in series):
+        bitboard = series.get((board, "Bitboard"))
+        draw_only = series.get((board, "DrawOnly"))
+        for (b, kernel), s in series.items():
+            if b != board or not kernel.startswith("Lockstep") or bitboard is None:
+                continue
+            floor = (">=", 2.5) if board == "5x10/5" else (None, None)
+            ratios.append(Ratio("match3", f"{board} {kernel} / Bitboard", s.median / bitboard.median,
+                                ">=" if floor[0] else None, floor[1]))
+            if draw_only is not None:
+                ratios.append(Ratio("match3", f"{board} {kernel} / draw-only", s.median / draw_only.median))
+    return list(series.values()), ratios, []
+
+
 RUNNERS = {"ga": bench_ga, "islands": bench_islands, "qd": bench_qd, "collatz": bench_collatz,
            "queue": bench_queue, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
-           "matchstick": bench_matchstick, "checkpoint": bench_checkpoint}
+           "matchstick": bench_matchstick, "checkpoint": bench_checkpoint, "match3": bench_match3}
 
 
 # ----------------------------------------------------------------------------- report
