@@ -49,9 +49,9 @@ inline int popcount(u64 x) {
 // Whether any word (any lane) is non-zero.
 inline bool any_bit(u64 x) { return x != 0; }
 inline bool any_bit(Lanes x) {  // or-ed across the lanes by halves
-  x |= __builtin_shuffle(x, Lanes{4, 5, 6, 7, 0, 1, 2, 3});
-  x |= __builtin_shuffle(x, Lanes{2, 3, 0, 1, 6, 7, 4, 5});
-  x |= __builtin_shuffle(x, Lanes{1, 0, 3, 2, 5, 4, 7, 6});
+  x |= __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3);
+  x |= __builtin_shufflevector(x, x, 2, 3, 0, 1, 6, 7, 4, 5);
+  x |= __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6);
   return x[0] != 0;
 }
 
