@@ -297,18 +297,19 @@ void play_many_bitboard(const Board& start, const Rules& rules,
 
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
                const std::vector<double>& score_table, std::span<double> scores) {
-  // Measured (bench_match3, AVX-512): lock-step 1.8x the bitboard kernel on 16 x 16 boards
-  // (5 words), 0.6-0.75x on 5 x 10 and 8 x 8 (1 and 2 words), where the bitboard kernel
-  // stays until lock-step is faster there too.
+  // Measured (run_benchmarks.py --only match3, 2026-12-04): lock-step on AVX-512 is 1.96x
+  // the bitboard kernel on 16 x 16 boards (5 words) and 0.6-0.74x on 5 x 10 and 8 x 8 (1
+  // and 2 words); on AVX2 and portable code it is slower everywhere (0.19-0.73x). The
+  // bitboard kernel stays wherever lock-step is not faster.
   constexpr int lockstep_words = 5;
+  static const Isa isa = best_isa();
   const int words = (start.height * (start.width + 1) + 63) / 64;
-  if (!lockstep::plays(rules) || words < lockstep_words)
+  if (!lockstep::plays(rules) || words < lockstep_words || isa != Isa::avx512)
     return play_many_bitboard(start, rules, seeds, score_table, scores);
   if (scores.size() != seeds.size()) {
     throw std::invalid_argument("match3::fast::play_many: one score per seed");
   }
   check(start, rules, score_table);
-  static const Isa isa = best_isa();
   lockstep::play_many(start, rules, seeds, score_table, scores, isa);
 }
 

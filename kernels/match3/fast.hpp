@@ -19,10 +19,10 @@ namespace levelforge::match3::fast {
 
 // Plays one playout per seed from `start`; scores[i] is the playout of seeds[i], equal to
 // reference::play(start, rules, seeds[i], score_table). The board's own width and height
-// are used (as the reference does); scores.size() must equal seeds.size(). The random
-// player with NoMatch::undo on boards of 5 words (more than 256 bits with the guard
-// column, such as 16 x 16) plays in lock-step (lockstep.hpp) on the best instruction set
-// this CPU has, where it is measured faster; everything else on the bitboard kernel.
+// are used (as the reference does); scores.size() must equal seeds.size(). On a CPU with
+// AVX-512, the random player with NoMatch::undo on boards of 5 words (more than 256 bits
+// with the guard column, such as 16 x 16) plays in lock-step (lockstep.hpp), where it is
+// measured faster; everything else on the bitboard kernel.
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
                const std::vector<double>& score_table, std::span<double> scores);
 // The bitboard kernel alone, one playout at a time, for any rules.
