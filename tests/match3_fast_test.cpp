@@ -100,8 +100,7 @@ void compare(const Case& c, Tally& tally) {
       EXPECT_EQ(scores[i], expected[i]) << kernel << ": " << c.describe() << " seed=" << c.seeds[i];
     }
   };
-  fast::play_many(board, c.rules, c.seeds, table, scores);
-  expect_equal("fast");
+  // fast::play_many runs one of these (FastPicksAKernel below); each is held equal.
   fast::play_many_bitboard(board, c.rules, c.seeds, table, scores);
   expect_equal("bitboard");
   if (lockstep::plays(c.rules)) {
@@ -175,7 +174,7 @@ TEST(Match3Fast, RandomPlayerEqualsReference) {
 TEST(Match3Fast, LockstepEqualsReferenceAsLanesTakeNewSeeds) {
   std::mt19937_64 rng(31);
   Tally tally;
-  for (int i = 0; i < levelforge::testing::random_cases(1'500) && !HasFailure(); ++i) {
+  for (int i = 0; i < levelforge::testing::random_cases(600) && !HasFailure(); ++i) {
     Case c = random_case(rng, Player::random, max_side * max_side, 100);
     c.rules.no_match = NoMatch::undo;
     c.seeds.clear();
@@ -311,6 +310,24 @@ TEST(Match3Fast, OneScorePerSeed) {
   const std::vector<std::uint64_t> seeds{1, 2, 3};
   std::vector<double> scores(2);
   EXPECT_THROW(fast::play_many(board, rules, seeds, table, scores), std::invalid_argument);
+}
+
+// The production entry gives the kernels' scores, on the boards where it picks lock-step
+// (16 x 16, on AVX-512) and where it keeps the bitboard kernel.
+TEST(Match3Fast, FastPicksAKernel) {
+  for (const int side : {5, 16}) {
+    Rules rules;
+    rules.width = side;
+    rules.height = side;
+    rules.colors = 5;
+    const Board board = board_from_gene(20260517U, rules, InitialRuns::resolve);
+    const auto table = score_table(rules);
+    const auto seeds = some_seeds(20);
+    std::vector<double> scores(seeds.size());
+    fast::play_many(board, rules, seeds, table, scores);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+      EXPECT_EQ(scores[i], reference::play(board, rules, seeds[i], table)) << side << " " << i;
+  }
 }
 
 }  // namespace
