@@ -237,6 +237,21 @@ struct Shape {
     s.filled = andnot(s.filled, run);
   }
 
+  // Fills every empty cell of the board from `stream`, columns left to right, each from
+  // the top down (one playout's board).
+  template <std::size_t N>
+  void refill(State<u64, N>& s, PlayoutStream& stream) const {
+    for (int column = 0; column < width; ++column) {
+      for (int row = 0; row < height; ++row) {
+        const auto bit = static_cast<unsigned>(row) * stride + static_cast<unsigned>(column);
+        if (s.filled.test(bit)) continue;
+        const auto color = stream() % static_cast<u64>(colors);
+        s.color[static_cast<std::size_t>(color)].set(bit);
+        s.filled.set(bit);
+      }
+    }
+  }
+
   // Every block with an empty cell anywhere below it falls one row, until none has (in
   // any lane). `inside` holds the cells of the board.
   template <class Word, std::size_t N>

@@ -65,19 +65,6 @@ class Kernel {
   void update_movable(State<N>& s) const { shape_.update_movable(s); }
   [[nodiscard]] bool has_moves(const State<N>& s) const { return shape_.moves_left(s) != 0; }
 
-  // Columns left to right, each from the top down.
-  void refill(State<N>& s, PlayoutStream& stream) const {
-    for (int column = 0; column < width_; ++column) {
-      for (int row = 0; row < height_; ++row) {
-        const auto bit = static_cast<unsigned>(row) * stride_ + static_cast<unsigned>(column);
-        if (s.filled.test(bit)) continue;
-        const auto color = stream() % static_cast<u64>(colors_);
-        s.color[static_cast<std::size_t>(color)].set(bit);
-        s.filled.set(bit);
-      }
-    }
-  }
-
   // Removes runs, lets blocks fall (and refills when `stream` is given) until no run is
   // left; returns the blocks removed. The movable masks are left stale.
   int cascade(State<N>& s, PlayoutStream* stream) const {
@@ -88,7 +75,7 @@ class Kernel {
       removed += run.count();
       shape_.remove(s, run);
       shape_.gravity(s, inside_);
-      if (stream != nullptr) refill(s, *stream);
+      if (stream != nullptr) shape_.refill(s, *stream);
     }
   }
 
@@ -256,7 +243,11 @@ void play_all(const Board& start, const Rules& rules, std::span<const std::uint6
   for (std::size_t i = 0; i < seeds.size(); ++i) scores[i] = kernel.play(seeds[i]);
 }
 
-void check(const Board& start, const Rules& rules, const std::vector<double>& score_table) {
+void check(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
+           const std::vector<double>& score_table, std::span<double> scores) {
+  if (scores.size() != seeds.size()) {
+    throw std::invalid_argument("match3::fast::play_many: one score per seed");
+  }
   const bool sides =
       start.width >= 1 && start.width <= max_side && start.height >= 1 && start.height <= max_side;
   if (!sides || start.cells.size() != static_cast<std::size_t>(start.width) *
@@ -281,10 +272,7 @@ void check(const Board& start, const Rules& rules, const std::vector<double>& sc
 void play_many_bitboard(const Board& start, const Rules& rules,
                         std::span<const std::uint64_t> seeds,
                         const std::vector<double>& score_table, std::span<double> scores) {
-  if (scores.size() != seeds.size()) {
-    throw std::invalid_argument("match3::fast::play_many: one score per seed");
-  }
-  check(start, rules, score_table);
+  check(start, rules, seeds, score_table, scores);
   const int bits = start.height * (start.width + 1);
   switch ((bits + 63) / 64) {
     case 1: return play_all<1>(start, rules, seeds, score_table, scores);
@@ -306,10 +294,7 @@ void play_many(const Board& start, const Rules& rules, std::span<const std::uint
   const int words = (start.height * (start.width + 1) + 63) / 64;
   if (!lockstep::plays(rules) || words < lockstep_words || isa != Isa::avx512)
     return play_many_bitboard(start, rules, seeds, score_table, scores);
-  if (scores.size() != seeds.size()) {
-    throw std::invalid_argument("match3::fast::play_many: one score per seed");
-  }
-  check(start, rules, score_table);
+  check(start, rules, seeds, score_table, scores);
   lockstep::play_many(start, rules, seeds, score_table, scores, isa);
 }
 

@@ -39,20 +39,10 @@ constexpr LaneMask all_lanes = (1U << lane_count) - 1;
 // Process the waiting lanes' moves together once this many wait.
 constexpr int waiting_batch = lane_count / 2;
 
-// PlayoutStream (rules.hpp), one lane's: the refill draws, taken lane by lane.
-constexpr u64 stream_increment = 0xa0761d6478bd642fULL;
-constexpr u64 stream_mix = 0xe7037ed1a0b428dbULL;
-inline u64 stream_next(u64& state) {
-  state += stream_increment;
-  __extension__ using Wide = unsigned __int128;
-  const Wide product = static_cast<Wide>(state) * (state ^ stream_mix);
-  return static_cast<u64>(product >> 64U) ^ static_cast<u64>(product);
-}
-
-// The same output for eight states at once (already advanced): the 128-bit product from
-// 32-bit halves, its two halves xor-ed.
+// PlayoutStream's output for eight states at once (already advanced): the 128-bit product
+// from 32-bit halves, its two halves xor-ed.
 inline Lanes stream_output(Lanes state) {
-  const Lanes other = state ^ stream_mix;
+  const Lanes other = state ^ PlayoutStream::mix;
   constexpr u64 low32 = 0xffffffffU;
   const Lanes al = state & low32;
   const Lanes ah = state >> 32U;
@@ -165,7 +155,7 @@ class Kernel {
   // their cell and direction kept). A lane that made its last move without one is done.
   LaneMask draw(LaneMask drawing) {
     const Lanes active = lanes_of(drawing);
-    stream_ += active & stream_increment;
+    stream_ += active & PlayoutStream::increment;
     moves_made_ -= active;  // + 1 in the active lanes
     const Lanes x = stream_output(stream_);
     const Lanes bit = bit_of_cell(((x & 0xffffffffU) * cells_) >> 32U);
@@ -242,21 +232,23 @@ class Kernel {
     if (const LaneMask done = waiting & (stuck | last_move); done != 0) finish(done);
   }
 
-  // Columns left to right, each from the top down, from the lane's own stream.
+  // The lane's board refilled from the lane's own stream (Shape::refill, on its words).
   void refill(LaneState<N>& state, int lane) {
-    u64 stream = stream_[lane];
-    for (int column = 0; column < shape_.width; ++column) {
-      for (int row = 0; row < shape_.height; ++row) {
-        const auto bit = static_cast<unsigned>(row) * shape_.stride + static_cast<unsigned>(column);
-        const u64 one = u64{1} << (bit % 64);
-        auto& filled = state.filled.w[bit / 64];
-        if ((filled[lane] & one) != 0) continue;
-        const auto color = stream_next(stream) % static_cast<u64>(shape_.colors);
-        state.color[static_cast<std::size_t>(color)].w[bit / 64][lane] |= one;
-        filled[lane] |= one;
-      }
-    }
-    stream_[lane] = stream;
+    State<N> board;
+    const auto take = [lane](Bits<N>& to, const LaneBits<N>& from) {
+      for (std::size_t w = 0; w < N; ++w) to.w[w] = from.w[w][lane];
+    };
+    const auto put = [lane](LaneBits<N>& to, const Bits<N>& from) {
+      for (std::size_t w = 0; w < N; ++w) to.w[w][lane] = from.w[w];
+    };
+    const auto colors = static_cast<std::size_t>(shape_.colors);
+    for (std::size_t c = 0; c < colors; ++c) take(board.color[c], state.color[c]);
+    take(board.filled, state.filled);
+    PlayoutStream stream(stream_[lane]);
+    shape_.refill(board, stream);
+    stream_[lane] = stream.state();
+    for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
+    put(state.filled, board.filled);
   }
 
   // The lanes' playouts are over: their scores go out, and each takes the next seed.

@@ -76,13 +76,19 @@ class GeneStream {
 // evaluation's counter-based stream.
 class PlayoutStream {
  public:
+  static constexpr std::uint64_t increment = 0xa0761d6478bd642fULL;
+  static constexpr std::uint64_t mix = 0xe7037ed1a0b428dbULL;
+
   explicit PlayoutStream(std::uint64_t seed) : state_(seed) {}
   std::uint64_t operator()() {
-    state_ += 0xa0761d6478bd642fULL;
+    state_ += increment;
     __extension__ using Wide = unsigned __int128;
-    const Wide product = static_cast<Wide>(state_) * (state_ ^ 0xe7037ed1a0b428dbULL);
+    const Wide product = static_cast<Wide>(state_) * (state_ ^ mix);
     return static_cast<std::uint64_t>(product >> 64U) ^ static_cast<std::uint64_t>(product);
   }
+  // Where the stream stands: PlayoutStream(state()) continues it (the lock-step kernel
+  // keeps eight of them in a vector).
+  [[nodiscard]] std::uint64_t state() const { return state_; }
 
  private:
   std::uint64_t state_;
