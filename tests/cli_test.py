@@ -328,6 +328,7 @@ class Transports(ConfigTest):
             self.assertEqual(f.attrs["work_queue_claims"], "guided")
             self.assertEqual(f.attrs["mpi_thread_level"], "multiple")
             self.assertIn(f.attrs["simd_isa"], ("portable", "avx2", "avx512"))
+            self.assertNotIn("kernel_simd", f.attrs)  # the sweep's kernel has no SIMD path
             self.assertIn("MPI", f.attrs["mpi_library"])
             self.assertEqual(f.attrs["ranks"], 32)
             self.assertEqual(f.attrs["ranks_per_writer"], "node")
@@ -438,6 +439,11 @@ class Experiments(ConfigTest):
         largest = int(np.nonzero(distance)[0].max()) - 1  # bin 0 is the underflow
         self.assertEqual(int(hardest["distance"][0]), largest)
         self.assertEqual(len(hardest), 100)
+        with h5py.File(out, "r") as f:
+            isa = f.attrs["simd_isa"]
+            self.assertIn(isa, ("portable", "avx2", "avx512"))
+            self.assertEqual(f.attrs["kernel_simd"], f"4 x 4 exhaustive summaries, {isa}")
+            self.assertEqual([v.decode() for v in f["ranks"]["simd_isa"]], [isa] * f.attrs["ranks"])
         # The stored maze, drawn and solved again by the solve command.
         drawn = levelforge("maze", out, "/exhaustive/top/hardest")
         self.assert_ok(drawn)
@@ -624,6 +630,7 @@ class Commands(ConfigTest):
         self.assert_ok(result)
         self.assertRegex(result.stdout, r"levelforge \d+\.\d+\.\d+")
         self.assertRegex(result.stdout, r"simd: .*this CPU runs (portable|avx2|avx512)")
+        self.assertIn("tiltmaze: 4 x 4 exhaustive summaries", result.stdout)
 
 
 class BadInput(ConfigTest):

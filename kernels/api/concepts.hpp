@@ -38,6 +38,7 @@ enum class Capability : std::uint8_t {
   memory_estimate,  // MemoryEstimatingKernel: `run` refuses what the machine cannot hold
   puzzle,           // PuzzleKernel: `levelforge solve` and `levelforge show`
   summary,          // SummarizingKernel: what `levelforge inspect` says in the kernel's terms
+  simd,             // SimdKernel: which SIMD path and instruction set a run takes
 };
 
 class Capabilities {
@@ -201,6 +202,16 @@ concept SummarizingKernel = Kernel<K> && requires(const ResultTables& results) {
   { K::summarize(results) } -> std::same_as<std::vector<std::string>>;
 };
 
+// Kernels whose SIMD paths are picked at run time (isa.hpp) say which they take, for the
+// provenance (`kernel_simd`) and `levelforge --version`: a cluster's nodes may differ.
+template <class K>
+concept SimdKernel = Kernel<K> && requires(const ParamSet& params) {
+  // Every path the binary carries and when each is taken, one line.
+  { K::simd_paths() } -> std::same_as<std::string>;
+  // The path these parameters take on this CPU, e.g. "lock-step playouts, avx512".
+  { K::simd_path(params) } -> std::same_as<std::string>;
+};
+
 namespace detail {
 template <bool claimed, bool met>
 constexpr void check_claim() {
@@ -224,6 +235,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::memory_estimate), MemoryEstimatingKernel<K>>();
   detail::check_claim<claims<K>(Capability::puzzle), PuzzleKernel<K>>();
   detail::check_claim<claims<K>(Capability::summary), SummarizingKernel<K>>();
+  detail::check_claim<claims<K>(Capability::simd), SimdKernel<K>>();
   return true;
 }
 

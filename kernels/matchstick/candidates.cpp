@@ -43,13 +43,16 @@ const Tables& tables() {
 
 }  // namespace
 
-std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
-  check_layout(puzzle);
-  check_rules(rules);
-  const auto k = static_cast<std::size_t>(rules.moves);
+namespace {
+
+// The count over removals and additions up to K each, K a template argument so that the
+// loops unroll: sweeps ask this of every good puzzle.
+template <std::size_t K>
+std::int64_t count_layouts(const Layout& puzzle, const Rules& rules) {
+  using Counts = std::array<std::array<std::int64_t, K + 1>, K + 1>;  // [removed][added]
   const Form& form = puzzle.form;
   const auto& t = tables();
-  Ways count{};
+  Counts count{};
   count[0][0] = 1;
   for (int position = 0; position < form.positions(); ++position) {
     SlotKind kind = any_digit;
@@ -61,19 +64,30 @@ std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
           kind = nonzero_digit;
     }
     const Ways& step = t.ways[puzzle.cells[static_cast<std::size_t>(position)]][kind];
-    Ways next{};
-    for (std::size_t r = 0; r <= k; ++r)
-      for (std::size_t a = 0; a <= k; ++a) {
-        if (count[r][a] == 0) continue;
-        for (std::size_t dr = 0; r + dr <= k; ++dr)
-          for (std::size_t da = 0; a + da <= k; ++da)
+    Counts next{};
+    for (std::size_t r = 0; r <= K; ++r)
+      for (std::size_t a = 0; a <= K; ++a)
+        for (std::size_t dr = 0; r + dr <= K; ++dr)
+          for (std::size_t da = 0; a + da <= K; ++da)
             next[r + dr][a + da] += count[r][a] * step[dr][da];
-      }
     count = next;
   }
   std::int64_t total = 0;
-  for (std::size_t d = rules.count == Count::exact ? k : 1; d <= k; ++d) total += count[d][d];
+  for (std::size_t d = rules.count == Count::exact ? K : 1; d <= K; ++d) total += count[d][d];
   return total;
+}
+
+}  // namespace
+
+std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
+  check_layout(puzzle);
+  check_rules(rules);
+  static_assert(max_moves == 3);
+  switch (rules.moves) {
+    case 1: return count_layouts<1>(puzzle, rules);
+    case 2: return count_layouts<2>(puzzle, rules);
+    default: return count_layouts<3>(puzzle, rules);
+  }
 }
 
 }  // namespace levelforge::matchstick

@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/api/index.hpp"
 #include "kernels/api/text.hpp"
@@ -137,19 +138,19 @@ void check_rules(const Rules& rules) {
 std::string to_string(const Layout& layout) {
   check_shape(layout);
   const Form& form = layout.form;
-  std::string text;
-  text.reserve(to_index(form.positions() + 1));
+  std::array<char, max_positions + 1> text{};  // the positions and '='
+  std::size_t size = 0;
   for (int position = 0; position < form.positions(); ++position) {
     const Pattern pattern = layout.cells[to_index(position)];
     if (position == form.operator_position()) {
-      text += pattern == plus_pattern ? '+' : pattern == minus_pattern ? '-' : '?';
+      text[size++] = pattern == plus_pattern ? '+' : pattern == minus_pattern ? '-' : '?';
       continue;
     }
-    if (position == form.operator_position() + 1 + form.b_digits) text += '=';
+    if (position == form.operator_position() + 1 + form.b_digits) text[size++] = '=';
     const int digit = digit_of(pattern);
-    text += digit < 0 ? '?' : static_cast<char>('0' + digit);
+    text[size++] = digit < 0 ? '?' : static_cast<char>('0' + digit);
   }
-  return text;
+  return {text.data(), size};
 }
 
 int sticks(const Layout& layout) {
@@ -224,25 +225,44 @@ std::string moved_sticks(const Layout& puzzle, const Layout& after) {
   if (puzzle.form != after.form) {
     throw std::invalid_argument("moved_sticks: the layouts have different forms");
   }
-  std::vector<std::string> sources;
-  std::vector<std::string> destinations;
+  // Places as (position, segment), in the order the loop meets them: a sweep names every
+  // solution's moves, so no string per place.
+  using Place = std::pair<int, int>;
+  constexpr auto places = static_cast<std::size_t>(max_positions * digit_segments);
+  std::array<Place, places> sources;  // not zeroed: filled up to the counts below
+  std::array<Place, places> destinations;
+  std::size_t source_count = 0;
+  std::size_t destination_count = 0;
   for (int position = 0; position < puzzle.form.positions(); ++position) {
     const Pattern before = puzzle.cells[to_index(position)];
     const Pattern now = after.cells[to_index(position)];
+    if (before == now) continue;
     for (int segment = 0; segment < digit_segments; ++segment) {
       const auto bit = static_cast<Pattern>(1U << segment);
       if ((before & bit) == (now & bit)) continue;
-      auto& list = (before & bit) != 0 ? sources : destinations;
-      list.push_back(std::to_string(position) + '.' + segment_name(puzzle, position, segment));
+      if ((before & bit) != 0) {
+        sources[source_count++] = {position, segment};
+      } else {
+        destinations[destination_count++] = {position, segment};
+      }
     }
   }
-  if (sources.size() != destinations.size()) {
+  if (source_count != destination_count) {
     throw std::invalid_argument("moved_sticks: the layouts have different numbers of sticks");
   }
   std::string moved;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
+  const auto append = [&](const Place& place) {
+    const auto [position, segment] = place;
+    if (position >= 10) moved += static_cast<char>('0' + position / 10);
+    moved += static_cast<char>('0' + position % 10);
+    moved += '.';
+    moved += segment_name(puzzle, position, segment);
+  };
+  for (std::size_t i = 0; i < source_count; ++i) {
     if (i > 0) moved += ' ';
-    moved += sources[i] + '>' + destinations[i];
+    append(sources[i]);
+    moved += '>';
+    append(destinations[i]);
   }
   return moved;
 }

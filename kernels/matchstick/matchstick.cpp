@@ -17,13 +17,6 @@ constexpr std::size_t equation_size = 3 * matchstick::max_digits + 2;  // digits
 constexpr std::size_t moved_size = 40;  // up to 3 "POS.S>POS.S" pairs
 constexpr std::size_t good_table = 1000;
 
-Layout layout_like(const Layout& puzzle, const matchstick::FoundLayout& found) {
-  Layout layout{puzzle.form, {}};
-  const auto n = static_cast<std::size_t>(puzzle.form.positions());
-  layout.cells.assign(found.cells.begin(), found.cells.begin() + static_cast<long>(n));
-  return layout;
-}
-
 }  // namespace
 
 Difficulty difficulty(const Layout& puzzle, const Layout& solution,
@@ -106,7 +99,7 @@ Layout Matchstick::puzzle(std::uint64_t index) const {
   return layout;
 }
 
-void Matchstick::puzzle(std::uint64_t index, Layout& layout) const {
+Matchstick::Numbers Matchstick::numbers(std::uint64_t index) const {
   const auto n = static_cast<std::uint64_t>(values_);
   const char op = index % 2 == 0 ? '+' : '-';
   auto rest = index / 2;
@@ -114,6 +107,24 @@ void Matchstick::puzzle(std::uint64_t index, Layout& layout) const {
   rest /= n;
   const auto b = static_cast<std::int64_t>(rest % n);
   const auto a = static_cast<std::int64_t>(rest / n);
+  return {a, op, b, c};
+}
+
+void Matchstick::advance(Numbers& at) const {
+  if (at.op == '+') {
+    at.op = '-';
+    return;
+  }
+  at.op = '+';
+  if (++at.c < values_) return;
+  at.c = 0;
+  if (++at.b < values_) return;
+  at.b = 0;
+  ++at.a;
+}
+
+void Matchstick::puzzle(std::uint64_t index, Layout& layout) const {
+  const auto [a, op, b, c] = numbers(index);
   matchstick::layout_of(a, op, b, c, layout);
 }
 
@@ -127,19 +138,25 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
   struct Entry {
     std::string equation;
     Layout layout;
-    int distance;
+    int distance = 0;
   };
-  std::vector<Entry> sorted;
+  // The puzzle's solutions sorted by equation; their strings and cells keep their storage
+  // from puzzle to puzzle.
+  std::vector<Entry> entries;
   std::vector<std::int64_t> counts(33, 0);
   std::int64_t true_count = 0;
   std::int64_t solution_total = 0;
   std::int64_t good_count = 0;
   const auto rules = solver_.rules();
-  for (auto index = begin; index < end; ++index) {
-    puzzle(index, layout);
+  auto at = numbers(begin);
+  for (auto index = begin; index < end; ++index, advance(at)) {
+    const auto [a, op, b, c] = at;
+    matchstick::layout_of(a, op, b, c, layout);
     found.clear();
     const auto n = static_cast<std::int64_t>(solver_.solve(layout, found));
-    const bool is_true = matchstick::is_true(layout, rules.leading_zeros);
+    // The sweep's puzzles are written without leading zeros, so they are true exactly when
+    // their numbers say so, under either leading-zero rule.
+    const bool is_true = (op == '+' ? a + b : a - b) == c;
     true_count += is_true ? 1 : 0;
     solution_total += n;
     ++counts[static_cast<std::size_t>(std::min<std::int64_t>(n, 32))];
@@ -148,16 +165,19 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
     if (n == 0 || (!store_solutions_ && !is_good)) continue;
     out.begin_index(index);
     const auto text = matchstick::to_string(layout);
-    sorted.clear();
-    for (const auto& f : found) {
-      auto after = layout_like(layout, f);
-      auto equation = matchstick::to_string(after);
-      sorted.push_back({std::move(equation), std::move(after), f.distance});
+    entries.resize(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      auto& entry = entries[i];
+      entry.layout.form = layout.form;
+      entry.layout.cells.assign(found[i].cells.begin(),
+                                found[i].cells.begin() + static_cast<long>(layout.cells.size()));
+      entry.equation = matchstick::to_string(entry.layout);
+      entry.distance = found[i].distance;
     }
-    std::sort(sorted.begin(), sorted.end(),
+    std::sort(entries.begin(), entries.end(),
               [](const Entry& x, const Entry& y) { return x.equation < y.equation; });
     if (is_good) {
-      const auto& only = sorted.front();
+      const auto& only = entries.front();
       const auto d = difficulty(layout, only.layout, rules);
       out.offer_top(good_puzzles, static_cast<double>(d.score()), [&] {
         return Record{text,
@@ -172,7 +192,7 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
       });
     }
     if (!store_solutions_) continue;
-    for (const auto& entry : sorted) {
+    for (const auto& entry : entries) {
       out.solution({text, entry.equation, std::int64_t{entry.distance},
                     matchstick::moved_sticks(layout, entry.layout), n, std::int64_t{is_true}});
     }

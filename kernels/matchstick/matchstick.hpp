@@ -44,6 +44,16 @@ class Matchstick {
   [[nodiscard]] matchstick::Layout puzzle(std::uint64_t index) const;
   // The same into `layout`, reusing its storage (the sweep's loop).
   void puzzle(std::uint64_t index, matchstick::Layout& layout) const;
+  // The puzzle at `index` as its numbers and operator.
+  struct Numbers {
+    std::int64_t a;
+    char op;
+    std::int64_t b;
+    std::int64_t c;
+  };
+  [[nodiscard]] Numbers numbers(std::uint64_t index) const;
+  // `at` becomes the next index's numbers, without numbers()' divisions (the sweep's loop).
+  void advance(Numbers& at) const;
 
   // puzzle: one equation, given as itself, solved under `moves`, `count` and `leading_zeros`
   // (matchstick_puzzle.cpp).

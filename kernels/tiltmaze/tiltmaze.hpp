@@ -26,7 +26,8 @@ class TiltMaze {
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
   static constexpr Capabilities capabilities{
       Capability::ga,         Capability::render_level, Capability::measures, Capability::sweep,
-      Capability::exhaustive, Capability::visit_range,  Capability::puzzle,   Capability::summary};
+      Capability::exhaustive, Capability::visit_range,  Capability::puzzle,   Capability::summary,
+      Capability::simd};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -90,6 +91,11 @@ class TiltMaze {
   // summary: what `inspect` says of a run (tiltmaze_summary.cpp).
   static std::vector<std::string> summarize(const ResultTables& results);
 
+  // The exhaustive driver's 4 x 4 summaries run in SIMD lanes (four_by_four.hpp); everything
+  // else is the scalar solver.
+  static std::string simd_paths();
+  static std::string simd_path(const ParamSet& params);
+
   // Moves targets that the placement does not allow (repeated, on the start, or off the
   // resting cells) to free allowed cells, keeping as many as the maze has room for.
   void repair(Genome& genome, Rng& rng) const;
@@ -97,6 +103,8 @@ class TiltMaze {
  private:
   [[nodiscard]] Record measure(const tiltmaze::Maze& maze) const;
 
+  // The exhaustive driver's space: 4 x 4, started in the corner, stop mode.
+  [[nodiscard]] bool enumerable() const;
   tiltmaze::GenerationSpec generation_;
   tiltmaze::Collect collect_;
   std::int64_t target_length_;

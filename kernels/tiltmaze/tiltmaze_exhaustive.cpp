@@ -1,8 +1,11 @@
 // The tiltmaze kernel's exhaustive driver: all 2^24 wall configurations of a 4 x 4 maze.
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <span>
 #include <string>
 
+#include "kernels/api/isa.hpp"
 #include "kernels/tiltmaze/four_by_four.hpp"
 #include "kernels/tiltmaze/maze_text.hpp"
 #include "kernels/tiltmaze/solver.hpp"
@@ -91,10 +94,23 @@ std::vector<ReductionSpec> TiltMaze::reductions() {
 
 std::vector<FieldSpec> TiltMaze::solution_fields() { return {}; }
 
+std::string TiltMaze::simd_paths() {
+  return "4 x 4 exhaustive summaries in avx512, avx2 or portable lanes; otherwise scalar";
+}
+
+std::string TiltMaze::simd_path(const ParamSet& params) {
+  if (!TiltMaze(params).enumerable()) return "scalar solver (no 4 x 4 exhaustive summaries)";
+  return "4 x 4 exhaustive summaries, " + std::string(isa_name(best_isa()));
+}
+
+bool TiltMaze::enumerable() const {
+  return generation_.width == 4 && generation_.height == 4 &&
+         generation_.start == tiltmaze::StartPlacement::corner &&
+         collect_ == tiltmaze::Collect::stop;
+}
+
 std::uint64_t TiltMaze::index_count() const {
-  if (generation_.width != 4 || generation_.height != 4 ||
-      generation_.start != tiltmaze::StartPlacement::corner ||
-      collect_ != tiltmaze::Collect::stop) {
+  if (!enumerable()) {
     throw KernelError(
         "tiltmaze: the exhaustive driver enumerates 4 x 4 mazes started in the top-left corner "
         "in stop mode: set width: 4, height: 4, start: corner, collect: stop (got " +
@@ -102,6 +118,25 @@ std::uint64_t TiltMaze::index_count() const {
   }
   return four::config_count;
 }
+
+namespace {
+
+// The least whole score that top-k table `id` may still take (ties are offered: the smaller
+// index wins them).
+int offer_threshold(const Reductions& out, std::size_t id) {
+  const double floor = out.top_floor(id);
+  return std::isinf(floor) ? 0 : static_cast<int>(std::ceil(floor));
+}
+
+// The first of [first, last) whose `field` reaches `threshold`. Not inlined: inside the
+// visit's loop, with its calls, GCC kept the scan's iterator in memory (a store and a load
+// per summary).
+template <class It, class Field>
+[[gnu::noinline]] It next_candidate(It first, It last, Field field, int threshold) {
+  return std::find_if(first, last, [&](const auto& s) { return s.*field >= threshold; });
+}
+
+}  // namespace
 
 void TiltMaze::visit(std::uint64_t index, Reductions& out) const {
   visit_range(index, index + 1, out);
@@ -138,27 +173,34 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     evaluated_count += static_cast<std::int64_t>(size);
     configuration_count += static_cast<std::int64_t>(reflection_ ? 2 * size : size);
     if (reflection_ && from == self_mirror) --configuration_count;
-    double floor = out.top_floor(hardest);
-    double pair_floor = out.top_floor(hardest_pair);
+    // Counting first, with no call in its loop; then the top-k offers, rare once the tables
+    // are full, each found by a scan of its own.
     for (std::size_t i = 0; i < size; ++i) {
-      const auto config = static_cast<std::uint32_t>(from_config + i);
       const auto& s = summaries[i];
       ++reachable[s.reachable];
       ++components[s.components];
       ++distance[s.distance];
-      if (s.distance >= floor) {
-        out.begin_index(config);
-        out.offer_top(hardest, s.distance, [&] { return single_record(config, s); });
-        floor = out.top_floor(hardest);
-      }
-      if (!pairs_) continue;
-      const auto& p = pairs[i];
-      ++pair_length[p.length];
-      if (p.length > 0 && p.length >= pair_floor) {
-        out.begin_index(config);
-        out.offer_top(hardest_pair, p.length, [&] { return pair_record(config, p); });
-        pair_floor = out.top_floor(hardest_pair);
-      }
+    }
+    const auto hard = std::span(summaries).first(size);
+    for (auto it = hard.begin(); it != hard.end(); ++it) {
+      it = next_candidate(it, hard.end(), &four::Summary::distance, offer_threshold(out, hardest));
+      if (it == hard.end()) break;
+      const auto config = static_cast<std::uint32_t>(from_config + (it - hard.begin()));
+      const auto& s = *it;
+      out.begin_index(config);
+      out.offer_top(hardest, s.distance, [this, config, &s] { return single_record(config, s); });
+    }
+    if (!pairs_) continue;
+    for (std::size_t i = 0; i < size; ++i) ++pair_length[pairs[i].length];
+    const auto pair_span = std::span(pairs).first(size);
+    for (auto it = pair_span.begin(); it != pair_span.end(); ++it) {
+      it = next_candidate(it, pair_span.end(), &four::PairSummary::length,
+                          std::max(1, offer_threshold(out, hardest_pair)));
+      if (it == pair_span.end()) break;
+      const auto config = static_cast<std::uint32_t>(from_config + (it - pair_span.begin()));
+      const auto& p = *it;
+      out.begin_index(config);
+      out.offer_top(hardest_pair, p.length, [this, config, &p] { return pair_record(config, p); });
     }
   }
   out.count(evaluated, evaluated_count);

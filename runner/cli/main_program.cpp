@@ -81,15 +81,23 @@ void add_distribution_options(CLI::App& command, cli::Launch& launch) {
           "node|N"));
 }
 
+// The kernels' SIMD paths are chosen at run time; which one runs depends on the CPU, so
+// the version says what this machine would run.
+std::string version_text() {
+  std::string text = "levelforge " + std::string(build_version()) + " (" +
+                     std::string(build_commit()) +
+                     ")\nsimd: portable, avx2 and avx512 paths built; this CPU runs " +
+                     std::string(isa_name(best_isa()));
+  for (const auto& kernel : registered_kernels()) {
+    if (!kernel.simd_paths.empty()) text += "\n  " + kernel.name + ": " + kernel.simd_paths;
+  }
+  return text;
+}
+
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
-  // The kernels' SIMD paths are chosen at run time; which one runs depends on the CPU.
-  app.set_version_flag("--version", "levelforge " + std::string(build_version()) + " (" +
-                                        std::string(build_commit()) +
-                                        ")\nsimd: portable, avx2 and avx512 paths built; this "
-                                        "CPU runs " +
-                                        std::string(isa_name(best_isa())));
+  app.set_version_flag("--version", version_text());
 
   // CLI11's PositiveNumber names its bound as a 300-digit number; this says what is wanted.
   // The bounds keep the interval within the clock's nanoseconds and above its resolution.

@@ -183,19 +183,31 @@ void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDatase
 }
 
 SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
-    : layout_(
-          RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
-                               capability.solution_fields)) {}
+    : layout_(RecordLayout::concat(
+          {int_field("task", "task id"), int_field("index", "index visited")},
+          capability.solution_fields)),
+      kernel_layout_(capability.solution_fields) {}
 
 void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
                         std::string_view kernel) {
   if (found.empty()) return;
+  // Rows have no padding: the kernel's fields follow task and index as they would alone.
   const auto size = layout_.row_size();
-  for (auto& solution : found) {
-    solution.record.insert(solution.record.begin(), {static_cast<std::int64_t>(task),
-                                                     static_cast<std::int64_t>(solution.index)});
-    rows_.resize(rows_.size() + size);
-    layout_.pack(solution.record, std::span(rows_).last(size), kernel);
+  const auto prefix = size - kernel_layout_.row_size();
+  const auto first = rows_.size();
+  rows_.resize(first + found.size() * size);
+  try {
+    auto offset = first;
+    for (const auto& solution : found) {
+      const auto row = std::span(rows_).subspan(offset, size);
+      layout_.set_int(row, 0, static_cast<std::int64_t>(task));
+      layout_.set_int(row, 1, static_cast<std::int64_t>(solution.index));
+      kernel_layout_.pack(solution.record, row.subspan(prefix), kernel);
+      offset += size;
+    }
+  } catch (...) {
+    rows_.resize(first);  // a record that does not fit fails its chunk and leaves no rows
+    throw;
   }
   chunks_.emplace_back(chunk, found.size());
   found.clear();

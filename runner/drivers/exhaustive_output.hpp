@@ -80,7 +80,8 @@ class SolutionStore {
   void read(const h5::File& file, const ChunkPlan& plan, Segment& segment) const;
 
  private:
-  RecordLayout layout_;
+  RecordLayout layout_;         // task, index, then the kernel's solution fields
+  RecordLayout kernel_layout_;  // the kernel's solution fields alone
   std::vector<std::byte> rows_;
   std::vector<std::pair<std::uint64_t, std::size_t>> chunks_;  // (chunk, rows), in row order
   std::size_t saved_chunks_ = 0;

@@ -107,17 +107,44 @@ void write_shard_provenance(ResultFile& file, const RunOptions& options, std::in
 // Per-rank timing: a row each, written by its own rank.
 void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, double idle,
                       std::uint64_t work_units) {
-  const RecordLayout layout({int_field("rank", "world rank"),
-                             real_field("wall_time", "seconds in the driver"),
-                             real_field("idle_time", "seconds waiting for work or other ranks"),
-                             int_field("work_units", "kernel calls made by the rank")});
+  constexpr std::size_t isa_text = 16;
+  const RecordLayout layout(
+      {int_field("rank", "world rank"), real_field("wall_time", "seconds in the driver"),
+       real_field("idle_time", "seconds waiting for work or other ranks"),
+       int_field("work_units", "kernel calls made by the rank"),
+       text_field("simd_isa", isa_text, "the instruction set the rank's SIMD paths ran on")});
   std::vector<std::byte> row(layout.row_size());
-  layout.pack({std::int64_t{comm.rank()}, wall, idle, static_cast<std::int64_t>(work_units)}, row,
-              "ranks");
+  layout.pack({std::int64_t{comm.rank()}, wall, idle, static_cast<std::int64_t>(work_units),
+               std::string(isa_name(best_isa()))},
+              row, "ranks");
   const auto ranks = static_cast<hsize_t>(comm.size());
   auto table = file.create_table("ranks", layout, {ranks});
   const std::vector<std::uint64_t> own_row{static_cast<std::uint64_t>(comm.rank())};
   file.write(table, own_row, row);
+}
+
+// The ranks' answers, each once, sorted and joined by "; ": the same on every rank, so
+// that every writer writes the same attribute when a cluster's nodes differ.
+std::string distinct_over_ranks(const mpi::Comm& comm, const std::string& local) {
+  const auto answers = comm.all_gather_strings(local);
+  const std::set<std::string> distinct(answers.begin(), answers.end());
+  std::string joined;
+  for (const auto& answer : distinct) joined += (joined.empty() ? "" : "; ") + answer;
+  return joined;
+}
+
+// Which SIMD paths ran: the instruction set of each rank's CPU, and the kernel's path for
+// each of the run's parameter sets (SimdKernel).
+void write_simd_provenance(ResultFile& file, const config::Experiment& experiment,
+                           const KernelEntry& kernel, const mpi::Comm& comm) {
+  file.write_attribute("", "simd_isa",
+                       distinct_over_ranks(comm, std::string(isa_name(best_isa()))));
+  if (!kernel.simd_path) return;
+  std::set<std::string> paths;
+  for (const auto& point : experiment.points) paths.insert(kernel.simd_path(point.params));
+  std::string local;
+  for (const auto& path : paths) local += (local.empty() ? "" : "; ") + path;
+  file.write_attribute("", "kernel_simd", distinct_over_ranks(comm, local));
 }
 
 // A new checkpoint holding the work of the complete result at the output: its first
@@ -288,7 +315,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
                           std::string(claim_batches_name(options.queue.batches)));
     file->write_attribute("", "mpi_library", mpi::library_version());
     file->write_attribute("", "mpi_thread_level", mpi::thread_level());
-    file->write_attribute("", "simd_isa", std::string(isa_name(best_isa())));
+    write_simd_provenance(*file, experiment, *kernel, comm);
     file->write_attribute("", "ranks_per_writer", output_writers_name(options.writers));
     file->write_attribute("", "output_writers", static_cast<std::int64_t>(file->writers().size()));
     file->commit();

@@ -70,6 +70,10 @@ KernelEntry describe() {
   if constexpr (claims<K>(Capability::summary)) {
     entry.summarize = [](const ResultTables& results) { return K::summarize(results); };
   }
+  if constexpr (claims<K>(Capability::simd)) {
+    entry.simd_path = [](const ParamSet& params) { return K::simd_path(params); };
+    entry.simd_paths = K::simd_paths();
+  }
   return entry;
 }
 

@@ -75,6 +75,10 @@ struct KernelEntry {
   // What `inspect` says of a finished run in the kernel's terms (SummarizingKernel); empty
   // when the kernel has no summary.
   std::function<std::vector<std::string>(const ResultTables&)> summarize;
+  // The SIMD path a run with these parameters takes on this CPU, and every path the binary
+  // carries (SimdKernel); empty for kernels without SIMD paths.
+  std::function<std::string(const ParamSet&)> simd_path;
+  std::string simd_paths;
 
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
