@@ -36,7 +36,7 @@ BENCH = REPO / "bench"
 CONFIGS = BENCH / "configs"
 DEFAULT_RESULTS = BENCH / "RESULTS.md"
 BENCHMARKS = ("ga", "islands", "qd", "collatz", "queue", "sweep", "tiltmaze", "matchstick",
-              "checkpoint", "match3")
+              "checkpoint", "match3", "drivers")
 
 # Open MPI over a network transport without hardware atomics, as on an Ethernet cluster: TCP
 # between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
@@ -590,26 +590,44 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-def bench_match3(runner, args, _ranks):
-    """Match-3 random playouts on one core (bench_match3, Google Benchmark, repetitions
-    interleaved by its own runner): the lock-step kernel on each instruction set this CPU
-    has, the bitboard kernel, the scalar reference and the draw-only cost, on 5 x 10 / 5
-    colors, 8 x 8 / 6 and 16 x 16 / 6."""
-    binary = runner.levelforge.parent.parent.parent / "bench" / "bench_match3"
+def google_benchmark(runner, args, name, benchmark_filter):
+    """Runs build/bench/bench_NAME (Google Benchmark, --repeats repetitions interleaved by its
+    own runner) and returns its iterations as (name, {arg: value}, items_per_second); None when
+    the binary is not built."""
+    binary = runner.levelforge.parent.parent.parent / "bench" / f"bench_{name}"
     if not binary.exists():
-        return [], [], [f"match3: {binary} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON)"]
+        return None
     cmd = [str(binary), f"--benchmark_repetitions={args.repeats}", "--benchmark_format=json",
-           "--benchmark_enable_random_interleaving=true", "--benchmark_filter=Playouts"]
+           "--benchmark_enable_random_interleaving=true", f"--benchmark_filter={benchmark_filter}"]
+    if runner.verbose:
+        print("  $ " + shlex.join(cmd), file=sys.stderr, flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=runner.timeout, check=False)
     if proc.returncode != 0:
         raise RunError(f"exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr[-2000:]}")
-    series = {}
-    isa_names = {"0": "portable", "1": "avx2", "2": "avx512"}
+    runs = []
     for run in json.loads(proc.stdout)["benchmarks"]:
         if run.get("run_type") != "iteration" or run.get("error_occurred"):
             continue
-        name, *parts = run["name"].split("/")
-        fields = dict(part.split(":") for part in parts if ":" in part)
+        base, *parts = run["name"].split("/")
+        runs.append((base, dict(part.split(":") for part in parts if ":" in part),
+                     run["items_per_second"]))
+    return runs
+
+
+def not_built(benchmark, name):
+    return f"{benchmark}: bench_{name} not built (-DLEVELFORGE_BUILD_BENCHMARKS=ON)"
+
+
+def bench_match3(runner, args, _ranks):
+    """Match-3 random playouts on one core (bench_match3): the lock-step kernel on each
+    instruction set this CPU has, the bitboard kernel, the scalar reference and the draw-only
+    cost, on 5 x 10 / 5 colors, 8 x 8 / 6 and 16 x 16 / 6."""
+    runs = google_benchmark(runner, args, "match3", "Playouts")
+    if runs is None:
+        return [], [], [not_built("match3", "match3")]
+    series = {}
+    isa_names = {"0": "portable", "1": "avx2", "2": "avx512"}
+    for name, fields, per_second in runs:
         board = f"{fields['w']}x{fields['h']}/{fields['colors']}"
         kernel = name.removeprefix("BM_").removesuffix("RandomPlayouts").removesuffix("Playouts")
         if "isa" in fields:
@@ -617,7 +635,7 @@ def bench_match3(runner, args, _ranks):
         key = (board, kernel)
         if key not in series:
             series[key] = Series("match3", f"{board} {kernel}", "playouts/s", "1/s", "{:.0f}")
-        series[key].values.append(run["items_per_second"])
+        series[key].values.append(per_second)
     series = dict(sorted(series.items()))
     ratios = []
     for board in dict.fromkeys(b for b, _ in series):
@@ -634,9 +652,74 @@ def bench_match3(runner, args, _ranks):
     return list(series.values()), ratios, []
 
 
+def bench_drivers(runner, args, _ranks):
+    """What the drivers cost beside their kernels: each kernel alone on one core (Google
+    Benchmark) against whole runs on --sweep-ranks ranks through the driver, per rank, in the
+    same invocation. Exhaustive: the matchstick k = 1 and 4 x 4 tilt-maze sweeps (floor: the
+    run without output >= 80% of the bare solver per rank; with output and the kernel's own
+    visit, with its records, reported); ga and sweep: the match3 kernel's evaluations."""
+    r = args.sweep_ranks
+    solver = Series("drivers", "matchstick k=1 solver alone, 1 core", "throughput", "puzzles/s", "{:.0f}")
+    summaries = Series("drivers", "tiltmaze 4x4 summaries alone, 1 core", "throughput", "configs/s",
+                       "{:.0f}")
+    kernel_runs = {"matchstick": google_benchmark(runner, args, "matchstick", "BM_FastSweep_k1/stride:1$"),
+                   "tiltmaze_four": google_benchmark(runner, args, "tiltmaze_four", "BM_summarize_many/"),
+                   "drivers": google_benchmark(runner, args, "drivers", ".")}
+    missing = [not_built("drivers", name) for name, runs in kernel_runs.items() if runs is None]
+    if missing:
+        return [], [], missing
+    solver.values = [v for _, _, v in kernel_runs["matchstick"]]
+    summaries.values = [v for _, _, v in kernel_runs["tiltmaze_four"]]
+    cases = {"0": "matchstick k=1", "1": "tiltmaze 4x4", "2": "matchstick k=1, no solution records"}
+    alone = {}
+    for name, fields, per_second in kernel_runs["drivers"]:
+        label = name.removeprefix("BM_")
+        if "case" in fields:
+            label = f"{cases[fields['case']]} {label.removeprefix('Exhaustive').lower()}"
+        alone.setdefault(label, Series("drivers", f"{label}, 1 core", "throughput", "1/s", "{:.0f}"))
+        alone[label].values.append(per_second)
+
+    configs = REPO / "configs"
+    runs = [  # name, config, output, kernel calls
+        ("matchstick k=1, no output", configs / "matchstick_2digit.yaml", False, 2_000_000),
+        ("matchstick k=1, output", configs / "matchstick_2digit.yaml", True, 2_000_000),
+        ("tiltmaze 4x4, no output", configs / "tiltmaze_4x4_exhaustive.yaml", False, 1 << 24),
+        ("tiltmaze 4x4, output", configs / "tiltmaze_4x4_exhaustive.yaml", True, 1 << 24),
+        ("match3 ga, no output", CONFIGS / "match3_ga_driver.yaml", False, None),
+        ("match3 sweep, no output", CONFIGS / "match3_sweep_driver.yaml", False, 4000),
+    ]
+    through = {name: Series("drivers", f"{name}, {r} ranks", "per rank", "1/s", "{:.0f}")
+               for name, _, _, _ in runs}
+    for _ in range(args.warmup):
+        runner.run(runs[0][1], r, output=False)
+    for rep in range(args.repeats):
+        for name, config, output, calls in runs:
+            run = runner.run(config, r, output=output)
+            if calls is not None and run["calls"] != calls:
+                raise RunError(f"drivers {name}: {run['calls']} kernel calls, expected {calls}")
+            through[name].values.append(run["calls"] / run["driver_seconds"] / r)
+            progress(f"drivers rep {rep + 1}/{args.repeats}, {name}: {run['driver_seconds']:.3f} s")
+
+    ratios = []
+    for kernel, bare in (("matchstick k=1", solver), ("tiltmaze 4x4", summaries)):
+        ratios.append(Ratio("drivers", f"{kernel}: {r}-rank run per rank, no output / alone",
+                            through[f"{kernel}, no output"].median / bare.median, ">=", 0.8))
+        ratios.append(Ratio("drivers", f"{kernel}: {r}-rank run per rank, output / alone",
+                            through[f"{kernel}, output"].median / bare.median))
+        ratios.append(Ratio("drivers", f"{kernel}: the kernel's visit (records, reductions) / alone",
+                            alone[f"{kernel} visit"].median / bare.median))
+        ratios.append(Ratio("drivers", f"{kernel}: {r}-rank run per rank, no output / the visit",
+                            through[f"{kernel}, no output"].median / alone[f"{kernel} visit"].median))
+    for driver, bench in (("ga", "Match3Evaluate"), ("sweep", "Match3SweepRun")):
+        ratios.append(Ratio("drivers", f"match3 {driver}: {r}-rank run per rank / alone",
+                            through[f"match3 {driver}, no output"].median / alone[bench].median))
+    return [solver, summaries, *alone.values(), *through.values()], ratios, []
+
+
 RUNNERS = {"ga": bench_ga, "islands": bench_islands, "qd": bench_qd, "collatz": bench_collatz,
            "queue": bench_queue, "sweep": bench_sweep, "tiltmaze": bench_tiltmaze,
-           "matchstick": bench_matchstick, "checkpoint": bench_checkpoint, "match3": bench_match3}
+           "matchstick": bench_matchstick, "checkpoint": bench_checkpoint, "match3": bench_match3,
+           "drivers": bench_drivers}
 
 
 # ----------------------------------------------------------------------------- report
@@ -734,6 +817,15 @@ def parse_ranks(text):
     return sorted(set(ranks))
 
 
+def benchmark_names(text):
+    names = text.split(",")
+    unknown = [name for name in names if name not in BENCHMARKS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown benchmark {', '.join(map(repr, unknown))}; "
+                                         f"choose from {', '.join(BENCHMARKS)}")
+    return names
+
+
 def positive_float(text):
     value = float(text)
     if not value > 0 or math.isinf(value):
@@ -754,7 +846,8 @@ def main(argv=None):
                         help="rank counts of the ga and collatz scaling cases (default 1,2; "
                              "a bigger node: 1,2,4,8,16); ratios are against the smallest")
     parser.add_argument("--sweep-ranks", type=int, default=2, help="ranks of the sweep benchmark (default 2)")
-    parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
+    parser.add_argument("--only", type=benchmark_names, metavar="NAME[,NAME...]",
+                        help=f"run these benchmarks, in this order, of: {', '.join(BENCHMARKS)}")
     parser.add_argument("--scale", type=positive_float, default=1.0,
                         help="shrink the work (GA generations, Collatz count, sweep tasks) by this "
                              "factor, for smoke tests; floors are meaningful only at 1")
@@ -780,7 +873,7 @@ def main(argv=None):
                      f"(cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j)")
 
     command = "bench/run_benchmarks.py " + shlex.join(sys.argv[1:] if argv is None else argv)
-    selected = [args.only] if args.only else list(BENCHMARKS)
+    selected = args.only or list(BENCHMARKS)
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     machine = {
         "date": now.isoformat().replace("+00:00", "Z"),
