@@ -58,6 +58,7 @@ struct Case {
         << " refill=" << (rules.refill == Refill::none ? "none" : "random")
         << " player=" << (rules.player == Player::random ? "random" : "greedy")
         << " moves=" << rules.moves << " score_base=" << rules.score_base
+        << " score_per=" << (rules.score_per == ScorePer::move ? "move" : "wave")
         << " source=" << name(source) << " initial_runs=" << name(initial_runs) << " gene=" << gene;
     return out.str();
   }
@@ -147,6 +148,7 @@ Case random_case(std::mt19937_64& rng, Player player, int max_cells, int max_mov
   c.rules.player = player;
   c.rules.moves = pick(1, max_moves);
   c.rules.score_base = bases[static_cast<std::size_t>(pick(0, static_cast<int>(bases.size()) - 1))];
+  c.rules.score_per = pick(0, 1) == 0 ? ScorePer::move : ScorePer::wave;
   c.source = static_cast<Source>(pick(0, 5) / 2 == 0 ? 0 : pick(0, 2));
   c.initial_runs = static_cast<InitialRuns>(pick(0, 2));
   c.gene = static_cast<std::uint32_t>(rng());
@@ -177,6 +179,7 @@ TEST(Match3Fast, LockstepEqualsReferenceAsLanesTakeNewSeeds) {
   for (int i = 0; i < levelforge::testing::random_cases(600) && !HasFailure(); ++i) {
     Case c = random_case(rng, Player::random, max_side * max_side, 100);
     c.rules.no_match = NoMatch::undo;
+    c.rules.score_per = ScorePer::move;
     c.seeds.clear();
     for (int seed = 0; seed < 19; ++seed) c.seeds.push_back(rng());
     compare(c, tally);
@@ -194,6 +197,10 @@ TEST(Match3Fast, LockstepRefusesWhatItDoesNotPlay) {
   const auto table = score_table(rules);
   const std::vector<std::uint64_t> seeds{1};
   std::vector<double> scores(1);
+  EXPECT_THROW(lockstep::play_many(board, rules, seeds, table, scores, Isa::portable),
+               std::invalid_argument);
+  rules.player = Player::random;
+  rules.score_per = ScorePer::wave;
   EXPECT_THROW(lockstep::play_many(board, rules, seeds, table, scores, Isa::portable),
                std::invalid_argument);
 }

@@ -319,6 +319,26 @@ TEST(MakeMove, CascadeCountsEveryWave) {
   EXPECT_EQ(show(board), (Rows{"...", ".BC", ".CB", ".BC", "DBD"}));
 }
 
+// The same cascade scored both ways (docs/match3.md, "A move"): one 1.5^6 for the move, or
+// 1.5^3 for each of its two waves.
+TEST(MakeMove, ScorePerMoveOrPerWave) {
+  const Board start = parse({"EBC", "DCB", "ABC", "AEE", "BAD"});
+  Rules rules = rules_for(start, 5);
+  const auto table = score_table(rules);
+  for (const auto& [score_per, points] :
+       {std::pair{ScorePer::move, 11.390625}, std::pair{ScorePer::wave, 6.75}}) {
+    rules.score_per = score_per;
+    Board board = start;
+    PlayoutStream stream(4);
+    std::vector<int> waves;
+    EXPECT_EQ(ref::make_move(board, 4, 0, Direction::right, rules, stream, &waves), 6);
+    EXPECT_EQ(waves, (std::vector<int>{3, 3}));
+    EXPECT_EQ(ref::move_points(waves, rules, table), points);
+  }
+  // A spent move scores nothing either way.
+  EXPECT_EQ(ref::move_points({}, rules, table), 0.0);
+}
+
 TEST(MakeMove, TShapeCreatedByOneSwapCountsFiveCells) {
   const Board start = parse({"CAD", "ABA", "DAC", "CAD"});
   ASSERT_FALSE(any_run(start));

@@ -36,7 +36,8 @@ class Kernel {
         stride_(static_cast<unsigned>(start.width + 1)),
         shape_{start.width, start.height, rules.colors, stride_},
         keep_(rules.no_match == NoMatch::keep),
-        refill_(rules.refill == Refill::random) {
+        refill_(rules.refill == Refill::random),
+        per_wave_(rules.score_per == ScorePer::wave) {
     for (int cell = 0; cell < cells_; ++cell) {
       const auto bit = static_cast<unsigned>(cell + cell / width_);
       bit_of_[static_cast<std::size_t>(cell)] = static_cast<std::uint16_t>(bit);
@@ -65,18 +66,28 @@ class Kernel {
   void update_movable(State<N>& s) const { shape_.update_movable(s); }
   [[nodiscard]] bool has_moves(const State<N>& s) const { return shape_.moves_left(s) != 0; }
 
+  // What a cascade removed, and what that scores under rules.score_per.
+  struct Removal {
+    int blocks = 0;
+    double points = 0;
+  };
+
   // Removes runs, lets blocks fall (and refills when `stream` is given) until no run is
-  // left; returns the blocks removed. The movable masks are left stale.
-  int cascade(State<N>& s, PlayoutStream* stream) const {
-    int removed = 0;
+  // left. The movable masks are left stale.
+  Removal cascade(State<N>& s, PlayoutStream* stream) const {
+    Removal removal;
     for (;;) {
       const Bits<N> run = shape_.runs(s);
-      if (!run.any()) return removed;
-      removed += run.count();
+      if (!run.any()) break;
+      const int wave = run.count();
+      removal.blocks += wave;
+      if (per_wave_) removal.points += points(wave);
       shape_.remove(s, run);
       shape_.gravity(s, inside_);
       if (stream != nullptr) shape_.refill(s, *stream);
     }
+    if (!per_wave_ && removal.blocks > 0) removal.points = points(removal.blocks);
+    return removal;
   }
 
   [[nodiscard]] int color_at(const State<N>& s, unsigned bit) const {
@@ -106,14 +117,14 @@ class Kernel {
   }
 
   // A swap known to make a run: swap, cascade (refilling from `stream` with
-  // Refill::random), recompute the movable masks; returns the blocks removed.
-  [[gnu::noinline]] int play_match(State<N>& s, unsigned p, int direction,
-                                   PlayoutStream& stream) const {
+  // Refill::random), recompute the movable masks; returns what the move scores.
+  [[gnu::noinline]] double play_match(State<N>& s, unsigned p, int direction,
+                                      PlayoutStream& stream) const {
     const unsigned q = neighbour(p, direction);
     swap_cells(s, p, q);
-    const int removed = cascade(s, refill_ ? &stream : nullptr);
+    const double gained = cascade(s, refill_ ? &stream : nullptr).points;
     update_movable(s);
-    return removed;
+    return gained;
   }
 
   // A move that makes no run: with NoMatch::keep an allowed swap (inside the board, two
@@ -135,8 +146,9 @@ class Kernel {
     update_movable(s);
   }
 
-  // One random move (the random player's, and the greedy player's when nothing scores).
-  int random_move(State<N>& s, PlayoutStream& stream) const {
+  // One random move (the random player's, and the greedy player's when nothing scores);
+  // returns what it scores.
+  double random_move(State<N>& s, PlayoutStream& stream) const {
     const auto drawn = draw_move(stream(), cells_);
     const unsigned p = bit_of_[static_cast<std::size_t>(drawn.cell)];
     if (s.movable[static_cast<std::size_t>(drawn.direction)].test(p)) {
@@ -149,10 +161,7 @@ class Kernel {
   double play_random(State<N>& s, PlayoutStream& stream) const {
     double score = 0;
     if (keep_) {
-      for (int move = 0; move < rules_.moves; ++move) {
-        const int removed = random_move(s, stream);
-        if (removed > 0) score += points(removed);
-      }
+      for (int move = 0; move < rules_.moves; ++move) score += random_move(s, stream);
       return score;
     }
     // The hot loop. With NoMatch::undo a move that makes no run changes nothing, and a
@@ -168,7 +177,7 @@ class Kernel {
       if (!s.movable[direction].test(p)) [[likely]]
         continue;
       PlayoutStream refill_stream = rng;
-      score += points(play_match(s, p, static_cast<int>(direction), refill_stream));
+      score += play_match(s, p, static_cast<int>(direction), refill_stream);
       rng = refill_stream;
       if (!has_moves(s)) break;
     }
@@ -180,7 +189,7 @@ class Kernel {
     State<N> copy = s;
     const unsigned q = neighbour(p, direction);
     swap_cells(copy, p, q);
-    return cascade(copy, nullptr);
+    return cascade(copy, nullptr).blocks;
   }
 
   double play_greedy(State<N>& s, PlayoutStream& stream) const {
@@ -208,15 +217,13 @@ class Kernel {
           }
         }
       }
-      int removed = 0;
       if (ties.empty()) {
-        removed = random_move(s, stream);
+        score += random_move(s, stream);
       } else {
         const auto [p, direction] =
             ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
-        removed = play_match(s, p, direction, stream);
+        score += play_match(s, p, direction, stream);
       }
-      if (removed > 0) score += points(removed);
     }
     return score;
   }
@@ -231,6 +238,7 @@ class Kernel {
   bitboard::Shape shape_;
   bool keep_;
   bool refill_;
+  bool per_wave_;
   std::array<std::uint16_t, max_side * max_side> bit_of_{};  // reading-order cell -> bit
   Bits<N> inside_;
   State<N> start_;

@@ -352,7 +352,8 @@ play_avx512(const Board& start, const Rules& rules, std::span<const std::uint64_
 }  // namespace
 
 bool plays(const Rules& rules) {
-  return rules.player == Player::random && rules.no_match == NoMatch::undo;
+  return rules.player == Player::random && rules.no_match == NoMatch::undo &&
+         rules.score_per == ScorePer::move;
 }
 
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,

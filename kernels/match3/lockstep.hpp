@@ -11,8 +11,8 @@
 // the seeds run out. Refill::random draws a lane's new blocks one lane at a time (its
 // stream decides how many draws each cascade takes).
 //
-// It plays the random player with NoMatch::undo (the paper's setting); fast::play_many
-// sends every other rule set to the bitboard kernel.
+// It plays the random player with NoMatch::undo, scored per move (the paper's setting);
+// fast::play_many sends every other rule set to the bitboard kernel.
 
 #include <cstdint>
 #include <span>

@@ -22,6 +22,9 @@ std::vector<ParamSpec> Match3::parameters() {
       choice_param("player", {"random", "greedy"}, "random moves, or the largest removal"),
       int_param("moves", 100, 1, 100'000, "move attempts per playout"),
       real_param("score_base", 1.5, 1.0, 10.0, "a move removing k blocks scores score_base^k"),
+      choice_param("score_per", {"move", "wave"},
+                   "k of score_base^k: the blocks of the whole move, cascades included, or of "
+                   "each wave of its cascade, the waves' scores summed"),
       int_param("playouts", 200, 2, 10'000'000, "playouts per evaluation"),
       real_param("threshold", 15.0, 0.0, 1e12, "a playout succeeds when its score exceeds this"),
       real_param("target", 0.7, 0.0, 1.0, "wanted success probability"),
@@ -60,6 +63,8 @@ Match3::Match3(const ParamSet& params)
       "player", {{"random", match3::Player::random}, {"greedy", match3::Player::greedy}});
   rules_.moves = static_cast<int>(params.integer("moves"));
   rules_.score_base = params.real("score_base");
+  rules_.score_per = params.choice_as<match3::ScorePer>(
+      "score_per", {{"move", match3::ScorePer::move}, {"wave", match3::ScorePer::wave}});
   // With two colors nearly every refilled column forms a new run: a move's cascade would
   // practically never end (measured: thousands of rounds on 8 x 8, none ending on 16 x 16).
   if (rules_.refill == match3::Refill::random && rules_.colors < 3) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 namespace levelforge::match3::reference {
@@ -61,7 +62,8 @@ bool swappable(const Board& board, int row, int column, Direction direction) {
   return a != empty_cell && b != empty_cell && a != b;
 }
 
-int greedy_move(Board& board, const Rules& rules, PlayoutStream& stream) {
+// The move with the largest removal (ties drawn), its waves into `waves`.
+void greedy_move(Board& board, const Rules& rules, PlayoutStream& stream, std::vector<int>& waves) {
   int best = 0;
   std::vector<std::pair<int, Direction>> ties;
   for (int cell = 0; cell < board.width * board.height; ++cell) {
@@ -80,12 +82,13 @@ int greedy_move(Board& board, const Rules& rules, PlayoutStream& stream) {
   }
   if (ties.empty()) {
     const auto move = draw_move(stream(), board.width * board.height);
-    return make_move(board, move.cell / board.width, move.cell % board.width, move.direction, rules,
-                     stream);
+    make_move(board, move.cell / board.width, move.cell % board.width, move.direction, rules, stream,
+              &waves);
+    return;
   }
   const auto [cell, direction] =
       ties[static_cast<std::size_t>(draw_choice(stream(), static_cast<int>(ties.size())))];
-  return make_move(board, cell / board.width, cell % board.width, direction, rules, stream);
+  make_move(board, cell / board.width, cell % board.width, direction, rules, stream, &waves);
 }
 
 }  // namespace
@@ -121,7 +124,8 @@ void apply_gravity(Board& board) {
   }
 }
 
-int resolve_cascade(Board& board, const Rules& rules, PlayoutStream* stream) {
+int resolve_cascade(Board& board, const Rules& rules, PlayoutStream* stream,
+                    std::vector<int>* waves) {
   int removed = 0;
   for (;;) {
     const auto marked = run_cells(board);
@@ -133,13 +137,14 @@ int resolve_cascade(Board& board, const Rules& rules, PlayoutStream* stream) {
     }
     if (count == 0) return removed;
     removed += count;
+    if (waves != nullptr) waves->push_back(count);
     apply_gravity(board);
     if (rules.refill == Refill::random && stream != nullptr) refill(board, rules, *stream);
   }
 }
 
 int make_move(Board& board, int row, int column, Direction direction, const Rules& rules,
-              PlayoutStream& stream) {
+              PlayoutStream& stream, std::vector<int>* waves) {
   if (!swappable(board, row, column, direction)) return 0;
   const int r = row + row_step[direction];
   const int c = column + column_step[direction];
@@ -148,7 +153,17 @@ int make_move(Board& board, int row, int column, Direction direction, const Rule
     if (rules.no_match == NoMatch::undo) std::swap(board.at(row, column), board.at(r, c));
     return 0;
   }
-  return resolve_cascade(board, rules, &stream);
+  return resolve_cascade(board, rules, &stream, waves);
+}
+
+double move_points(const std::vector<int>& waves, const Rules& rules,
+                   const std::vector<double>& scores) {
+  if (waves.empty()) return 0;
+  if (rules.score_per == ScorePer::move)
+    return move_score(scores, std::accumulate(waves.begin(), waves.end(), 0));
+  double points = 0;
+  for (const int wave : waves) points += move_score(scores, wave);
+  return points;
 }
 
 double play(const Board& start, const Rules& rules, std::uint64_t seed,
@@ -156,16 +171,17 @@ double play(const Board& start, const Rules& rules, std::uint64_t seed,
   Board board = start;
   PlayoutStream stream(seed);
   double score = 0;
+  std::vector<int> waves;
   for (int move = 0; move < rules.moves; ++move) {
-    int removed = 0;
+    waves.clear();
     if (rules.player == Player::greedy) {
-      removed = greedy_move(board, rules, stream);
+      greedy_move(board, rules, stream, waves);
     } else {
       const auto drawn = draw_move(stream(), board.width * board.height);
-      removed = make_move(board, drawn.cell / board.width, drawn.cell % board.width,
-                          drawn.direction, rules, stream);
+      make_move(board, drawn.cell / board.width, drawn.cell % board.width, drawn.direction, rules,
+                stream, &waves);
     }
-    if (removed > 0) score += move_score(scores, removed);
+    score += move_points(waves, rules, scores);
   }
   return score;
 }

@@ -18,6 +18,9 @@ enum class NoMatch { undo, keep };
 enum class Refill { none, random };
 enum class Player { random, greedy };
 enum class InitialRuns { resolve, keep, reroll };
+// What one score_base^k is paid for: k the blocks a move removes, its cascades included, or
+// k the blocks of one wave of the cascade, the move's waves summed (docs/match3.md).
+enum class ScorePer { move, wave };
 enum Direction : int { up = 0, down = 1, left = 2, right = 3 };
 
 struct Rules {
@@ -29,6 +32,7 @@ struct Rules {
   Player player = Player::random;
   int moves = 100;
   double score_base = 1.5;
+  ScorePer score_per = ScorePer::move;
 };
 
 // Cells row by row from the top: cells[row * width + column], empty_cell for none.
