@@ -91,6 +91,26 @@ class FigureData(TempDirTest):
             self.assertAlmostEqual(float(row["validated"]), validation[task, 0][f"validated_p_{estimator}"],
                                    places=12)
 
+    def test_match3_normal_fit_is_every_kept_board_by_its_scoring_rule(self):
+        result, out = self.report(
+            "configs/demo.yaml", "--set", "ga.generations=2", "--set",
+            "sweep={grid: {params.target: [0.6], params.score_per: [move, wave]}, replicates: 2}")
+        rows = self.data(out, "match3_normal_fit")
+        with h5py.File(result, "r") as f:
+            validation = f["ga/validation"][()]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertEqual(len(rows), validation.size)  # tasks x kept boards
+        self.assertEqual({row["score_per"] for row in rows}, {"move", "wave"})
+        for row in rows:
+            task, position = int(row["task"]), int(row["position"])
+            kept = validation[task, position]
+            self.assertEqual(row["score_per"], text(points["params.score_per"][task // replicates]))
+            self.assertAlmostEqual(float(row["p_normal"]), kept["validated_p_normal"], places=12)
+            self.assertAlmostEqual(float(row["p_empirical"]), kept["validated_p_empirical"], places=12)
+            self.assertAlmostEqual(float(row["normal_minus_empirical"]),
+                                   kept["validated_p_normal"] - kept["validated_p_empirical"], places=12)
+
     def test_match3_targets_of_an_unswept_estimator_are_the_configs(self):
         # demo.yaml does not set the estimator: the kernel's default, normal, is what it selected on.
         _, out = self.report("configs/demo.yaml", "--set", "ga.generations=2")

@@ -27,7 +27,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # kernel config, overrides that keep it small, the figures its report must have.
 CASES = {
     "match3": ("demo.yaml", ["--set", "ga.generations=4"],
-               ["fitness.png", "match3_targets.png", "match3_boards.png"]),
+               ["fitness.png", "match3_targets.png", "match3_normal_fit.png", "match3_boards.png"]),
     "tiltmaze_sweep": ("tiltmaze_sweep.yaml", ["--set", "sweep.replicates=10"],
                        ["tiltmaze_examples.png", "tiltmaze_solvable.png", "tiltmaze_lengths.png"]),
     "tiltmaze_exhaustive": ("tiltmaze_4x4_exhaustive.yaml", [], ["histograms.png", "tiltmaze_hardest.png"]),

@@ -374,13 +374,26 @@ class Experiments(ConfigTest):
         self.assert_ok(levelforge("run", os.path.join(REPO, "configs", "match3_paper.yaml"),
                                   "-o", out, "-q", ranks=2, timeout=600))
         with h5py.File(out, "r") as f:
-            validated = f["ga/validation"]["validated_p_normal"][:, 0]
+            best = f["ga/validation"][:, 0]
             targets = f["points"]["params.target"]
             replicates = int(f.attrs["replicates"])
             self.assertEqual(f["ga/best_levels"].shape[2:], (10, 5))
+        # Table 1: score mean / std of the paper's boards for targets 0.70, 0.63, 0.57.
+        paper = {0.70: (17.2, 4.31), 0.63: (16.8, 5.59), 0.57: (16.0, 5.95)}
+        medians = []
         for point, target in enumerate(targets):
-            median = float(np.median(validated[point * replicates:(point + 1) * replicates]))
+            boards = best[point * replicates:(point + 1) * replicates]
+            median = float(np.median(boards["validated_p_normal"]))
             self.assertLess(abs(median - target), 0.02, f"target {target}: median validated p {median}")
+            # The replicate whose validated mean is the median of its target's.
+            middle = boards[np.argsort(boards["validated_mean"])[replicates // 2]]
+            mean, std = paper[round(float(target), 2)]
+            self.assertLess(abs(middle["validated_mean"] - mean), 3, f"target {target}: {middle}")
+            self.assertLess(max(middle["validated_std"] / std, std / middle["validated_std"]), 1.5,
+                            f"target {target}: {middle}")
+            medians.append(middle["validated_mean"])
+        # The paper's difficulty order: the lower the target, the lower the mean score.
+        self.assertEqual(medians, sorted(medians, reverse=True))
 
     def test_match3_sweep_reaches_its_targets(self):
         out = self.path("sweep.h5")

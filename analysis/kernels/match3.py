@@ -4,7 +4,8 @@ of this kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import line_panels, point_label, qd_levels, sweep_roles, targets
+from ..figures import (by_keys, line_panels, panel_grid, point_label, qd_levels, sweep_roles,
+                       targets, values_label, varied_keys)
 from ..render import draw_match3
 
 
@@ -46,6 +47,44 @@ def match3_boards(report):
                 "the run's estimator at selection and validated on fresh playouts.", data=data)
 
 
+def match3_normal_fit(report):
+    """What the paper's method (a normal fit of the playout scores) says against counting: each
+    kept board's validated p_normal against its validated p_empirical, on the same fresh
+    playouts. One panel per scoring rule (params.score_per) and other varied swept key but the
+    target; colors by target."""
+    run = report.run
+    kept = run.with_params(run.best)
+    if not {"validated_p_normal", "validated_p_empirical"} <= set(kept.columns):
+        return
+    data = kept[["task", "point", *run.swept_keys, "position"]].copy()
+    data["score_per"] = [run.setting("params.score_per", point) or "move" for point in kept.point]
+    for column in ("mean", "std", "p_normal", "p_empirical"):
+        data[column] = kept[f"validated_{column}"].to_numpy()
+    data["normal_minus_empirical"] = data.p_normal - data.p_empirical
+    keys = ["score_per", *(k for k in varied_keys(run) if k not in ("params.target", "params.score_per"))]
+    panels = by_keys(data, keys)
+    fig, axes = panel_grid(len(panels), width=4.6, height=4.4)
+    for ax, (panel, rows) in zip(axes.flat, panels):
+        groups = rows.groupby("params.target") if "params.target" in rows else [(None, rows)]
+        for target, group in groups:
+            label = "boards" if target is None else f"target {target:g}"
+            ax.scatter(group.p_empirical, group.p_normal, s=14, label=label)
+        ax.plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle="--", label="normal = counted")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_title(f"{values_label(keys, panel)}: normal - counted "
+                     f"{rows.normal_minus_empirical.mean():+.3f} (mean)", fontsize="small")
+    report.save_panels(fig, axes, ("p_empirical (playouts counted over the threshold)",
+                                   "p_normal (normal fit of their scores)"),
+                       "match3_normal_fit.png", "The normal fit against counting",
+                       "Each kept board's success probability on the same fresh validation "
+                       "playouts, by the paper's method (a normal distribution fitted to the "
+                       "scores) and by counting the playouts over the threshold. Points above the "
+                       "diagonal: the normal fit overstates the probability; heavy-tailed score "
+                       "distributions (a rare playout with long cascades) fall far below it.",
+                       data=data)
+
+
 def match3_sweep(report):
     """A sweep of boards: each point's success probability by the run's estimator, mean over
     its replicates with their standard deviation, against the swept keys."""
@@ -73,6 +112,7 @@ def match3_sweep(report):
 def figures(report):
     if report.run.driver == "ga":
         match3_targets(report)
+        match3_normal_fit(report)
         match3_boards(report)
     elif report.run.driver == "qd":
         if report.run.qd_levels is not None:
