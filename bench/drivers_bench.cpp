@@ -45,7 +45,9 @@ const Case& case_of(std::int64_t id) {
   static const std::vector<Case> cases{
       {"matchstick", {{"max_value", std::int64_t{99}}, {"moves", std::int64_t{1}}}, 20000},
       {"tiltmaze", {{"width", std::int64_t{4}}, {"height", std::int64_t{4}}}, 65536},
-      {"matchstick", {{"max_value", std::int64_t{99}}, {"moves", std::int64_t{1}}, {"solutions", false}}, 20000},
+      {"matchstick",
+       {{"max_value", std::int64_t{99}}, {"moves", std::int64_t{1}}, {"solutions", false}},
+       20000},
   };
   return cases.at(static_cast<std::size_t>(id));
 }
@@ -76,16 +78,15 @@ void visit_all(benchmark::State& state, PerChunk per_chunk) {
 }
 
 void BM_ExhaustiveVisit(benchmark::State& state) {
-  visit_all(state, [](SolutionStore&, std::uint64_t, std::vector<Solution>& found,
-                      const char*) { found.clear(); });
+  visit_all(state, [](SolutionStore&, std::uint64_t, std::vector<Solution>& found, const char*) {
+    found.clear();
+  });
 }
 BENCHMARK(BM_ExhaustiveVisit)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 void BM_ExhaustiveChunks(benchmark::State& state) {
   visit_all(state, [](SolutionStore& store, std::uint64_t chunk, std::vector<Solution>& found,
-                      const char* kernel) {
-    store.add(chunk, 0, found, kernel);
-  });
+                      const char* kernel) { store.add(chunk, 0, found, kernel); });
 }
 BENCHMARK(BM_ExhaustiveChunks)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 

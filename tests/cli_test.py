@@ -378,6 +378,8 @@ class Experiments(ConfigTest):
             targets = f["points"]["params.target"]
             replicates = int(f.attrs["replicates"])
             self.assertEqual(f["ga/best_levels"].shape[2:], (10, 5))
+            # Scored per wave: the bitboard kernel, on any CPU.
+            self.assertEqual(f.attrs["kernel_simd"], "bitboard playouts (no SIMD lanes)")
         # Table 1: score mean / std of the paper's boards for targets 0.70, 0.63, 0.57.
         paper = {0.70: (17.2, 4.31), 0.63: (16.8, 5.59), 0.57: (16.0, 5.95)}
         medians = []

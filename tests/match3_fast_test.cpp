@@ -319,21 +319,28 @@ TEST(Match3Fast, OneScorePerSeed) {
   EXPECT_THROW(fast::play_many(board, rules, seeds, table, scores), std::invalid_argument);
 }
 
-// The production entry gives the kernels' scores, on the boards where it picks lock-step
-// (16 x 16, on AVX-512) and where it keeps the bitboard kernel.
+// The production entry gives the kernels' scores, on the rules it plays in lock-step (on
+// AVX-512) and on those it keeps for the bitboard kernel.
 TEST(Match3Fast, FastPicksAKernel) {
   for (const int side : {5, 16}) {
-    Rules rules;
-    rules.width = side;
-    rules.height = side;
-    rules.colors = 5;
-    const Board board = board_from_gene(20260517U, rules, InitialRuns::resolve);
-    const auto table = score_table(rules);
-    const auto seeds = some_seeds(20);
-    std::vector<double> scores(seeds.size());
-    fast::play_many(board, rules, seeds, table, scores);
-    for (std::size_t i = 0; i < seeds.size(); ++i)
-      EXPECT_EQ(scores[i], reference::play(board, rules, seeds[i], table)) << side << " " << i;
+    for (const auto& [player, score_per] :
+         {std::pair{Player::random, ScorePer::move}, std::pair{Player::random, ScorePer::wave},
+          std::pair{Player::greedy, ScorePer::move}}) {
+      Rules rules;
+      rules.width = side;
+      rules.height = side;
+      rules.colors = 5;
+      rules.player = player;
+      rules.score_per = score_per;
+      EXPECT_EQ(fast::plays_lockstep(rules), best_isa() == Isa::avx512 && lockstep::plays(rules));
+      const Board board = board_from_gene(20260517U, rules, InitialRuns::resolve);
+      const auto table = score_table(rules);
+      const auto seeds = some_seeds(player == Player::greedy ? 3 : 20);
+      std::vector<double> scores(seeds.size());
+      fast::play_many(board, rules, seeds, table, scores);
+      for (std::size_t i = 0; i < seeds.size(); ++i)
+        EXPECT_EQ(scores[i], reference::play(board, rules, seeds[i], table)) << side << " " << i;
+    }
   }
 }
 

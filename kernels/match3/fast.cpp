@@ -291,19 +291,19 @@ void play_many_bitboard(const Board& start, const Rules& rules,
   }
 }
 
+bool plays_lockstep(const Rules& rules) {
+  // Measured (run_benchmarks.py --only match3, 2026-12-04): lock-step on AVX-512 is about
+  // 1.8x the bitboard kernel on 5 x 10, 2x on 8 x 8 and 3.4x on 16 x 16; on AVX2 0.7-1.0x
+  // and on portable code 0.6-0.9x. The bitboard kernel keeps every other CPU and rule set.
+  static const Isa isa = best_isa();
+  return isa == Isa::avx512 && lockstep::plays(rules);
+}
+
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
                const std::vector<double>& score_table, std::span<double> scores) {
-  // Measured (run_benchmarks.py --only match3, 2026-12-04): lock-step on AVX-512 is 1.96x
-  // the bitboard kernel on 16 x 16 boards (5 words) and 0.6-0.74x on 5 x 10 and 8 x 8 (1
-  // and 2 words); on AVX2 and portable code it is slower everywhere (0.19-0.73x). The
-  // bitboard kernel stays wherever lock-step is not faster.
-  constexpr int lockstep_words = 5;
-  static const Isa isa = best_isa();
-  const int words = (start.height * (start.width + 1) + 63) / 64;
-  if (!lockstep::plays(rules) || words < lockstep_words || isa != Isa::avx512)
-    return play_many_bitboard(start, rules, seeds, score_table, scores);
+  if (!plays_lockstep(rules)) return play_many_bitboard(start, rules, seeds, score_table, scores);
   check(start, rules, seeds, score_table, scores);
-  lockstep::play_many(start, rules, seeds, score_table, scores, isa);
+  lockstep::play_many(start, rules, seeds, score_table, scores, Isa::avx512);
 }
 
 double play(const Board& start, const Rules& rules, std::uint64_t seed,

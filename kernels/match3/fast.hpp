@@ -19,12 +19,13 @@ namespace levelforge::match3::fast {
 
 // Plays one playout per seed from `start`; scores[i] is the playout of seeds[i], equal to
 // reference::play(start, rules, seeds[i], score_table). The board's own width and height
-// are used (as the reference does); scores.size() must equal seeds.size(). On a CPU with
-// AVX-512, the random player with NoMatch::undo on boards of 5 words (more than 256 bits
-// with the guard column, such as 16 x 16) plays in lock-step (lockstep.hpp), where it is
-// measured faster; everything else on the bitboard kernel.
+// are used (as the reference does); scores.size() must equal seeds.size(). Where
+// plays_lockstep(rules), in lock-step (lockstep.hpp); everything else on the bitboard kernel.
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
                const std::vector<double>& score_table, std::span<double> scores);
+// Whether play_many plays these rules in lock-step on this CPU: on AVX-512, the rules
+// lockstep::plays, where it is measured faster at every board size.
+[[nodiscard]] bool plays_lockstep(const Rules& rules);
 // The bitboard kernel alone, one playout at a time, for any rules.
 void play_many_bitboard(const Board& start, const Rules& rules,
                         std::span<const std::uint64_t> seeds,

@@ -1,5 +1,6 @@
 #include "kernels/match3/lockstep.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -34,27 +35,26 @@ using Bits = bitboard::Bits<u64, N>;
 template <std::size_t N>
 using State = bitboard::State<u64, N>;
 
+using bitboard::shl;
+using bitboard::shr;
+using bitboard::shr_far;
+
+// bitboard::shl for any k >= 0 (whole words too), as shr_far for shr.
+template <std::size_t N>
+LaneBits<N> shl_far(const LaneBits<N>& a, unsigned k) {
+  const unsigned words = k / 64;
+  const unsigned b = k % 64;
+  LaneBits<N> r;
+  for (std::size_t i = words; i < N; ++i) {
+    Lanes v = a.w[i - words] << b;
+    if (b != 0 && i > words) v |= a.w[i - words - 1] >> (64 - b);
+    r.w[i] = v;
+  }
+  return r;
+}
+
 using LaneMask = unsigned;  // bit i: lane i
 constexpr LaneMask all_lanes = (1U << lane_count) - 1;
-// Process the waiting lanes' moves together once this many wait.
-constexpr int waiting_batch = lane_count / 2;
-
-// PlayoutStream's output for eight states at once (already advanced): the 128-bit product
-// from 32-bit halves, its two halves xor-ed.
-inline Lanes stream_output(Lanes state) {
-  const Lanes other = state ^ PlayoutStream::mix;
-  constexpr u64 low32 = 0xffffffffU;
-  const Lanes al = state & low32;
-  const Lanes ah = state >> 32U;
-  const Lanes bl = other & low32;
-  const Lanes bh = other >> 32U;
-  const Lanes ll = al * bl;
-  const Lanes lh = al * bh;
-  const Lanes hl = ah * bl;
-  const Lanes middle = (ll >> 32U) + (lh & low32) + (hl & low32);
-  const Lanes high = ah * bh + (lh >> 32U) + (hl >> 32U) + (middle >> 32U);
-  return high ^ (state * other);
-}
 
 // A lane comparison's result (all ones where true) as words.
 template <class Comparison>
@@ -62,10 +62,33 @@ inline Lanes as_lanes(Comparison compared) {
   return std::bit_cast<Lanes>(compared);
 }
 
+// All ones in the lanes whose word is not zero. AVX-512 compares into mask registers;
+// without it GCC 12 compares 64-byte vectors lane by lane in scalar code, so the others
+// take arithmetic.
+template <Isa isa>
+inline Lanes nonzero_mask(Lanes words) {
+  if constexpr (isa == Isa::avx512) {
+    return as_lanes(words != 0);
+  } else {
+    return -((words | -words) >> 63U);
+  }
+}
+
+// All ones in the lanes where a and b are equal.
+template <Isa isa>
+inline Lanes equal_mask(Lanes a, Lanes b) {
+  if constexpr (isa == Isa::avx512) {
+    return as_lanes(a == b);
+  } else {
+    return ~nonzero_mask<isa>(a ^ b);
+  }
+}
+
 // A lane vector of all ones where `mask` has the lane's bit.
+template <Isa isa>
 inline Lanes lanes_of(LaneMask mask) {
   constexpr Lanes lane_bit = {1, 2, 4, 8, 16, 32, 64, 128};
-  return as_lanes((lane_bit & mask) != 0);
+  return nonzero_mask<isa>(lane_bit & mask);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -74,13 +97,14 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline LaneMask no
   const auto v = std::bit_cast<__m512i>(words);
   return _mm512_test_epi64_mask(v, v);
 }
+// By halves: GCC 12 would compare the 64-byte vector lane by lane in scalar code.
+using HalfLanes = u64 __attribute__((vector_size(32)));
+__attribute__((target("avx2"))) inline LaneMask nonzero_avx2(HalfLanes words) {
+  return static_cast<LaneMask>(_mm256_movemask_pd(std::bit_cast<__m256d>(words != 0)));
+}
 __attribute__((target("avx2"))) inline LaneMask nonzero_avx2(Lanes words) {
-  const auto set = as_lanes(words != 0);
-  __m256d halves[2];  // NOLINT(modernize-avoid-c-arrays): std::array drops __m256d's alignment
-  __builtin_memcpy(halves, &set, sizeof set);
-  const auto low = static_cast<LaneMask>(_mm256_movemask_pd(halves[0]));
-  const auto high = static_cast<LaneMask>(_mm256_movemask_pd(halves[1]));
-  return low | (high << 4U);
+  return nonzero_avx2(__builtin_shufflevector(words, words, 0, 1, 2, 3)) |
+         (nonzero_avx2(__builtin_shufflevector(words, words, 4, 5, 6, 7)) << 4U);
 }
 #endif
 
@@ -97,21 +121,99 @@ inline LaneMask nonzero_lanes(Lanes words) {
   return mask;
 }
 
+// A table of up to 8 * K words (word i: lane i % 8 of vector i / 8).
+template <std::size_t K>
+using WordTable = std::array<Lanes, K>;
+
+#if defined(__x86_64__) || defined(__i386__)
+// AVX-512 draws eight consecutive moves of one lane at once, one per vector lane, with the
+// helpers below; AVX2 and portable code, without its 32-bit multiplies, permutes and mask
+// registers, draw one at a time (measured faster there).
+
+// The products of the lanes' low 32 bits (GCC would multiply all 64 bits: three
+// instructions). maskz: GCC 12's _mm512_mul_epu32 warns of its own undefined operand.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes mul32(Lanes a, Lanes b) {
+  return std::bit_cast<Lanes>(
+      _mm512_maskz_mul_epu32(0xff, std::bit_cast<__m512i>(a), std::bit_cast<__m512i>(b)));
+}
+
+// Each word's high half moved to its low half (`words >> 32`), and with `low` given its
+// low half moved up over low's (`words << 32 | (low & 0xffffffff)`): dword shuffles,
+// which run beside the multiplies and shifts (one port takes those on 64-byte vectors).
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes high_half(Lanes words) {
+  return std::bit_cast<Lanes>(
+      _mm512_maskz_shuffle_epi32(0x5555, std::bit_cast<__m512i>(words), _MM_PERM_CDAB));
+}
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes low_half_over(
+    Lanes words, Lanes low) {
+  return std::bit_cast<Lanes>(_mm512_mask_shuffle_epi32(
+      std::bit_cast<__m512i>(low), 0xaaaa, std::bit_cast<__m512i>(words), _MM_PERM_CDAB));
+}
+
+// PlayoutStream's output for eight states at once (already advanced): the 128-bit product
+// from 32-bit halves, its two halves xor-ed.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes stream_output(
+    Lanes state) {
+  const Lanes other = state ^ PlayoutStream::mix;
+  constexpr u64 low32 = 0xffffffffU;
+  // mul32 reads the low halves only: the high halves moved down need no clearing.
+  const Lanes ah = high_half(state);
+  const Lanes bh = high_half(other);
+  const Lanes ll = mul32(state, other);
+  const Lanes lh = mul32(state, bh);
+  const Lanes hl = mul32(ah, other);
+  const Lanes middle = high_half(ll) + (lh & low32) + (hl & low32);
+  const Lanes high = mul32(ah, bh) + high_half(lh) + high_half(hl) + high_half(middle);
+  return high ^ low_half_over(middle, ll);
+}
+
+// Word index[i] of the table in lane i (every index below 8 * K).
+template <std::size_t K>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes pick(
+    const WordTable<K>& table, Lanes index) {
+  static_assert(K >= 1 && K <= 3);
+  const auto at = std::bit_cast<__m512i>(index);
+  const auto first = std::bit_cast<__m512i>(table[0]);
+  if constexpr (K == 1) {
+    return std::bit_cast<Lanes>(_mm512_maskz_permutexvar_epi64(0xff, at, first));
+  } else {
+    const __m512i low = _mm512_permutex2var_epi64(first, at, std::bit_cast<__m512i>(table[1]));
+    if constexpr (K == 2) {
+      return std::bit_cast<Lanes>(low);
+    } else {
+      const __m512i high =
+          _mm512_maskz_permutexvar_epi64(0xff, at, std::bit_cast<__m512i>(table[2]));
+      const __mmask8 in_high = _mm512_cmpge_epu64_mask(at, _mm512_set1_epi64(16));
+      return std::bit_cast<Lanes>(_mm512_mask_blend_epi64(in_high, low, high));
+    }
+  }
+}
+
+// The lanes of `among` whose word is odd, straight into the mask a branch tests.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline LaneMask odd_lanes(
+    Lanes words, LaneMask among) {
+  return _mm512_mask_test_epi64_mask(static_cast<__mmask8>(among), std::bit_cast<__m512i>(words),
+                                     _mm512_set1_epi64(1));
+}
+#endif
+
 template <std::size_t N, Isa isa>
 class Kernel {
  public:
   Kernel(const Board& start, const Rules& rules, const std::vector<double>& table)
       : table_(table),
         shape_{start.width, start.height, rules.colors, static_cast<unsigned>(start.width + 1)},
-        cells_(static_cast<u64>(start.width) * static_cast<u64>(start.height)),
-        moves_(static_cast<u64>(rules.moves)),
+        cells_(start.width * start.height),
+        moves_(rules.moves),
         refill_(rules.refill == Refill::random),
         row_of_cell_(65536U / static_cast<unsigned>(start.width) + 1) {
-    for (int cell = 0; cell < start.width * start.height; ++cell) {
+    for (int cell = 0; cell < cells_; ++cell) {
       const auto bit = static_cast<unsigned>(cell + cell / start.width);
-      // bit_of (below) computes the row by a multiply; it must agree with the division.
-      if (bit != bit_of_cell(static_cast<u64>(cell)))
+      // draw_by_eights computes the row by a multiply; it must agree with the division.
+      if (bit !=
+          static_cast<unsigned>(cell) + ((static_cast<unsigned>(cell) * row_of_cell_) >> 16U))
         throw std::logic_error("match3::lockstep: the row of a cell by multiplication is off");
+      bit_of_[static_cast<std::size_t>(cell)] = static_cast<std::uint16_t>(bit);
       inside_.w[bit / 64] |= u64{1} << (bit % 64);
       const auto color = start.cells[static_cast<std::size_t>(cell)];
       if (color == empty_cell) continue;
@@ -119,6 +221,27 @@ class Kernel {
       start_.filled.set(bit);
     }
     shape_.update_movable(start_);
+    for (std::size_t d = 0; d < 4; ++d) {
+      for (int cell = 0; cell < std::min(cells_, 64); ++cell) {
+        if (start_.movable[d].test(bit_of_[static_cast<std::size_t>(cell)]))
+          start_cell_table_[d] |= u64{1} << static_cast<unsigned>(cell);
+      }
+    }
+    for (std::size_t w = 0; w < N; ++w) {
+      // Hacker's Delight's compress (figure 7-10), its masks for the word's cells.
+      u64 cells = inside_.w[w][0];
+      u64 zeros_right = ~cells << 1U;
+      for (std::size_t i = 0; i < compress_steps; ++i) {
+        u64 parity = zeros_right;
+        for (unsigned span = 1; span < 64; span *= 2) parity ^= parity << span;
+        const u64 moving = parity & cells;
+        compress_moves_[w][i] = moving;
+        cells = (cells ^ moving) | (moving >> (1U << i));
+        zeros_right &= ~parity;
+      }
+    }
+    for (std::size_t i = 0; i < lane_count; ++i)
+      draw_steps_[i] = (i + 1) * PlayoutStream::increment;
   }
 
   void play(std::span<const std::uint64_t> seeds, std::span<double> scores) {
@@ -131,91 +254,173 @@ class Kernel {
     seeds_ = seeds;
     scores_ = scores;
     live_ = all_lanes;
+    fresh_ = 0;
     take_seeds(all_lanes);
-    LaneMask waiting = 0;
     while (live_ != 0) {
-      const LaneMask drawing = live_ & ~waiting;
-      if (drawing != 0) waiting |= draw(drawing);
-      if (waiting != 0 && (__builtin_popcount(waiting) >= waiting_batch || waiting == live_)) {
-        play_matches(waiting);
-        waiting = 0;
-      }
+      for (LaneMask rest = live_; rest != 0; rest &= rest - 1) draw(__builtin_ctz(rest));
+      if (live_ != 0) play_matches(live_);
     }
   }
 
  private:
-  [[nodiscard]] Lanes bit_of_cell(Lanes cell) const {
-    return cell + ((cell * row_of_cell_) >> 16U);
-  }
-  [[nodiscard]] unsigned bit_of_cell(u64 cell) const {
-    return static_cast<unsigned>(cell + ((cell * row_of_cell_) >> 16U));
+  // Draws the lane's moves until one makes a run (the lane then waits, its move kept),
+  // taking the next seed each time a playout ends, or until no seed is left (the lane goes
+  // idle).
+  void draw(int lane) {
+    const auto slot = static_cast<std::size_t>(lane);
+    const LaneMask bit = 1U << static_cast<unsigned>(lane);
+    for (;;) {
+      if (draw_until_run(slot, (fresh_ & bit) != 0)) return;
+      finish(bit);
+      if ((live_ & bit) == 0) return;
+    }
   }
 
-  // One move in each `drawing` lane; returns the lanes whose move makes a run (they wait,
-  // their cell and direction kept). A lane that made its last move without one is done.
-  LaneMask draw(LaneMask drawing) {
-    const Lanes active = lanes_of(drawing);
-    stream_ += active & PlayoutStream::increment;
-    moves_made_ -= active;  // + 1 in the active lanes
-    const Lanes x = stream_output(stream_);
-    const Lanes bit = bit_of_cell(((x & 0xffffffffU) * cells_) >> 32U);
-    const Lanes direction = x >> 62U;
-    const Lanes word = bit >> 6U;
-    const Lanes shift = bit & 63U;
-    Lanes hit = {};
+  // The lane's draws from its stream on its board (the start board when `fresh`), up to
+  // its last move; true when a move makes a run (then kept, the stream after it).
+  bool draw_until_run(std::size_t slot, bool fresh) {
+    u64 stream = stream_[slot];
+    int made = moves_made_[slot];
+#if defined(__x86_64__) || defined(__i386__)
+    if constexpr (isa == Isa::avx512) {
+      if (!draw_by_eights(slot, fresh, stream, made)) return false;
+    }
+#endif
+    if constexpr (isa != Isa::avx512) {
+      if (!draw_one_by_one(slot, fresh, stream, made)) return false;
+    }
+    PlayoutStream rng(stream);
+    const u64 x = rng();
+    stream_[slot] = rng.state();
+    moves_made_[slot] = made;
+    move_bit_[slot] = bit_of_[static_cast<std::size_t>(draw_choice(x, cells_))];
+    move_direction_[slot] = x >> 62U;
+    return true;
+  }
+
+  // Word w of the lane's movable mask in `direction`.
+  [[nodiscard]] u64 movable_word(std::size_t slot, bool fresh, std::size_t direction,
+                                 std::size_t w) const {
+    return fresh ? start_.movable[direction].w[w]
+                 : state_.movable[direction].w[w][static_cast<int>(slot)];
+  }
+
+  // The bitboard kernel's loop. Leaves `stream` before the move that makes a run and
+  // `made` after it; false when none does.
+  bool draw_one_by_one(std::size_t slot, bool fresh, u64& stream, int& made) const {
+    std::array<std::array<u64, N>, 4> movable;
     for (std::size_t d = 0; d < 4; ++d) {
-      const Lanes in_direction = as_lanes(direction == u64{d});
+      for (std::size_t w = 0; w < N; ++w) movable[d][w] = movable_word(slot, fresh, d, w);
+    }
+    PlayoutStream rng(stream);
+    while (made < moves_) {
+      ++made;
+      const PlayoutStream before = rng;
+      const u64 x = rng();
+      const unsigned bit = bit_of_[static_cast<std::size_t>(draw_choice(x, cells_))];
+      if (((movable[x >> 62U][bit / 64] >> (bit % 64)) & 1U) == 0) [[likely]]
+        continue;
+      stream = before.state();
+      return true;
+    }
+    return false;
+  }
+
+#if defined(__x86_64__) || defined(__i386__)
+  // draw_one_by_one, eight consecutive draws at once, one per vector lane (the stream's
+  // state advances by a constant per draw).
+  bool draw_by_eights(std::size_t slot, bool fresh, u64& stream, int& made) const {
+    const auto by_eights = [&](const auto& runs_in_eight) {
+      Lanes states = stream + draw_steps_;
+      while (made < moves_) {
+        const int left = moves_ - made;
+        const LaneMask counted =
+            left < lane_count ? (1U << static_cast<unsigned>(left)) - 1U : all_lanes;
+        if (const LaneMask runs = runs_in_eight(states, counted); runs != 0) {
+          const int taken = __builtin_ctz(runs) + 1;
+          stream += PlayoutStream::increment * static_cast<u64>(taken - 1);
+          made += taken;
+          return true;
+        }
+        stream += PlayoutStream::increment * lane_count;
+        states += PlayoutStream::increment * lane_count;
+        made += lane_count;
+      }
+      return false;
+    };
+    const Lanes cells = Lanes{} + static_cast<u64>(cells_);
+    if (cells_ <= 64) {
+      // A draw's cell is its bit in the masks in reading order.
+      const WordTable<1> table{fresh ? start_cell_table_ : cell_tables_[slot]};
+      return by_eights([&](const Lanes& states, LaneMask counted) {
+        const Lanes x = stream_output(states);
+        return odd_lanes(pick(table, x >> 62U) >> high_half(mul32(x, cells)), counted);
+      });
+    }
+    // Word d * N + w: word w of direction d's mask. Built by broadcasts and blends:
+    // writing single words into it in memory would stall its loads.
+    constexpr Lanes lane_index = {0, 1, 2, 3, 4, 5, 6, 7};
+    WordTable<(4 * N + lane_count - 1) / lane_count> table{};
+    for (std::size_t d = 0; d < 4; ++d) {
       for (std::size_t w = 0; w < N; ++w) {
-        const Lanes chosen = in_direction & as_lanes(word == u64{w});
-        hit |= (state_.movable[d].w[w] >> shift) & chosen;
+        const std::size_t i = d * N + w;
+        const Lanes at = equal_mask<isa>(lane_index, Lanes{} + i % 8);
+        table[i / 8] = ((Lanes{} + movable_word(slot, fresh, d, w)) & at) | (table[i / 8] & ~at);
       }
     }
-    const LaneMask matched = nonzero_lanes<isa>(hit & active & 1U);
-    const Lanes keep = lanes_of(matched);
-    move_bit_ = (bit & keep) | (move_bit_ & ~keep);
-    move_direction_ = (direction & keep) | (move_direction_ & ~keep);
-    const LaneMask last_move = nonzero_lanes<isa>(as_lanes(moves_made_ == moves_));
-    if (const LaneMask done = drawing & ~matched & last_move; done != 0) finish(done);
-    return matched;
+    const Lanes row_of_cell = Lanes{} + row_of_cell_;
+    return by_eights([&](const Lanes& states, LaneMask counted) {
+      const Lanes x = stream_output(states);
+      const Lanes cell = high_half(mul32(x, cells));
+      const Lanes bit = cell + (mul32(cell, row_of_cell) >> 16U);
+      const Lanes index = (x >> 62U) * N + (bit >> 6U);
+      return odd_lanes(pick(table, index) >> (bit & 63U), counted);
+    });
   }
+#endif
 
   // The waiting lanes' moves: swap, cascade, new movable masks, scores.
   void play_matches(LaneMask waiting) {
+    if (fresh_ != 0) start_lanes();
     LaneState<N> state = state_;  // a local copy the compiler can keep in registers
-    const Lanes lanes = lanes_of(waiting);
+    const Lanes lanes = lanes_of<isa>(waiting);
+    Lanes move_bit;
+    Lanes move_direction;
+    __builtin_memcpy(&move_bit, move_bit_.data(), sizeof move_bit);
+    __builtin_memcpy(&move_direction, move_direction_.data(), sizeof move_direction);
     const Lanes stride = Lanes{} + shape_.stride;
     const auto towards = [&](Direction d) {
-      return as_lanes(move_direction_ == static_cast<u64>(d));
+      return equal_mask<isa>(move_direction, Lanes{} + static_cast<u64>(d));
     };
     const Lanes step = (towards(up) & -stride) | (towards(down) & stride) |
                        (towards(left) & ~Lanes{}) | (towards(right) & 1U);
-    const Lanes other_bit = move_bit_ + step;
+    const Lanes other_bit = move_bit + step;
     const Lanes one = Lanes{} + 1U;
     LaneBits<N> p;
     LaneBits<N> q;
     for (std::size_t w = 0; w < N; ++w) {
-      p.w[w] = (one << (move_bit_ & 63U)) & as_lanes(move_bit_ >> 6U == u64{w});
-      q.w[w] = (one << (other_bit & 63U)) & as_lanes(other_bit >> 6U == u64{w});
+      p.w[w] = (one << (move_bit & 63U)) & equal_mask<isa>(move_bit >> 6U, Lanes{} + w);
+      q.w[w] = (one << (other_bit & 63U)) & equal_mask<isa>(other_bit >> 6U, Lanes{} + w);
     }
     const LaneBits<N> both = p | q;
     for (int c = 0; c < shape_.colors; ++c) {
       auto& m = state.color[static_cast<std::size_t>(c)];
-      const Lanes differ = as_lanes(((m & p).folded() != 0) ^ ((m & q).folded() != 0)) & lanes;
+      const Lanes differ =
+          (nonzero_mask<isa>((m & p).folded()) ^ nonzero_mask<isa>((m & q).folded())) & lanes;
       for (std::size_t w = 0; w < N; ++w) m.w[w] ^= both.w[w] & differ;
     }
-    // Only the waiting lanes cascade: another lane's board may still hold the runs and
-    // floating blocks it started with (InitialRuns::keep, holes), which only its own first
-    // match resolves. Its "inside" is its filled cells: nothing there can fall.
+    // Only the waiting lanes cascade (the others are idle). Their "inside" is their filled
+    // cells: nothing there can fall.
     LaneBits<N> only_waiting;
     for (std::size_t w = 0; w < N; ++w) only_waiting.w[w] = lanes;
     const LaneBits<N> inside = (inside_ & only_waiting) | andnot(state.filled, only_waiting);
     Lanes removed = {};
     for (;;) {
-      const LaneBits<N> run = shape_.runs(state) & only_waiting;
-      if (!run.any()) break;
+      const LaneBits<N> run = runs(state) & only_waiting;
+      if (nonzero_lanes<isa>(run.folded()) == 0) break;
       removed += run.count_words();
       shape_.remove(state, run);
-      shape_.gravity(state, inside);
+      fall(state, inside);
       if (refill_) {
         for (LaneMask lane = waiting; lane != 0; lane &= lane - 1)
           refill(state, __builtin_ctz(lane));
@@ -223,13 +428,89 @@ class Kernel {
     }
     shape_.update_movable(state);
     state_ = state;
-    const LaneMask stuck = ~nonzero_lanes<isa>(shape_.moves_left(state));
-    const LaneMask last_move = nonzero_lanes<isa>(as_lanes(moves_made_ == moves_));
-    for (LaneMask left_to_score = waiting; left_to_score != 0; left_to_score &= left_to_score - 1) {
-      const int lane = __builtin_ctz(left_to_score);
-      score_[static_cast<std::size_t>(lane)] += move_score(table_, static_cast<int>(removed[lane]));
+    if constexpr (isa == Isa::avx512) {
+      if (cells_ <= 64) make_cell_tables(state);
     }
-    if (const LaneMask done = waiting & (stuck | last_move); done != 0) finish(done);
+    const LaneMask stuck = ~nonzero_lanes<isa>(shape_.moves_left(state));
+    LaneMask done = waiting & stuck;
+    for (LaneMask rest = waiting; rest != 0; rest &= rest - 1) {
+      const int lane = __builtin_ctz(rest);
+      const auto slot = static_cast<std::size_t>(lane);
+      score_[slot] += move_score(table_, static_cast<int>(removed[lane]));
+      if (moves_made_[slot] == moves_) done |= 1U << static_cast<unsigned>(lane);
+    }
+    if (done != 0) finish(done);
+  }
+
+  // cell_tables_ from the lanes' movable masks: the cells of each mask packed (a fixed
+  // compress, all lanes at once), then transposed to one table a lane.
+  void make_cell_tables(const LaneState<N>& s) {
+    std::array<Lanes, 4> packed{};
+    for (std::size_t d = 0; d < 4; ++d) {
+      unsigned offset = 0;
+      for (std::size_t w = 0; w < N; ++w) {
+        Lanes x = s.movable[d].w[w];
+        for (std::size_t i = 0; i < compress_steps; ++i) {
+          const Lanes moving = x & compress_moves_[w][i];
+          x = (x ^ moving) | (moving >> (1U << i));
+        }
+        packed[d] |= x << offset;
+        offset += static_cast<unsigned>(std::popcount(inside_.w[w][0]));
+      }
+    }
+    const Lanes low01 = __builtin_shufflevector(packed[0], packed[1], 0, 8, 1, 9, 2, 10, 3, 11);
+    const Lanes high01 = __builtin_shufflevector(packed[0], packed[1], 4, 12, 5, 13, 6, 14, 7, 15);
+    const Lanes low23 = __builtin_shufflevector(packed[2], packed[3], 0, 8, 1, 9, 2, 10, 3, 11);
+    const Lanes high23 = __builtin_shufflevector(packed[2], packed[3], 4, 12, 5, 13, 6, 14, 7, 15);
+    cell_tables_[0] = __builtin_shufflevector(low01, low23, 0, 1, 8, 9, 0, 1, 8, 9);
+    cell_tables_[1] = __builtin_shufflevector(low01, low23, 2, 3, 10, 11, 2, 3, 10, 11);
+    cell_tables_[2] = __builtin_shufflevector(low01, low23, 4, 5, 12, 13, 4, 5, 12, 13);
+    cell_tables_[3] = __builtin_shufflevector(low01, low23, 6, 7, 14, 15, 6, 7, 14, 15);
+    cell_tables_[4] = __builtin_shufflevector(high01, high23, 0, 1, 8, 9, 0, 1, 8, 9);
+    cell_tables_[5] = __builtin_shufflevector(high01, high23, 2, 3, 10, 11, 2, 3, 10, 11);
+    cell_tables_[6] = __builtin_shufflevector(high01, high23, 4, 5, 12, 13, 4, 5, 12, 13);
+    cell_tables_[7] = __builtin_shufflevector(high01, high23, 6, 7, 14, 15, 6, 7, 14, 15);
+  }
+
+  // Shape::runs with the runs' cells spread once for all colors (fewer shifts).
+  [[nodiscard]] LaneBits<N> runs(const LaneState<N>& s) const {
+    const unsigned k1 = shape_.stride;
+    const unsigned k2 = 2 * shape_.stride;
+    LaneBits<N> starts_h;  // first cells of horizontal runs
+    LaneBits<N> starts_v;  // top cells of vertical ones
+    for (int c = 0; c < shape_.colors; ++c) {
+      const LaneBits<N>& m = s.color[static_cast<std::size_t>(c)];
+      starts_h |= m & shr(m, 1) & shr(m, 2);
+      starts_v |= m & shr(m, k1) & shr(m, k2);
+    }
+    return starts_h | shl(starts_h, 1) | shl(starts_h, 2) | starts_v | shl(starts_v, k1) |
+           shl(starts_v, k2);
+  }
+
+  // Shape::gravity's end state without its loop, in log2(height) steps: each block falls
+  // by the number of empty cells below it, one bit of that number a step (Hacker's
+  // Delight's compress, figure 7-10, down each column). The loop would run as many rounds
+  // as the longest fall in any lane, and mispredict its end.
+  void fall(LaneState<N>& s, const LaneBits<N>& inside) const {
+    const unsigned k = shape_.stride;
+    const auto height = static_cast<unsigned>(shape_.height);
+    // Bit q: q + k is empty (of the empties not yet accounted for); xor-ed down each
+    // column, the parity of the fall still ahead of the block at q.
+    LaneBits<N> below = shr(andnot(inside, s.filled), k);
+    for (unsigned rows = 1; rows < height; rows *= 2) {
+      if (nonzero_lanes<isa>(below.folded()) == 0) return;  // no block falls further
+      LaneBits<N> odd = below;
+      for (unsigned span = 1; span < height; span *= 2) odd = odd ^ shr_far(odd, span * k);
+      const LaneBits<N> moving = odd & s.filled;
+      below = andnot(below, odd);
+      const unsigned by = rows * k;
+      s.filled = (s.filled ^ moving) | shl_far(moving, by);
+      for (int c = 0; c < shape_.colors; ++c) {
+        LaneBits<N>& m = s.color[static_cast<std::size_t>(c)];
+        const LaneBits<N> moved = m & moving;
+        m = (m ^ moved) | shl_far(moved, by);
+      }
+    }
   }
 
   // The lane's board refilled from the lane's own stream (Shape::refill, on its words).
@@ -244,9 +525,10 @@ class Kernel {
     const auto colors = static_cast<std::size_t>(shape_.colors);
     for (std::size_t c = 0; c < colors; ++c) take(board.color[c], state.color[c]);
     take(board.filled, state.filled);
-    PlayoutStream stream(stream_[lane]);
+    const auto slot = static_cast<std::size_t>(lane);
+    PlayoutStream stream(stream_[slot]);
     shape_.refill(board, stream);
-    stream_[lane] = stream.state();
+    stream_[slot] = stream.state();
     for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
     put(state.filled, board.filled);
   }
@@ -260,9 +542,9 @@ class Kernel {
     take_seeds(lanes);
   }
 
-  // Each of the lanes starts the next playout, or goes idle when every seed has one.
+  // Each of the lanes starts the next playout (its board the start board, written into
+  // the lanes at their next match), or goes idle when every seed has one.
   void take_seeds(LaneMask lanes) {
-    LaneMask started = 0;
     for (LaneMask rest = lanes; rest != 0; rest &= rest - 1) {
       const int lane = __builtin_ctz(rest);
       const auto slot = static_cast<std::size_t>(lane);
@@ -272,41 +554,49 @@ class Kernel {
         continue;
       }
       seed_of_[slot] = next_seed_;
-      stream_[lane] = seeds_[next_seed_++];
+      stream_[slot] = seeds_[next_seed_++];
       score_[slot] = 0;
-      started |= bit;
+      moves_made_[slot] = 0;
+      fresh_ |= bit;
     }
-    if (started != 0) start_lanes(started);
   }
 
-  // The lanes' boards become the start board (a blend per word: writing single lanes into
-  // vectors in memory would stall every later load of them).
-  void start_lanes(LaneMask lanes) {
-    const Lanes chosen = lanes_of(lanes);
+  // The fresh lanes' boards become the start board (a blend per word: writing single lanes
+  // into vectors in memory would stall every later load of them).
+  void start_lanes() {
+    const Lanes chosen = lanes_of<isa>(fresh_);
     const auto blend = [&](LaneBits<N>& lane_bits, const Bits<N>& start) {
       for (std::size_t w = 0; w < N; ++w)
         lane_bits.w[w] = ((Lanes{} + start.w[w]) & chosen) | (lane_bits.w[w] & ~chosen);
     };
     for (std::size_t c = 0; c < max_colors; ++c) blend(state_.color[c], start_.color[c]);
     blend(state_.filled, start_.filled);
-    for (std::size_t d = 0; d < 4; ++d) blend(state_.movable[d], start_.movable[d]);
-    moves_made_ &= ~chosen;
+    fresh_ = 0;
   }
 
   const std::vector<double>& table_;
   bitboard::Shape shape_;
-  u64 cells_;
-  u64 moves_;
+  int cells_;
+  int moves_;
   bool refill_;
   u64 row_of_cell_;     // cell * row_of_cell_ >> 16 is cell / width for every cell
-  LaneBits<N> inside_;  // the board's cells, in every lane
+  Lanes draw_steps_{};  // the stream's steps to the next eight draws
+  // Boards of up to 64 cells: the movable masks in reading order (one word a direction,
+  // draw_by_eights' table), of the start board and of each lane's board.
+  Lanes start_cell_table_{};
+  std::array<Lanes, lane_count> cell_tables_{};
+  static constexpr std::size_t compress_steps = 6;  // log2(64)
+  std::array<std::array<u64, compress_steps>, N> compress_moves_{};
+  std::array<std::uint16_t, max_side * max_side> bit_of_{};  // reading-order cell -> bit
+  LaneBits<N> inside_;                                       // the board's cells, in every lane
   State<N> start_;
 
   LaneState<N> state_;
-  Lanes stream_ = {};
-  Lanes moves_made_ = {};
-  Lanes move_bit_ = {};        // a waiting lane's move: its cell's bit
-  Lanes move_direction_ = {};  // and direction
+  LaneMask fresh_ = 0;  // lanes whose board is the start board, not yet in state_
+  std::array<u64, lane_count> stream_{};
+  std::array<int, lane_count> moves_made_{};
+  std::array<u64, lane_count> move_bit_{};        // a waiting lane's move: its cell's bit
+  std::array<u64, lane_count> move_direction_{};  // and direction
   std::array<double, lane_count> score_{};
   std::array<std::size_t, lane_count> seed_of_{};
   LaneMask live_ = 0;

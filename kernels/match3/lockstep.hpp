@@ -3,10 +3,11 @@
 // SIMD lane, the same rules and scores as the scalar reference, bit for bit.
 //
 // Each lane holds one playout's board in the bitboard layout (bitboard.hpp) and its own
-// random stream (PlayoutStream's, eight at once). A step draws a move in every lane that
-// is not waiting and tests its bit in the lane's movable mask; most moves change nothing.
-// A lane whose move makes a run waits; once half the lanes wait (or none can draw), all
-// of them swap, cascade and recompute their movable masks together, in vector
+// random stream (PlayoutStream's). The lanes draw their moves one lane after another, each
+// until a move makes a run (most moves change nothing): on AVX-512 eight consecutive draws
+// of the lane at once, one per vector lane (its stream advances by a constant per draw),
+// elsewhere one at a time, as the bitboard kernel does. Once every lane waits with such a
+// move, all of them swap, cascade and recompute their movable masks together, in vector
 // registers. A lane whose playout ends takes the next seed, so the lanes stay full until
 // the seeds run out. Refill::random draws a lane's new blocks one lane at a time (its
 // stream decides how many draws each cascade takes).

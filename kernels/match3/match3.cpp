@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "kernels/api/grid.hpp"
+#include "kernels/match3/fast.hpp"
 
 namespace levelforge::kernels {
 
@@ -263,6 +265,16 @@ Record Match3::run(Rng& rng) const {
   auto record = stats_record(stats);
   record.insert(record.begin(), {std::int64_t{static_cast<std::int32_t>(gene_)}, fitness(stats)});
   return record;
+}
+
+std::string Match3::simd_paths() {
+  return "lock-step playouts in avx512 lanes (random player, no_match: undo, score_per: move); "
+         "otherwise bitboard playouts (no SIMD lanes)";
+}
+
+std::string Match3::simd_path(const ParamSet& params) {
+  if (match3::fast::plays_lockstep(Match3(params).rules_)) return "lock-step playouts, avx512";
+  return "bitboard playouts (no SIMD lanes)";
 }
 
 }  // namespace levelforge::kernels

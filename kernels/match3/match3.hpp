@@ -32,7 +32,8 @@ class Match3 {
       "Match-3 boards evolved to a target success probability (Park & Oh 2019)";
   static constexpr Capabilities capabilities{Capability::ga,           Capability::validate,
                                              Capability::render_level, Capability::measures,
-                                             Capability::sweep,        Capability::memory_estimate};
+                                             Capability::sweep,        Capability::memory_estimate,
+                                             Capability::simd};
 
   static std::vector<ParamSpec> parameters();
   explicit Match3(const ParamSet& params);
@@ -69,6 +70,11 @@ class Match3 {
   Record run(Rng& rng) const;
 
   [[nodiscard]] match3::Board board(const Genome& genome) const;
+
+  // Playouts in lock-step SIMD lanes where fast::plays_lockstep (AVX-512, the random player,
+  // no_match: undo, score_per: move), else the bitboard kernel, one playout at a time.
+  static std::string simd_paths();
+  static std::string simd_path(const ParamSet& params);
 
  private:
   [[nodiscard]] match3::PlayoutStats play(const match3::Board& board, std::int64_t playouts,

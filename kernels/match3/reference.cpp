@@ -82,8 +82,8 @@ void greedy_move(Board& board, const Rules& rules, PlayoutStream& stream, std::v
   }
   if (ties.empty()) {
     const auto move = draw_move(stream(), board.width * board.height);
-    make_move(board, move.cell / board.width, move.cell % board.width, move.direction, rules, stream,
-              &waves);
+    make_move(board, move.cell / board.width, move.cell % board.width, move.direction, rules,
+              stream, &waves);
     return;
   }
   const auto [cell, direction] =

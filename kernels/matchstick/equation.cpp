@@ -228,7 +228,7 @@ std::string moved_sticks(const Layout& puzzle, const Layout& after) {
   // Places as (position, segment), in the order the loop meets them: a sweep names every
   // solution's moves, so no string per place.
   using Place = std::pair<int, int>;
-  constexpr auto places = static_cast<std::size_t>(max_positions * digit_segments);
+  constexpr auto places = static_cast<std::size_t>(max_positions) * digit_segments;
   std::array<Place, places> sources;  // not zeroed: filled up to the counts below
   std::array<Place, places> destinations;
   std::size_t source_count = 0;

@@ -25,9 +25,9 @@ class TiltMaze {
   static constexpr std::string_view summary =
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
   static constexpr Capabilities capabilities{
-      Capability::ga,         Capability::render_level, Capability::measures, Capability::sweep,
-      Capability::exhaustive, Capability::visit_range,  Capability::puzzle,   Capability::summary,
-      Capability::simd};
+      Capability::ga,     Capability::render_level, Capability::measures,
+      Capability::sweep,  Capability::exhaustive,   Capability::visit_range,
+      Capability::puzzle, Capability::summary,      Capability::simd};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);

@@ -183,9 +183,9 @@ void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDatase
 }
 
 SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
-    : layout_(RecordLayout::concat(
-          {int_field("task", "task id"), int_field("index", "index visited")},
-          capability.solution_fields)),
+    : layout_(
+          RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
+                               capability.solution_fields)),
       kernel_layout_(capability.solution_fields) {}
 
 void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
