@@ -123,14 +123,18 @@ void write_rank_table(ResultFile& file, const mpi::Comm& comm, double wall, doub
   file.write(table, own_row, row);
 }
 
-// The ranks' answers, each once, sorted and joined by "; ": the same on every rank, so
-// that every writer writes the same attribute when a cluster's nodes differ.
+// Distinct texts, sorted, joined by "; ".
+std::string joined(const std::set<std::string>& texts) {
+  std::string text;
+  for (const auto& part : texts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
+// The ranks' answers, each once, sorted and joined: the same on every rank, so that every
+// writer writes the same attribute when a cluster's nodes differ.
 std::string distinct_over_ranks(const mpi::Comm& comm, const std::string& local) {
   const auto answers = comm.all_gather_strings(local);
-  const std::set<std::string> distinct(answers.begin(), answers.end());
-  std::string joined;
-  for (const auto& answer : distinct) joined += (joined.empty() ? "" : "; ") + answer;
-  return joined;
+  return joined({answers.begin(), answers.end()});
 }
 
 // Which SIMD paths ran: the instruction set of each rank's CPU, and the kernel's path for
@@ -142,9 +146,7 @@ void write_simd_provenance(ResultFile& file, const config::Experiment& experimen
   if (!kernel.simd_path) return;
   std::set<std::string> paths;
   for (const auto& point : experiment.points) paths.insert(kernel.simd_path(point.params));
-  std::string local;
-  for (const auto& path : paths) local += (local.empty() ? "" : "; ") + path;
-  file.write_attribute("", "kernel_simd", distinct_over_ranks(comm, local));
+  file.write_attribute("", "kernel_simd", distinct_over_ranks(comm, joined(paths)));
 }
 
 // A new checkpoint holding the work of the complete result at the output: its first
