@@ -310,6 +310,49 @@ TEST(FourByFour, EveryInstructionSetGivesTheSameSummaries) {
   }
 }
 
+// count_summaries against a counter per field, on random bytes (values past 16 are not
+// counted), for lengths around its 16-summary vectors and 255-vector folds.
+TEST(FourByFour, CountSummariesMatchesCountingOneByOne) {
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<int> value(0, 20);
+  for (const std::size_t size : {0UL, 1UL, 15UL, 16UL, 17UL, 4079UL, 4080UL, 4097UL, 20000UL}) {
+    std::vector<Summary> summaries(size);
+    for (auto& s : summaries)
+      s = {static_cast<std::uint8_t>(value(rng)), static_cast<std::uint8_t>(value(rng)),
+           static_cast<std::uint8_t>(value(rng)), static_cast<std::uint8_t>(value(rng))};
+    SummaryCounts expected;
+    for (const auto& s : summaries) {
+      if (s.reachable <= 16) ++expected.reachable[s.reachable];
+      if (s.components <= 16) ++expected.components[s.components];
+      if (s.distance <= 16) ++expected.distance[s.distance];
+    }
+    for (const Isa isa : {Isa::portable, Isa::avx2, Isa::avx512}) {
+      if (!isa_supported(isa)) continue;
+      SummaryCounts got;
+      got.reachable[3] = 7;  // added to, not overwritten
+      count_summaries(summaries, got, isa);
+      got.reachable[3] -= 7;
+      EXPECT_EQ(got.reachable, expected.reachable) << size << " summaries, isa " << isa_name(isa);
+      EXPECT_EQ(got.components, expected.components) << size << " summaries, isa " << isa_name(isa);
+      EXPECT_EQ(got.distance, expected.distance) << size << " summaries, isa " << isa_name(isa);
+    }
+  }
+}
+
+// Hand-counted: three summaries.
+TEST(FourByFour, CountSummariesOfThreeMazes) {
+  const std::vector<Summary> summaries{{16, 1, 5, 3}, {16, 2, 0, 0}, {1, 1, 0, 0}};
+  SummaryCounts counts;
+  count_summaries(summaries, counts);
+  EXPECT_EQ(counts.reachable[16], 2);
+  EXPECT_EQ(counts.reachable[1], 1);
+  EXPECT_EQ(counts.components[1], 2);
+  EXPECT_EQ(counts.components[2], 1);
+  EXPECT_EQ(counts.distance[0], 2);
+  EXPECT_EQ(counts.distance[5], 1);
+  EXPECT_EQ(counts.distance[3], 0);
+}
+
 TEST(FourByFour, HardestPairsManyMatchesTheReference) {
   for (const std::uint32_t config : random_configs(20000, 5))
     ASSERT_EQ(fast_pair(config), hardest_pair_reference(config)) << describe(config);

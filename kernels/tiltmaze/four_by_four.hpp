@@ -12,6 +12,7 @@
 // summarize_reference and hardest_pair_reference are plain (the scalar solver and BFS);
 // summarize_many and hardest_pairs_many compute the same values in bulk, fast.
 
+#include <array>
 #include <cstdint>
 #include <span>
 
@@ -48,6 +49,21 @@ Summary summarize_reference(std::uint32_t config);
 // The summaries of configs first .. first + out.size() - 1 (any first and size). Throws
 // std::out_of_range when that range does not lie within 0 .. config_count - 1.
 void summarize_many(std::uint32_t first, std::span<Summary> out);
+
+// Per-value counts of the summaries' fields: the exhaustive sweep's histograms.
+struct SummaryCounts {
+  static constexpr int values = 17;  // 0..16; larger values are not counted
+  std::array<std::int64_t, values> reachable{};
+  std::array<std::int64_t, values> components{};
+  std::array<std::int64_t, values> distance{};
+};
+
+// Adds the values of `summaries` to `counts`, compared 64 bytes at a time (many times
+// faster than a counter increment per field; see four_by_four_counts.cpp). Like
+// summarize_many, the overload with an Isa runs that instruction set's copy or throws
+// std::invalid_argument.
+void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts);
+void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts, Isa isa);
 
 // The hardest two-target stop-mode puzzle of a maze: over unordered pairs {a, b} of
 // distinct resting cells, neither the start, the largest optimal length

@@ -136,6 +136,14 @@ template <class It, class Field>
   return std::find_if(first, last, [&](const auto& s) { return s.*field >= threshold; });
 }
 
+void add_counts(four::SummaryCounts& total, const four::SummaryCounts& part) {
+  for (std::size_t v = 0; v < total.reachable.size(); ++v) {
+    total.reachable[v] += part.reachable[v];
+    total.components[v] += part.components[v];
+    total.distance[v] += part.distance[v];
+  }
+}
+
 }  // namespace
 
 void TiltMaze::visit(std::uint64_t index, Reductions& out) const {
@@ -151,9 +159,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   std::vector<four::Summary> summaries(run);
   std::vector<four::PairSummary> pairs(pairs_ ? run : 0);
   // Per-value counts of this range, added to the histograms at its end.
-  std::array<std::int64_t, 17> reachable{};
-  std::array<std::int64_t, 17> components{};
-  std::array<std::int64_t, 16> distance{};
+  four::SummaryCounts counts;
   std::array<std::int64_t, 32> pair_length{};
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
@@ -173,16 +179,17 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     evaluated_count += static_cast<std::int64_t>(size);
     configuration_count += static_cast<std::int64_t>(reflection_ ? 2 * size : size);
     if (reflection_ && from == self_mirror) --configuration_count;
-    // Counting first, with no call in its loop; then the top-k offers, rare once the tables
-    // are full, each found by a scan of its own.
-    for (std::size_t i = 0; i < size; ++i) {
-      const auto& s = summaries[i];
-      ++reachable[s.reachable];
-      ++components[s.components];
-      ++distance[s.distance];
-    }
+    // Counting first; then the top-k offers, rare once the tables are full, each found by a
+    // scan of its own, and none where the run's counts show no distance that reaches them.
     const auto hard = std::span(summaries).first(size);
-    for (auto it = hard.begin(); it != hard.end(); ++it) {
+    four::SummaryCounts run_counts;
+    four::count_summaries(hard, run_counts);
+    add_counts(counts, run_counts);
+    const auto& found = run_counts.distance;
+    const auto longest = std::find_if(found.rbegin(), found.rend(), [](auto n) { return n > 0; });
+    const auto reaches = static_cast<int>(found.rend() - longest) - 1;
+    for (auto it = hard.begin(); reaches >= offer_threshold(out, hardest) && it != hard.end();
+         ++it) {
       it = next_candidate(it, hard.end(), &four::Summary::distance, offer_threshold(out, hardest));
       if (it == hard.end()) break;
       const auto config = static_cast<std::uint32_t>(from_config + (it - hard.begin()));
@@ -206,9 +213,9 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   out.count(evaluated, evaluated_count);
   out.count(configurations, configuration_count);
   out.count(self_symmetric, symmetric_count);
-  out.histogram_counts(reachable_histogram, reachable);
-  out.histogram_counts(components_histogram, components);
-  out.histogram_counts(distance_histogram, distance);
+  out.histogram_counts(reachable_histogram, counts.reachable);
+  out.histogram_counts(components_histogram, counts.components);
+  out.histogram_counts(distance_histogram, std::span(counts.distance).first(16));
   out.histogram_counts(pair_length_histogram, pair_length);
 }
 
