@@ -195,18 +195,18 @@ void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, std::vector<Sol
   const auto size = layout_.row_size();
   const auto prefix = size - kernel_layout_.row_size();
   const auto first = rows_.size();
-  rows_.resize(first + found.size() * size);
+  const auto added = rows_.extend(found.size() * size);
   try {
-    auto offset = first;
+    std::size_t offset = 0;
     for (const auto& solution : found) {
-      const auto row = std::span(rows_).subspan(offset, size);
+      const auto row = added.subspan(offset, size);
       layout_.set_int(row, 0, static_cast<std::int64_t>(task));
       layout_.set_int(row, 1, static_cast<std::int64_t>(solution.index));
       kernel_layout_.pack(solution.record, row.subspan(prefix), kernel);
       offset += size;
     }
   } catch (...) {
-    rows_.resize(first);  // a record that does not fit fails its chunk and leaves no rows
+    rows_.truncate(first);  // a record that does not fit fails its chunk and leaves no rows
     throw;
   }
   chunks_.emplace_back(chunk, found.size());
@@ -220,8 +220,8 @@ void SolutionStore::save_new(Segment& segment) {
     chunks.push_back(static_cast<std::int64_t>(chunks_[i].second));
   }
   segment.put_ints(key::solution_chunks, std::move(chunks));
-  segment.put_bytes(key::solutions,
-                    {rows_.begin() + static_cast<std::ptrdiff_t>(saved_bytes_), rows_.end()});
+  const auto unsaved = rows_.bytes().subspan(saved_bytes_);
+  segment.put_bytes(key::solutions, {unsaved.begin(), unsaved.end()});
   saved_chunks_ = chunks_.size();
   saved_bytes_ = rows_.size();
 }
@@ -238,7 +238,7 @@ void SolutionStore::absorb(const Segment& segment) {
   if (solutions.size() != rows * layout_.row_size()) {
     throw CheckpointError("saved solutions do not match their chunk list");
   }
-  rows_.insert(rows_.end(), solutions.begin(), solutions.end());
+  rows_.append(solutions);
   saved_chunks_ = chunks_.size();
   saved_bytes_ = rows_.size();
 }
@@ -338,7 +338,7 @@ void SolutionStore::write(ResultFile& file, std::uint64_t chunk_count, const mpi
   }
   auto table = file.create_table("exhaustive/solutions", layout_,
                                  {static_cast<hsize_t>(offsets.total_rows)});
-  file.write(table, rows, rows_);
+  file.write(table, rows, rows_.bytes());
 }
 
 void SolutionStore::read(const h5::File& file, const ChunkPlan& plan, Segment& segment) const {

@@ -15,6 +15,7 @@
 #include "runner/drivers/chunk_plan.hpp"
 #include "runner/drivers/idle_clock.hpp"
 #include "runner/drivers/reduction_totals.hpp"
+#include "runner/drivers/row_buffer.hpp"
 #include "runner/drivers/task_datasets.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/output/result_file.hpp"
@@ -82,7 +83,7 @@ class SolutionStore {
  private:
   RecordLayout layout_;         // task, index, then the kernel's solution fields
   RecordLayout kernel_layout_;  // the kernel's solution fields alone
-  std::vector<std::byte> rows_;
+  RowBuffer rows_;
   std::vector<std::pair<std::uint64_t, std::size_t>> chunks_;  // (chunk, rows), in row order
   std::size_t saved_chunks_ = 0;
   std::size_t saved_bytes_ = 0;

@@ -1,0 +1,67 @@
+#pragma once
+// Packed rows kept in memory until they are written: appended without zero-filling (the
+// packer writes every byte) and grown by realloc, which glibc does for a large block by
+// remapping its pages (mremap), so growing neither copies the rows already there nor
+// faults their pages in again. A std::vector<std::byte> did all three; in the matchstick
+// k = 1 sweep (219,077 rows of 120 bytes) they took a sixth of the driver's time
+// (bench_drivers BM_ExhaustiveChunks/case:0).
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <span>
+#include <utility>
+
+namespace levelforge {
+
+class RowBuffer {
+ public:
+  RowBuffer() = default;
+  RowBuffer(const RowBuffer&) = delete;
+  RowBuffer& operator=(const RowBuffer&) = delete;
+  RowBuffer(RowBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  RowBuffer& operator=(RowBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+  ~RowBuffer() { std::free(data_); }
+
+  // `bytes` more bytes at the end, not initialized; throws std::bad_alloc.
+  [[nodiscard]] std::span<std::byte> extend(std::size_t bytes) {
+    if (bytes > capacity_ - size_) grow(size_ + bytes);
+    const auto first = size_;
+    size_ += bytes;
+    return {data_ + first, bytes};
+  }
+  void append(std::span<const std::byte> bytes) {
+    if (!bytes.empty()) std::memcpy(extend(bytes.size()).data(), bytes.data(), bytes.size());
+  }
+  // Drops the bytes past `size` (a rollback of the last extend).
+  void truncate(std::size_t size) { size_ = std::min(size_, size); }
+
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] std::span<const std::byte> bytes() const { return {data_, size_}; }
+
+ private:
+  void grow(std::size_t needed) {
+    constexpr std::size_t smallest = std::size_t{1} << 16;
+    const auto capacity = std::max({needed, 2 * capacity_, smallest});
+    auto* grown = static_cast<std::byte*>(std::realloc(data_, capacity));
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = grown;
+    capacity_ = capacity;
+  }
+
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace levelforge
