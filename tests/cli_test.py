@@ -307,9 +307,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class Transports(ConfigTest):
     """Each driver gives the datasets of 1 rank on 16 or 32 ranks over TCP without hardware
-    atomics (8 and 16 ranks per core here); the work queue's server answers whatever the
-    transport, and says so in the provenance; its host and claim policy, and which ranks
-    write the file, change nothing."""
+    atomics (8 and 16 ranks per core here); where no window can be made (osc/pt2pt) the
+    default work queue is the server, which answers whatever the transport and says so in
+    the provenance; its host and claim policy, and which ranks write the file, change
+    nothing."""
 
     def check(self, text, expected_datasets, ranks, overrides=()):
         return self.check_config(self.config(text), expected_datasets, overrides,
@@ -338,11 +339,12 @@ class Transports(ConfigTest):
         self.check(EXHAUSTIVE_CONFIG, ["/exhaustive/solutions"], 32)
 
     def test_the_launch_options_change_nothing(self):
-        """One item per request on the server, guided batches on the one-sided window, every
-        rank writing, and two writers of which one writes for two ranks."""
+        """One item per request, guided batches on the server (the default on one node is the
+        one-sided window), every rank writing, and two writers of which one writes for two
+        ranks."""
         references = {}
         for text, options, writers in ((EXHAUSTIVE_CONFIG, ("--claims", "single"), 1),
-                                       (EXHAUSTIVE_CONFIG, ("--work-queue", "window"), 1),
+                                       (EXHAUSTIVE_CONFIG, ("--work-queue", "server"), 1),
                                        (EXHAUSTIVE_CONFIG, ("--ranks-per-writer", "1"), 3),
                                        (QD_CONFIG, ("--ranks-per-writer", "2"), 2)):
             config = self.config(text)

@@ -1,5 +1,6 @@
-// runner/mpi/counters under 1, 2 and 3 ranks: both hosts hand out every value once and add
-// up what every rank adds; the server answers while rank 0 makes no MPI call at all.
+// runner/mpi/counters under 1, 2 and 3 ranks: each host hands out every value once and adds
+// up what every rank adds; the server answers while rank 0 makes no MPI call at all; auto
+// picks the window on one node where its atomics progress.
 #include "runner/mpi/counters.hpp"
 
 #include <gtest/gtest.h>
@@ -7,14 +8,16 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace levelforge::mpi {
 namespace counters_test {
 
-class BothHosts : public ::testing::TestWithParam<CounterHost> {};
+class EachHost : public ::testing::TestWithParam<CounterHost> {};
 
-TEST_P(BothHosts, EveryValueIsHandedOutOnceAndTheSumsAddUp) {
+TEST_P(EachHost, EveryValueIsHandedOutOnceAndTheSumsAddUp) {
   const auto world = Comm::world();
   constexpr std::int64_t items = 600;
   std::vector<std::int64_t> taken_by_me(items, 0);
@@ -58,15 +61,40 @@ TEST(ServedCounters, AnswerWhileRankZeroMakesNoMpiCall) {
   counters.free();
 }
 
-TEST_P(BothHosts, RefuseAWrongNumberOfAmounts) {
+TEST_P(EachHost, RefuseAWrongNumberOfAmounts) {
   const auto world = Comm::world();
   const auto counters = make_counters(world, 2, GetParam());
   EXPECT_THROW((void)counters->fetch_add(std::array<std::int64_t, 1>{1}), MpiError);
   counters->free();
 }
 
+// The test runs on one node: auto takes the window where its atomics need no rank 0
+// (osc/sm), and the server where there is nothing to share (one rank) or the window needs
+// rank 0 or cannot be made (osc/pt2pt, as the TCP registration forces).
+TEST(CounterHost, AutoTakesTheWindowOnOneNodeWhereItsAtomicsProgress) {
+  const auto world = Comm::world();
+  ASSERT_TRUE(world.on_one_node());
+  const auto counters = make_counters(world, 2, CounterHost::automatic);
+  const auto description = counters->description();
+  std::unique_ptr<WindowCounters> window;
+  try {
+    if (world.size() > 1) window = std::make_unique<WindowCounters>(world, 1);
+  } catch (const MpiError&) {
+    // no window here (osc/pt2pt under MPI_THREAD_MULTIPLE)
+  }
+  const bool window_progresses = window && window->passive();
+  if (window) window->free();
+  if (window_progresses) {
+    EXPECT_NE(description.find("one-sided window"), std::string::npos) << description;
+  } else {
+    EXPECT_NE(description.find("server thread"), std::string::npos) << description;
+  }
+  counters->free();
+}
+
 TEST(CounterHost, NamesRoundTripAndUnknownIsRefused) {
   EXPECT_EQ(parse_counter_host("server"), CounterHost::server);
+  EXPECT_EQ(parse_counter_host("auto"), CounterHost::automatic);
   EXPECT_EQ(parse_counter_host(counter_host_name(CounterHost::window)), CounterHost::window);
   try {
     (void)parse_counter_host("tree");
@@ -76,8 +104,9 @@ TEST(CounterHost, NamesRoundTripAndUnknownIsRefused) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Counters, BothHosts,
-                         ::testing::Values(CounterHost::server, CounterHost::window),
+INSTANTIATE_TEST_SUITE_P(Counters, EachHost,
+                         ::testing::Values(CounterHost::automatic, CounterHost::server,
+                                           CounterHost::window),
                          [](const ::testing::TestParamInfo<CounterHost>& host) {
                            return std::string(counter_host_name(host.param));
                          });

@@ -81,7 +81,8 @@ TEST_P(EveryOption, AStopReachesEveryRankAndEndsTheHandOut) {
 
 INSTANTIATE_TEST_SUITE_P(
     WorkQueue, EveryOption,
-    ::testing::Combine(::testing::Values(mpi::CounterHost::server, mpi::CounterHost::window),
+    ::testing::Combine(::testing::Values(mpi::CounterHost::automatic, mpi::CounterHost::server,
+                                         mpi::CounterHost::window),
                        ::testing::Values(ClaimBatches::guided, ClaimBatches::single)),
     [](const ::testing::TestParamInfo<Options>& options) {
       return std::string(mpi::counter_host_name(std::get<0>(options.param))) + "_" +

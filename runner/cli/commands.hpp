@@ -42,7 +42,7 @@ struct Launch {
   bool quiet = false;             // -q: --progress none, and no summary lines
   bool resume = false;
   bool retry_failed = false;              // with resume: run the recorded failures again
-  std::string work_queue = "server";      // --work-queue: server or window (mpi/counters.hpp)
+  std::string work_queue = "auto";        // --work-queue: auto, server or window (mpi/counters.hpp)
   std::string claims = "guided";          // --claims: guided or single (drivers/work_queue.hpp)
   std::string ranks_per_writer = "node";  // --ranks-per-writer (output/output_writers.hpp)
 };

@@ -56,10 +56,11 @@ class LazyMpi {
 void add_distribution_options(CLI::App& command, cli::Launch& launch) {
   command
       .add_option("--work-queue", launch.work_queue,
-                  "server (a thread on rank 0 answers claims, on any transport; default) or "
-                  "window (one-sided atomics: fast where the transport does them without "
-                  "rank 0)")
-      ->check(CLI::IsMember({"server", "window"}));
+                  "auto (default: window when all ranks are on one node and its atomics "
+                  "need no rank 0, else server), server (a thread on rank 0 answers claims, "
+                  "on any transport) or window (one-sided atomics: fast where the transport "
+                  "does them without rank 0)")
+      ->check(CLI::IsMember({"auto", "server", "window"}));
   command
       .add_option("--claims", launch.claims,
                   "guided (batches shrinking as the queue empties; default) or single (one "

@@ -2,8 +2,8 @@
 // Packed rows kept in memory until they are written: appended without zero-filling (the
 // packer writes every byte) and grown by realloc, which glibc does for a large block by
 // remapping its pages (mremap), so growing neither copies the rows already there nor
-// faults their pages in again. A std::vector<std::byte> did all three; in the matchstick
-// k = 1 sweep (219,077 rows of 120 bytes) they took a sixth of the driver's time
+// faults their pages in again. A std::vector<std::byte> did all three; in a sweep of
+// 2,000,000 puzzles with 219,077 solution rows of 120 bytes they took a sixth of the time
 // (bench_drivers BM_ExhaustiveChunks/case:0).
 
 #include <algorithm>

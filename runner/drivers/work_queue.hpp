@@ -41,7 +41,7 @@ enum class ClaimBatches { guided, single };
 }
 
 struct QueueOptions {
-  mpi::CounterHost host = mpi::CounterHost::server;
+  mpi::CounterHost host = mpi::CounterHost::automatic;
   ClaimBatches batches = ClaimBatches::guided;
 };
 

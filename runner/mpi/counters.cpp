@@ -10,17 +10,53 @@
 namespace levelforge::mpi {
 
 std::string_view counter_host_name(CounterHost host) {
-  return host == CounterHost::server ? "server" : "window";
+  switch (host) {
+    case CounterHost::automatic: return "auto";
+    case CounterHost::server: return "server";
+    case CounterHost::window: break;
+  }
+  return "window";
 }
 
 CounterHost parse_counter_host(std::string_view name) {
-  if (name == "server") return CounterHost::server;
-  if (name == "window") return CounterHost::window;
-  throw MpiError("work queue '" + std::string(name) + "': expected server or window");
+  for (const auto host : {CounterHost::automatic, CounterHost::server, CounterHost::window})
+    if (name == counter_host_name(host)) return host;
+  throw MpiError("work queue '" + std::string(name) + "': expected auto, server or window");
 }
 
+namespace {
+
+// auto: on one node a window's atomics (osc/sm, osc/rdma) answer in about a microsecond,
+// while a request to the server waits for its thread's next poll (up to 2 ms: on 2 ranks the
+// short sweeps' ranks idled 5-18% of the run, docs/drivers.md). Between nodes, or where the
+// window cannot be made or needs rank 0, the server.
+std::unique_ptr<Counters> automatic_counters(const Comm& comm, std::size_t count) {
+  if (comm.size() == 1 || !comm.on_one_node()) {
+    return std::make_unique<ServedCounters>(comm, count);
+  }
+  std::unique_ptr<WindowCounters> window;
+  try {
+    window = std::make_unique<WindowCounters>(comm, count);
+  } catch (const MpiError&) {
+    // Open MPI's osc/pt2pt refuses windows under MPI_THREAD_MULTIPLE, on every rank alike.
+  }
+  const bool failed_somewhere = comm.all_reduce_max(std::int64_t{window ? 0 : 1}) != 0;
+  if (failed_somewhere && window) {
+    throw MpiError("work queue: the one-sided window was made on some ranks only");
+  }
+  if (window && window->passive()) return window;
+  if (window) window->free();
+  return std::make_unique<ServedCounters>(comm, count);
+}
+
+}  // namespace
+
 std::unique_ptr<Counters> make_counters(const Comm& comm, std::size_t count, CounterHost host) {
-  if (host == CounterHost::window) return std::make_unique<WindowCounters>(comm, count);
+  switch (host) {
+    case CounterHost::automatic: return automatic_counters(comm, count);
+    case CounterHost::window: return std::make_unique<WindowCounters>(comm, count);
+    case CounterHost::server: break;
+  }
   return std::make_unique<ServedCounters>(comm, count);
 }
 

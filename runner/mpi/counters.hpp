@@ -8,6 +8,8 @@
 //  - window: a one-sided window on rank 0 (MPI_Fetch_and_op). Truly one-sided only where
 //    the window's component does the atomics without rank 0 (osc/sm on one node, osc/ucx
 //    with hardware atomics); with osc/pt2pt a request waits until rank 0 next calls MPI.
+//  - auto (the default): the window where every rank is on one node and its atomics land
+//    without rank 0 (measured at start-up), the server otherwise.
 // Construction and free() are collective. The destructor never is: reached without free()
 // only on an error path, where the other ranks may never come, it stops rank 0's thread
 // and leaves a window to MPI_Finalize or the job's abort.
@@ -25,10 +27,10 @@
 
 namespace levelforge::mpi {
 
-enum class CounterHost { server, window };
+enum class CounterHost { automatic, server, window };
 
 [[nodiscard]] std::string_view counter_host_name(CounterHost host);
-// "server" or "window"; throws MpiError naming the value otherwise.
+// "auto", "server" or "window"; throws MpiError naming the value otherwise.
 [[nodiscard]] CounterHost parse_counter_host(std::string_view name);
 
 class Counters {
@@ -69,6 +71,8 @@ class WindowCounters final : public Counters {
   // Open MPI's one-sided component behind the window, told by the info keys each sets
   // ("sm", "rdma", "pt2pt", or "unknown" elsewhere).
   [[nodiscard]] const std::string& component() const { return component_; }
+  // Whether the other ranks' atomics land while rank 0 makes no MPI call.
+  [[nodiscard]] bool passive() const { return passive_; }
 
  private:
   MPI_Win window_ = MPI_WIN_NULL;

@@ -64,6 +64,9 @@ class Comm {
   // MPI_Comm_split: ranks with equal color form one communicator, ordered by key.
   [[nodiscard]] Comm split(int color, int key) const;
 
+  // Collective: whether every rank shares one node's memory (MPI_COMM_TYPE_SHARED).
+  [[nodiscard]] bool on_one_node() const;
+
   void barrier() const;
   void broadcast(std::string& text, int root) const;
   void broadcast(std::span<std::byte> bytes, int root) const;
