@@ -51,7 +51,7 @@ static_assert(sizeof(Summary) == 4 && offsetof(Summary, reachable) == 0 &&
               offsetof(Summary, components) == 1 && offsetof(Summary, distance) == 2);
 
 template <std::size_t Width>
-inline __attribute__((always_inline)) std::int64_t lane_sum(Words<Width> words) {
+inline __attribute__((always_inline)) std::int64_t lane_sum(const Words<Width>& words) {
   std::uint32_t sum = 0;
   for (std::size_t i = 0; i < Width / sizeof(std::uint32_t); ++i) sum += words[i];
   return sum;
