@@ -13,6 +13,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/tiltmaze/four_by_four.hpp"
@@ -336,6 +337,31 @@ TEST(FourByFour, CountSummariesMatchesCountingOneByOne) {
       EXPECT_EQ(got.components, expected.components) << size << " summaries, isa " << isa_name(isa);
       EXPECT_EQ(got.distance, expected.distance) << size << " summaries, isa " << isa_name(isa);
     }
+  }
+}
+
+// summarize_and_count: the summaries of summarize_many and the counts of counting them one
+// by one, on whole batches (counted in the bit planes where the CPU has AVX-512 VPOPCNTDQ)
+// and on ranges with a head and a tail (those parts counted from the summaries).
+TEST(FourByFour, SummarizeAndCountMatchesCountingTheSummaries) {
+  std::cout << "counts in the bit planes: " << (counts_in_planes() ? "yes" : "no") << "\n";
+  for (const auto& [first, size] : {std::pair<std::uint32_t, std::size_t>{0, 65536},
+                                    {0x9A0000 - 1234, 5000},
+                                    {config_count - 700, 700}}) {
+    std::vector<Summary> expected(size), got(size);
+    summarize_many(first, expected);
+    SummaryCounts counts;
+    summarize_and_count(first, got, counts);
+    ASSERT_EQ(got, expected) << "from " << first;
+    SummaryCounts one_by_one;
+    for (const auto& s : expected) {
+      ++one_by_one.reachable[s.reachable];
+      ++one_by_one.components[s.components];
+      ++one_by_one.distance[s.distance];
+    }
+    EXPECT_EQ(counts.reachable, one_by_one.reachable) << "from " << first;
+    EXPECT_EQ(counts.components, one_by_one.components) << "from " << first;
+    EXPECT_EQ(counts.distance, one_by_one.distance) << "from " << first;
   }
 }
 

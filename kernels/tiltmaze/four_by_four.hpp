@@ -65,6 +65,12 @@ struct SummaryCounts {
 void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts);
 void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts, Isa isa);
 
+// summarize_many and count_summaries of its summaries in one call: on a CPU with AVX-512
+// VPOPCNTDQ (counts_in_planes) the counts come from the batches' bit planes, before the
+// summaries are transposed, for a fraction of the cost; elsewhere the two calls.
+void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts);
+[[nodiscard]] bool counts_in_planes();
+
 // The hardest two-target stop-mode puzzle of a maze: over unordered pairs {a, b} of
 // distinct resting cells, neither the start, the largest optimal length
 // min(d(s,a) + d(a,b), d(s,b) + d(b,a)) among the finite ones (d: fewest tilts).

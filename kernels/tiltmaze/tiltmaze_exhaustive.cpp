@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::size_t compact_4x4 = 32;  // "4x4;0;T1,T2;EAST;SOUTH" is at most 24 characters
 constexpr std::size_t moves_size = 32;   // no 4 x 4 puzzle needs more than 30 tilts
+constexpr std::size_t hardest_kept = 100;
 
 // The shortest solution of config's maze with `targets`, which must have `length` tilts:
 // the fast summaries and the solver are two independent computations of the same number.
@@ -69,7 +70,7 @@ std::vector<ReductionSpec> TiltMaze::reductions() {
       histogram_reduction("distance", 0, 16, 16,
                           "largest optimal tilt count from the start to a reachable cell: the "
                           "hardest one-target puzzle (0: the ball cannot move)"),
-      top_k_reduction("hardest", 100,
+      top_k_reduction("hardest", hardest_kept,
                       {int_field("config", "wall configuration (docs/tiltmaze.md)"),
                        text_field("maze", compact_4x4, "the maze with that target, compact form"),
                        int_field("target", "the farthest cell (smallest on ties)"),
@@ -95,12 +96,14 @@ std::vector<ReductionSpec> TiltMaze::reductions() {
 std::vector<FieldSpec> TiltMaze::solution_fields() { return {}; }
 
 std::string TiltMaze::simd_paths() {
-  return "4 x 4 exhaustive summaries in avx512, avx2 or portable lanes; otherwise scalar";
+  return "4 x 4 exhaustive summaries in avx512, avx2 or portable lanes (histograms counted in "
+         "their bit planes with avx512 vpopcntdq); otherwise scalar";
 }
 
 std::string TiltMaze::simd_path(const ParamSet& params) {
   if (!TiltMaze(params).enumerable()) return "scalar solver (no 4 x 4 exhaustive summaries)";
-  return "4 x 4 exhaustive summaries, " + std::string(isa_name(best_isa()));
+  return "4 x 4 exhaustive summaries, " + std::string(isa_name(best_isa())) +
+         (four::counts_in_planes() ? ", histograms in the bit planes (vpopcntdq)" : "");
 }
 
 bool TiltMaze::enumerable() const {
@@ -126,6 +129,20 @@ namespace {
 int offer_threshold(const Reductions& out, std::size_t id) {
   const double floor = out.top_floor(id);
   return std::isinf(floor) ? 0 : static_cast<int>(std::ceil(floor));
+}
+
+// The least distance of a run that may still end among the `kept` hardest: one with `kept`
+// configurations of the same run strictly harder cannot, whatever the index order. Early in
+// a sweep, when the table's floor is low, it keeps the offers (each a solver run to build
+// the record) to about `kept` per run.
+int least_kept(const std::array<std::int64_t, four::SummaryCounts::values>& found,
+               std::size_t kept) {
+  std::int64_t harder = 0;
+  for (auto d = static_cast<int>(found.size()) - 1; d >= 0; --d) {
+    if (harder >= static_cast<std::int64_t>(kept)) return d + 1;
+    harder += found[static_cast<std::size_t>(d)];
+  }
+  return 0;
 }
 
 // The first of [first, last) whose `field` reaches `threshold`. Not inlined: inside the
@@ -173,24 +190,25 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     if (from >= stop) continue;
     const auto size = static_cast<std::size_t>(stop - from);
     const auto from_config = static_cast<std::uint32_t>(from);
-    four::summarize_many(from_config, {summaries.data(), size});
+    const auto hard = std::span(summaries).first(size);
+    four::SummaryCounts run_counts;
+    four::summarize_and_count(from_config, hard, run_counts);
     if (pairs_) four::hardest_pairs_many(from_config, {pairs.data(), size});
     if (self_mirror >= from && self_mirror < stop) ++symmetric_count;
     evaluated_count += static_cast<std::int64_t>(size);
     configuration_count += static_cast<std::int64_t>(reflection_ ? 2 * size : size);
     if (reflection_ && from == self_mirror) --configuration_count;
-    // Counting first; then the top-k offers, rare once the tables are full, each found by a
-    // scan of its own, and none where the run's counts show no distance that reaches them.
-    const auto hard = std::span(summaries).first(size);
-    four::SummaryCounts run_counts;
-    four::count_summaries(hard, run_counts);
+    // The top-k offers, rare once the tables are full, each found by a scan of its own, and
+    // none where the run's counts show no distance that reaches them.
     add_counts(counts, run_counts);
     const auto& found = run_counts.distance;
     const auto longest = std::find_if(found.rbegin(), found.rend(), [](auto n) { return n > 0; });
     const auto reaches = static_cast<int>(found.rend() - longest) - 1;
-    for (auto it = hard.begin(); reaches >= offer_threshold(out, hardest) && it != hard.end();
-         ++it) {
-      it = next_candidate(it, hard.end(), &four::Summary::distance, offer_threshold(out, hardest));
+    const auto least = least_kept(found, hardest_kept);
+    for (auto it = hard.begin();
+         reaches >= std::max(least, offer_threshold(out, hardest)) && it != hard.end(); ++it) {
+      it = next_candidate(it, hard.end(), &four::Summary::distance,
+                          std::max(least, offer_threshold(out, hardest)));
       if (it == hard.end()) break;
       const auto config = static_cast<std::uint32_t>(from_config + (it - hard.begin()));
       const auto& s = *it;

@@ -323,7 +323,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
                experiment.output);
     return exit_checkpointed;
   }
-  fmt::print("levelforge: {} task{}, {} kernel calls in {:.3f} s on {} rank{} (max idle {:.1f}%)\n",
+  fmt::print("levelforge: {} task{}, {} kernel calls in {:.4f} s on {} rank{} (max idle {:.1f}%)\n",
              summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
              comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);

@@ -129,7 +129,7 @@ WindowCounters::WindowCounters(const Comm& comm, std::size_t count) : count_(cou
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
     while (!passive && std::chrono::steady_clock::now() < deadline) {
       passive = arrived.load() == comm.size() - 1;
-      if (!passive) std::this_thread::sleep_for(std::chrono::microseconds(100));
+      if (!passive) std::this_thread::sleep_for(std::chrono::microseconds(10));
     }
   }
   comm.broadcast_value(passive, 0);

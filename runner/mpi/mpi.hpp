@@ -64,7 +64,7 @@ class Comm {
   // MPI_Comm_split: ranks with equal color form one communicator, ordered by key.
   [[nodiscard]] Comm split(int color, int key) const;
 
-  // Collective: whether every rank shares one node's memory (MPI_COMM_TYPE_SHARED).
+  // Collective: whether every rank runs on one host (the same MPI_Get_processor_name).
   [[nodiscard]] bool on_one_node() const;
 
   void barrier() const;
