@@ -590,14 +590,17 @@ def bench_checkpoint(runner, args, _ranks):
     return [*process.values(), *driver.values()], ratios, []
 
 
-def google_benchmark(runner, args, name, benchmark_filter):
-    """Runs build/bench/bench_NAME (Google Benchmark, --repeats repetitions interleaved by its
-    own runner) and returns its iterations as (name, {arg: value}, items_per_second); None when
-    the binary is not built."""
+def google_benchmark(runner, args, name, benchmark_filter, repetitions=None):
+    """Runs build/bench/bench_NAME (Google Benchmark, --repeats repetitions, or `repetitions`,
+    interleaved by its own runner) and returns its iterations as (name, {arg: value},
+    items_per_second); None when the binary is not built."""
     binary = runner.levelforge.parent.parent.parent / "bench" / f"bench_{name}"
     if not binary.exists():
         return None
-    cmd = [str(binary), f"--benchmark_repetitions={args.repeats}", "--benchmark_format=json",
+    repetitions = args.repeats if repetitions is None else repetitions
+    # A single repetition in a fresh process gets the warm-up a burst's later ones have.
+    warmup = ["--benchmark_min_warmup_time=0.2"] if repetitions == 1 else []
+    cmd = [str(binary), f"--benchmark_repetitions={repetitions}", *warmup, "--benchmark_format=json",
            "--benchmark_enable_random_interleaving=true", f"--benchmark_filter={benchmark_filter}"]
     if runner.verbose:
         print("  $ " + shlex.join(cmd), file=sys.stderr, flush=True)
@@ -662,14 +665,25 @@ def bench_drivers(runner, args, _ranks):
     solver = Series("drivers", "matchstick k=1 solver alone, 1 core", "throughput", "puzzles/s", "{:.0f}")
     summaries = Series("drivers", "tiltmaze 4x4 summaries alone, 1 core", "throughput", "configs/s",
                        "{:.0f}")
-    kernel_runs = {"matchstick": google_benchmark(runner, args, "matchstick", "BM_FastSweep_k1/stride:1$"),
-                   "tiltmaze_four": google_benchmark(runner, args, "tiltmaze_four", "BM_summarize_many/"),
-                   "drivers": google_benchmark(runner, args, "drivers", ".")}
+    # The bare kernels, the floors' references, are measured once per repeat beside that
+    # repeat's runs: the machine's pace drifts by 10% over a minute, and one burst of
+    # repetitions before all the runs would compare the runs with one moment of it.
+    bare = (("matchstick", "BM_FastSweep_k1/stride:1$", solver),
+            ("tiltmaze_four", "BM_summarize_many/", summaries))
+
+    def measure_bare():
+        for name, benchmark_filter, series in bare:
+            runs = google_benchmark(runner, args, name, benchmark_filter, repetitions=1)
+            if runs is None:
+                return [not_built("drivers", name)]
+            series.values += [v for _, _, v in runs]
+        return []
+
+    kernel_runs = {"drivers": google_benchmark(runner, args, "drivers", ".")}
     missing = [not_built("drivers", name) for name, runs in kernel_runs.items() if runs is None]
+    missing += measure_bare() if not missing else []
     if missing:
         return [], [], missing
-    solver.values = [v for _, _, v in kernel_runs["matchstick"]]
-    summaries.values = [v for _, _, v in kernel_runs["tiltmaze_four"]]
     cases = {"0": "matchstick k=1", "1": "tiltmaze 4x4", "2": "matchstick k=1, no solution records"}
     alone = {}
     for name, fields, per_second in kernel_runs["drivers"]:
@@ -693,6 +707,8 @@ def bench_drivers(runner, args, _ranks):
     for _ in range(args.warmup):
         runner.run(runs[0][1], r, output=False)
     for rep in range(args.repeats):
+        if rep > 0:
+            measure_bare()
         for name, config, output, calls in runs:
             run = runner.run(config, r, output=output)
             if calls is not None and run["calls"] != calls:
