@@ -451,7 +451,6 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
 }
 
 using BatchFunction = void (*)(std::uint32_t, Summary*);
-using CountingBatchFunction = void (*)(std::uint32_t, Summary*, PlaneCounts&);
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f"))) void summarize_batch_avx512(std::uint32_t base, Summary* out) {
@@ -484,7 +483,8 @@ BatchFunction batch_function(Isa isa) {
 BatchFunction best_batch_function() { return batch_function(best_isa()); }
 
 // `whole(base, at)` summarizes the full batch at `base` into `at`; a head or tail batch is
-// summarized whole into a buffer and `part(first, summaries)` told of the part asked for.
+// summarized whole into a buffer by `batch`, and `part(summaries)` is given the part asked
+// for once it is in `out`.
 template <class Whole, class Part>
 void summarize_batches(std::uint32_t first, std::span<Summary> out, BatchFunction batch,
                        Whole whole, Part part) {
