@@ -66,10 +66,10 @@ void visit_all(benchmark::State& state, PerChunk per_chunk) {
   const auto count = model->index_count();
   for (auto _ : state) {
     SolutionStore store(*kernel->exhaustive);
-    Reductions reductions(kernel->exhaustive->reductions);
+    Reductions reductions(kernel->exhaustive->reductions, &kernel->exhaustive->solutions);
     for (std::uint64_t begin = 0, chunk = 0; begin < count; begin += c.chunk, ++chunk) {
       model->visit(begin, std::min(count, begin + c.chunk), reductions);
-      per_chunk(store, chunk, reductions.solutions(), c.kernel);
+      per_chunk(store, chunk, reductions);
     }
     benchmark::DoNotOptimize(reductions.counts().data());
   }
@@ -78,15 +78,15 @@ void visit_all(benchmark::State& state, PerChunk per_chunk) {
 }
 
 void BM_ExhaustiveVisit(benchmark::State& state) {
-  visit_all(state, [](SolutionStore&, std::uint64_t, std::vector<Solution>& found, const char*) {
-    found.clear();
-  });
+  visit_all(state,
+            [](SolutionStore&, std::uint64_t, Reductions& found) { found.clear_solutions(); });
 }
 BENCHMARK(BM_ExhaustiveVisit)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 void BM_ExhaustiveChunks(benchmark::State& state) {
-  visit_all(state, [](SolutionStore& store, std::uint64_t chunk, std::vector<Solution>& found,
-                      const char* kernel) { store.add(chunk, 0, found, kernel); });
+  visit_all(state, [](SolutionStore& store, std::uint64_t chunk, Reductions& found) {
+    store.add(chunk, 0, found);
+  });
 }
 BENCHMARK(BM_ExhaustiveChunks)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 

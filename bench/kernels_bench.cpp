@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/api/record_layout.hpp"
 #include "kernels/api/reductions.hpp"
 #include "kernels/api/rng.hpp"
 #include "kernels/testing/collatz.hpp"
@@ -26,7 +27,6 @@
 #include "runner/engine/island_migration.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/qd_engine.hpp"
-#include "runner/engine/record_layout.hpp"
 #include "tests/solo_group.hpp"
 
 namespace levelforge {
@@ -53,10 +53,10 @@ void BM_CollatzVisitBlock(benchmark::State& state) {
   params.set("solution_steps", std::int64_t{100'000});
   const auto model = kernel->exhaustive->make(params);
   const auto block = static_cast<std::uint64_t>(state.range(1));
-  Reductions reductions(kernel->exhaustive->reductions);
+  Reductions reductions(kernel->exhaustive->reductions, &kernel->exhaustive->solutions);
   for (auto _ : state) {
     model->visit(0, block, reductions);
-    reductions.solutions().clear();
+    reductions.clear_solutions();
   }
   benchmark::DoNotOptimize(reductions.counts().data());
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(block));

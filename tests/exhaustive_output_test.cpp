@@ -18,7 +18,7 @@ namespace exhaustive_output_test {
 // added in descending order, as dynamic scheduling and resumes leave them.
 TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
   const auto world = mpi::Comm::world();
-  const ExhaustiveCapability capability{{}, {int_field("value", "a value")}, {}};
+  const ExhaustiveCapability capability{{}, RecordLayout({int_field("value", "a value")}), {}};
   for (const std::uint64_t chunk_count : {1U, 2U, 17U, 400U}) {
     SolutionStore store(capability);
     const auto holder = [&](std::uint64_t chunk) {
@@ -27,10 +27,13 @@ TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
     const auto solutions_of = [](std::uint64_t chunk) { return (chunk * 7) % 5; };
     for (auto chunk = chunk_count; chunk-- > 0;) {
       if (holder(chunk) != world.rank()) continue;
-      std::vector<Solution> found;
-      for (std::uint64_t i = 0; i < solutions_of(chunk); ++i)
-        found.push_back({chunk * 10 + i, {static_cast<std::int64_t>(i)}});
-      store.add(chunk, 0, found, "test");
+      Reductions found(capability.reductions, &capability.solutions);
+      for (std::uint64_t i = 0; i < solutions_of(chunk); ++i) {
+        found.begin_index(chunk * 10 + i);
+        found.solution({static_cast<std::int64_t>(i)});
+      }
+      store.add(chunk, 0, found);
+      ASSERT_EQ(found.solution_count(), 0U);
     }
     const auto offsets = store.offsets(chunk_count, world);
     std::uint64_t total = 0;

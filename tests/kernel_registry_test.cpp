@@ -185,7 +185,7 @@ TEST(KernelRegistry, CapabilitiesCarryTheKernelDeclarations) {
   EXPECT_EQ(collatz.exhaustive->reductions[0].kind, ReductionKind::count);
   EXPECT_EQ(collatz.exhaustive->reductions[1].kind, ReductionKind::histogram);
   EXPECT_EQ(collatz.exhaustive->reductions[2].kind, ReductionKind::top_k);
-  EXPECT_EQ(names_of(collatz.exhaustive->solution_fields),
+  EXPECT_EQ(names_of(collatz.exhaustive->solutions.fields()),
             (std::vector<std::string>{"n", "steps"}));
   ASSERT_TRUE(collatz.sweep.has_value());
   EXPECT_EQ(names_of(collatz.sweep->record_fields),
@@ -263,15 +263,14 @@ TEST(KernelFactories, ExhaustiveModelVisitsTheRangeWithIndices) {
   auto params = with(collatz, "count", 100);
   params.set("solution_steps", ParamValue{std::int64_t{0}});  // every start is a solution
   const auto model = collatz.exhaustive->make(params);
-  Reductions out(collatz.exhaustive->reductions);
+  Reductions out(collatz.exhaustive->reductions, &collatz.exhaustive->solutions);
   model->visit(5, 10, out);
   EXPECT_EQ(out.counts()[0], 5);
-  ASSERT_EQ(out.solutions().size(), 5U);
+  ASSERT_EQ(out.solution_count(), 5U);
   for (std::size_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(out.solutions()[i].index, 5 + i);
+    EXPECT_EQ(out.solution_index(i), 5 + i);
     // start = 1: index i is n = i + 1.
-    EXPECT_EQ(std::get<std::int64_t>(out.solutions()[i].record[0]),
-              static_cast<std::int64_t>(6 + i));
+    EXPECT_EQ(std::get<std::int64_t>(out.solution_record(i)[0]), static_cast<std::int64_t>(6 + i));
   }
   model->visit(10, 10, out);  // empty range
   EXPECT_EQ(out.counts()[0], 5);

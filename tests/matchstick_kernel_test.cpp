@@ -37,7 +37,8 @@ TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
                                   std::string(zeros) == "allow" ? matchstick::LeadingZeros::allow
                                                                 : matchstick::LeadingZeros::forbid};
     const auto specs = Matchstick::reductions();
-    Reductions out(specs);
+    const RecordLayout layout(Matchstick::solution_fields());
+    Reductions out(specs, &layout);
     kernel.visit_range(0, kernel.index_count(), out);
     std::int64_t solutions = 0;
     std::int64_t good = 0;
@@ -54,7 +55,7 @@ TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
     EXPECT_EQ(out.counts()[Matchstick::true_puzzles], already_true);
     EXPECT_EQ(out.counts()[Matchstick::solutions], solutions);
     EXPECT_EQ(out.counts()[Matchstick::good], good);
-    EXPECT_EQ(static_cast<std::int64_t>(out.solutions().size()), solutions);
+    EXPECT_EQ(static_cast<std::int64_t>(out.solution_count()), solutions);
     const auto table = out.sorted_top(Matchstick::good_puzzles);
     EXPECT_EQ(static_cast<std::int64_t>(table.size()), std::min<std::int64_t>(good, 1000));
     for (const auto& entry : table) {
@@ -74,16 +75,17 @@ TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
 TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
   const Matchstick kernel(params_with<Matchstick>({}));
   const auto specs = Matchstick::reductions();
-  Reductions batched(specs);
-  Reductions single(specs);
+  const RecordLayout layout(Matchstick::solution_fields());
+  Reductions batched(specs, &layout);
+  Reductions single(specs, &layout);
   kernel.visit_range(718'500, 721'500, batched);
   for (std::uint64_t index = 718'500; index < 721'500; ++index) kernel.visit(index, single);
   EXPECT_EQ(batched.counts(), single.counts());
   EXPECT_EQ(batched.histograms(), single.histograms());
-  ASSERT_EQ(batched.solutions().size(), single.solutions().size());
-  for (std::size_t i = 0; i < batched.solutions().size(); ++i) {
-    EXPECT_EQ(batched.solutions()[i].index, single.solutions()[i].index);
-    EXPECT_EQ(batched.solutions()[i].record, single.solutions()[i].record);
+  ASSERT_EQ(batched.solution_count(), single.solution_count());
+  for (std::size_t i = 0; i < batched.solution_count(); ++i) {
+    EXPECT_EQ(batched.solution_index(i), single.solution_index(i));
+    EXPECT_EQ(batched.solution_record(i), single.solution_record(i));
   }
 }
 

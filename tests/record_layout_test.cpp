@@ -1,4 +1,4 @@
-#include "runner/engine/record_layout.hpp"
+#include "kernels/api/record_layout.hpp"
 
 #include <gtest/gtest.h>
 

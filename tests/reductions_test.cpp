@@ -41,7 +41,7 @@ TEST(Reductions, StartEmpty) {
   EXPECT_EQ(r.histograms()[hist], (std::vector<std::int64_t>(6, 0)));
   EXPECT_TRUE(r.histograms()[visited].empty());
   EXPECT_TRUE(r.tops()[top].empty());
-  EXPECT_TRUE(r.solutions().empty());
+  EXPECT_EQ(r.solution_count(), 0U);
 }
 
 TEST(Reductions, CountAddsAmountsToItsOwnCounterOnly) {
@@ -210,19 +210,67 @@ TEST(Reductions, SortedTopWithFewerThanKEntriesIsSortedAndLeavesTablesAlone) {
 
 TEST(Reductions, SolutionsCarryTheIndexSetByBeginIndex) {
   const auto s = specs();
-  Reductions r(s);
+  const RecordLayout layout({int_field("value", "a value")});
+  Reductions r(s, &layout);
   r.solution({std::int64_t{1}});  // before any begin_index: index 0
   r.begin_index(42);
   r.solution({std::int64_t{2}});
   r.solution({std::int64_t{3}});
   r.begin_index(7);
   r.solution({std::int64_t{4}});
-  const auto& solutions = r.solutions();
-  ASSERT_EQ(solutions.size(), 4U);
-  const std::vector<std::uint64_t> indices{solutions[0].index, solutions[1].index,
-                                           solutions[2].index, solutions[3].index};
+  ASSERT_EQ(r.solution_count(), 4U);
+  const std::vector<std::uint64_t> indices{r.solution_index(0), r.solution_index(1),
+                                           r.solution_index(2), r.solution_index(3)};
   EXPECT_EQ(indices, (std::vector<std::uint64_t>{0, 42, 42, 7}));
-  EXPECT_EQ(std::get<std::int64_t>(solutions[3].record[0]), 4);
+  EXPECT_EQ(r.solution_record(3), (Record{std::int64_t{4}}));
+  EXPECT_EQ(r.solution_rows().size(), 4 * sizeof(std::int64_t));
+  r.clear_solutions();
+  EXPECT_EQ(r.solution_count(), 0U);
+  EXPECT_TRUE(r.solution_rows().empty());
+}
+
+// A row written in place holds what a record of the same values packs to; unwritten text
+// is empty.
+TEST(Reductions, SolutionRowsWrittenInPlaceEqualRecords) {
+  const auto s = specs();
+  const RecordLayout layout({text_field("name", 6, "a name"), int_field("n", "a number"),
+                             real_field("x", "a real"), text_field("note", 4, "a note")});
+  Reductions r(s, &layout);
+  r.begin_index(3);
+  r.solution({std::string("ab"), std::int64_t{-5}, 0.25, std::string("")});
+  r.solution_row().real(2, 0.25).text(0, "abcdef").text(0, "ab").integer(1, -5);
+  ASSERT_EQ(r.solution_count(), 2U);
+  EXPECT_EQ(r.solution_index(1), 3U);
+  EXPECT_EQ(r.solution_record(1),
+            (Record{std::string("ab"), std::int64_t{-5}, 0.25, std::string("")}));
+  const auto rows = r.solution_rows();
+  ASSERT_EQ(rows.size(), 2 * layout.row_size());
+  EXPECT_TRUE(std::equal(rows.begin(), rows.begin() + 26, rows.begin() + 26));
+}
+
+// A solution that does not fit its fields throws and leaves no row; without fields none is
+// taken.
+TEST(Reductions, SolutionsThatDoNotFitLeaveNoRow) {
+  const auto s = specs();
+  const RecordLayout layout({text_field("name", 3, "a name"), int_field("n", "a number")});
+  Reductions r(s, &layout);
+  r.solution({std::string("abc"), std::int64_t{1}});
+  EXPECT_THROW(r.solution({std::string("abcd"), std::int64_t{2}}), KernelError);
+  EXPECT_THROW(r.solution({std::int64_t{2}, std::int64_t{2}}), KernelError);
+  EXPECT_THROW(r.solution({std::string("a")}), KernelError);
+  EXPECT_EQ(r.solution_count(), 1U);
+  EXPECT_EQ(r.solution_rows().size(), layout.row_size());
+  try {
+    r.solution_row().text(0, "abcd");
+    FAIL() << "a text longer than its field was taken";
+  } catch (const KernelError& error) {
+    EXPECT_STREQ(error.what(),
+                 "solution record: field 'name' holds 4 bytes, at most 3 are declared");
+  }
+  Reductions without(s);
+  EXPECT_THROW(without.solution({std::int64_t{1}}), KernelError);
+  EXPECT_THROW((void)without.solution_row(), KernelError);
+  EXPECT_EQ(without.solution_count(), 0U);
 }
 
 TEST(Reductions, RanksBeforeIsHigherScoreThenSmallerIndex) {

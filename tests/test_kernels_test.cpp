@@ -95,7 +95,8 @@ TEST(Collatz, VisitOverAThousandStartsMatchesBruteForce) {
       params_with<Collatz>({{"start", 1}, {"count", 1000}, {"solution_steps", solution_steps}}));
   ASSERT_EQ(kernel.index_count(), 1000U);
   const auto specs = Collatz::reductions();
-  Reductions out(specs);
+  const RecordLayout layout(Collatz::solution_fields());
+  Reductions out(specs, &layout);
   for (std::uint64_t index = 0; index < 1000; ++index) {
     out.begin_index(index);
     kernel.visit(index, out);
@@ -136,12 +137,11 @@ TEST(Collatz, VisitOverAThousandStartsMatchesBruteForce) {
   EXPECT_EQ(top[0].record[0], FieldValue{std::int64_t{871}});
   EXPECT_EQ(top[0].record[1], FieldValue{std::int64_t{178}});
 
-  ASSERT_EQ(out.solutions().size(), solutions.size());
+  ASSERT_EQ(out.solution_count(), solutions.size());
   ASSERT_FALSE(solutions.empty());
   for (std::size_t i = 0; i < solutions.size(); ++i) {
-    const auto& solution = out.solutions()[i];
-    EXPECT_EQ(solution.index, solutions[i].first);
-    EXPECT_EQ(solution.record,
+    EXPECT_EQ(out.solution_index(i), solutions[i].first);
+    EXPECT_EQ(out.solution_record(i),
               (Record{static_cast<std::int64_t>(solutions[i].first + 1), solutions[i].second}));
   }
 }

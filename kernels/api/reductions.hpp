@@ -2,6 +2,9 @@
 // What an exhaustive kernel's visit(index) contributes to: counters, histograms, top-K
 // tables and solution records. Plain C++: the runner merges one of these per rank with
 // MPI collectives, so every operation here is associative and order-independent.
+// Solutions are kept as packed rows of the kernel's solution fields, the runner's own row
+// layout: a kernel that finds many writes them in place (solution_row), so a solution costs
+// no allocation.
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +13,13 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "kernels/api/params.hpp"
 #include "kernels/api/record.hpp"
+#include "kernels/api/record_layout.hpp"
 
 namespace levelforge {
 
@@ -58,15 +63,13 @@ inline bool ranks_before(const TopEntry& a, const TopEntry& b) {
   return a.index < b.index;
 }
 
-struct Solution {
-  std::uint64_t index;
-  Record record;
-};
-
 class Reductions {
  public:
   // Throws KernelError for a histogram without bins or width, or a top-k with k = 0.
-  explicit Reductions(const std::vector<ReductionSpec>& specs) : specs_(&specs) {
+  // `solution_layout`, the kernel's solution fields, is needed once a solution is given.
+  explicit Reductions(const std::vector<ReductionSpec>& specs,
+                      const RecordLayout* solution_layout = nullptr)
+      : specs_(&specs), solution_layout_(solution_layout) {
     for (const auto& spec : specs) {
       if (spec.kind == ReductionKind::histogram && (spec.bins == 0 || !(spec.high > spec.low))) {
         throw KernelError("reduction '" + spec.name +
@@ -132,14 +135,43 @@ class Reductions {
                                           : table.front().score;
   }
 
-  void solution(Record record) { solutions_.push_back({index_, std::move(record)}); }
+  // A solution of the index being visited, as a record; throws KernelError for one that
+  // does not match the solution fields.
+  void solution(const Record& record) {
+    const auto& layout = solution_layout();
+    const auto first = solution_bytes_.size();
+    const auto row = add_solution_row();
+    try {
+      layout.pack(record, row, solution_context);
+    } catch (...) {
+      solution_bytes_.resize(first);
+      solution_indices_.pop_back();
+      throw;
+    }
+  }
+  // A solution of the index being visited, its fields written in place (zero until written);
+  // the writer is valid until the next solution.
+  RowWriter solution_row() { return {solution_layout(), add_solution_row(), solution_context}; }
+
+  [[nodiscard]] std::size_t solution_count() const { return solution_indices_.size(); }
+  [[nodiscard]] std::uint64_t solution_index(std::size_t i) const { return solution_indices_[i]; }
+  // Every solution's row, in the order given.
+  [[nodiscard]] std::span<const std::byte> solution_rows() const { return solution_bytes_; }
+  [[nodiscard]] Record solution_record(std::size_t i) const {
+    const auto size = solution_layout().row_size();
+    return solution_layout().unpack(std::span(solution_bytes_).subspan(i * size, size));
+  }
+  // Keeps the storage for the next solutions.
+  void clear_solutions() {
+    solution_indices_.clear();
+    solution_bytes_.clear();
+  }
 
   [[nodiscard]] const std::vector<ReductionSpec>& specs() const { return *specs_; }
   [[nodiscard]] std::vector<std::int64_t>& counts() { return counts_; }
   [[nodiscard]] std::vector<std::vector<std::int64_t>>& histograms() { return histograms_; }
   // Heap-ordered (worst first) until sorted_top() is called.
   [[nodiscard]] std::vector<std::vector<TopEntry>>& tops() { return tops_; }
-  [[nodiscard]] std::vector<Solution>& solutions() { return solutions_; }
 
   [[nodiscard]] std::vector<TopEntry> sorted_top(std::size_t id) const {
     auto table = tops_[id];
@@ -148,12 +180,29 @@ class Reductions {
   }
 
  private:
+  static constexpr std::string_view solution_context = "solution record";
+
+  [[nodiscard]] const RecordLayout& solution_layout() const {
+    if (solution_layout_ == nullptr)
+      throw KernelError("a solution was given, but no solution fields");
+    return *solution_layout_;
+  }
+  std::span<std::byte> add_solution_row() {
+    const auto size = solution_layout().row_size();
+    const auto first = solution_bytes_.size();
+    solution_bytes_.resize(first + size);
+    solution_indices_.push_back(index_);
+    return std::span(solution_bytes_).subspan(first, size);
+  }
+
   const std::vector<ReductionSpec>* specs_;
+  const RecordLayout* solution_layout_;
   std::uint64_t index_ = 0;
   std::vector<std::int64_t> counts_;
   std::vector<std::vector<std::int64_t>> histograms_;
   std::vector<std::vector<TopEntry>> tops_;
-  std::vector<Solution> solutions_;
+  std::vector<std::uint64_t> solution_indices_;
+  std::vector<std::byte> solution_bytes_;  // solution_indices_.size() rows
 };
 
 }  // namespace levelforge

@@ -45,8 +45,17 @@ const Tables& tables() {
 
 namespace {
 
+SlotKind slot_kind(const Form& form, int position, const Rules& rules) {
+  if (position == form.operator_position()) return operator_slot;
+  if (rules.leading_zeros == LeadingZeros::forbid) {
+    for (int number = 0; number < 3; ++number)
+      if (position == form.first_position(number) && form.digits(number) > 1) return nonzero_digit;
+  }
+  return any_digit;
+}
+
 // The count over removals and additions up to K each, K a template argument so that the
-// loops unroll: sweeps ask this of every good puzzle.
+// loops unroll.
 template <std::size_t K>
 std::int64_t count_layouts(const Layout& puzzle, const Rules& rules) {
   using Counts = std::array<std::array<std::int64_t, K + 1>, K + 1>;  // [removed][added]
@@ -55,15 +64,8 @@ std::int64_t count_layouts(const Layout& puzzle, const Rules& rules) {
   Counts count{};
   count[0][0] = 1;
   for (int position = 0; position < form.positions(); ++position) {
-    SlotKind kind = any_digit;
-    if (position == form.operator_position()) {
-      kind = operator_slot;
-    } else if (rules.leading_zeros == LeadingZeros::forbid) {
-      for (int number = 0; number < 3; ++number)
-        if (position == form.first_position(number) && form.digits(number) > 1)
-          kind = nonzero_digit;
-    }
-    const Ways& step = t.ways[puzzle.cells[static_cast<std::size_t>(position)]][kind];
+    const Ways& step =
+        t.ways[puzzle.cells[static_cast<std::size_t>(position)]][slot_kind(form, position, rules)];
     Counts next{};
     for (std::size_t r = 0; r <= K; ++r)
       for (std::size_t a = 0; a <= K; ++a)
@@ -77,6 +79,28 @@ std::int64_t count_layouts(const Layout& puzzle, const Rules& rules) {
   return total;
 }
 
+// count_layouts<1> where every position shows a symbol of its kind (a sweep's good puzzle):
+// a stick moved inside one symbol, or taken from one position and placed at another.
+// -1 where a position shows none.
+std::int64_t count_one_move_layouts(const Layout& puzzle, const Rules& rules) {
+  const Form& form = puzzle.form;
+  const auto& t = tables();
+  std::int64_t inside = 0;
+  std::int64_t taken = 0;
+  std::int64_t placed = 0;
+  std::int64_t taken_and_placed_alike = 0;  // the pairs of one position, not a move between two
+  for (int position = 0; position < form.positions(); ++position) {
+    const Ways& step =
+        t.ways[puzzle.cells[static_cast<std::size_t>(position)]][slot_kind(form, position, rules)];
+    if (step[0][0] != 1) return -1;
+    inside += step[1][1];
+    taken += step[1][0];
+    placed += step[0][1];
+    taken_and_placed_alike += step[1][0] * step[0][1];
+  }
+  return inside + taken * placed - taken_and_placed_alike;
+}
+
 }  // namespace
 
 std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
@@ -84,7 +108,10 @@ std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
   check_rules(rules);
   static_assert(max_moves == 3);
   switch (rules.moves) {
-    case 1: return count_layouts<1>(puzzle, rules);
+    case 1: {
+      const auto count = count_one_move_layouts(puzzle, rules);
+      return count >= 0 ? count : count_layouts<1>(puzzle, rules);
+    }
     case 2: return count_layouts<2>(puzzle, rules);
     default: return count_layouts<3>(puzzle, rules);
   }

@@ -12,7 +12,7 @@ namespace levelforge::matchstick {
 // position is a valid symbol, with no leading zero where `rules` forbid one, true or
 // false. Counted, not listed: a dynamic program over the positions on (sticks taken,
 // sticks placed), with per-pattern tables of how many symbols lie r removals and a
-// additions away.
+// additions away; one move in closed form where each position shows a symbol.
 std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules);
 
 }  // namespace levelforge::matchstick

@@ -137,20 +137,34 @@ void check_rules(const Rules& rules) {
 
 std::string to_string(const Layout& layout) {
   check_shape(layout);
-  const Form& form = layout.form;
-  std::array<char, max_positions + 1> text{};  // the positions and '='
-  std::size_t size = 0;
-  for (int position = 0; position < form.positions(); ++position) {
-    const Pattern pattern = layout.cells[to_index(position)];
-    if (position == form.operator_position()) {
-      text[size++] = pattern == plus_pattern ? '+' : pattern == minus_pattern ? '-' : '?';
-      continue;
-    }
-    if (position == form.operator_position() + 1 + form.b_digits) text[size++] = '=';
-    const int digit = digit_of(pattern);
-    text[size++] = digit < 0 ? '?' : static_cast<char>('0' + digit);
-  }
-  return {text.data(), size};
+  return std::string(equation_text(layout.form, layout.cells).view());
+}
+
+void throw_too_long(std::size_t limit) {
+  throw std::length_error("matchstick text: more than " + std::to_string(limit) + " characters");
+}
+
+EquationText equation_text(const Form& form, std::span<const Pattern> cells) {
+  // The symbol of a digit position's pattern; sweeps write one text per solution.
+  static constexpr std::array<char, 256> digit_symbols = [] {
+    std::array<char, 256> table{};
+    table.fill('?');
+    for (std::size_t d = 0; d < digit_patterns.size(); ++d)
+      table[digit_patterns[d]] = static_cast<char>('0' + d);
+    return table;
+  }();
+  EquationText text;
+  const auto digits = [&](int first, int count) {
+    for (int position = first; position < first + count; ++position)
+      text.push_back(digit_symbols[cells[to_index(position)]]);
+  };
+  digits(0, form.a_digits);
+  const Pattern op = cells[to_index(form.operator_position())];
+  text.push_back(op == plus_pattern ? '+' : op == minus_pattern ? '-' : '?');
+  digits(form.first_position(1), form.b_digits);
+  text.push_back('=');
+  digits(form.first_position(2), form.c_digits);
+  return text;
 }
 
 int sticks(const Layout& layout) {
@@ -225,43 +239,47 @@ std::string moved_sticks(const Layout& puzzle, const Layout& after) {
   if (puzzle.form != after.form) {
     throw std::invalid_argument("moved_sticks: the layouts have different forms");
   }
+  return std::string(moved_sticks(puzzle, after.cells).view());
+}
+
+MovedText moved_sticks(const Layout& puzzle, std::span<const Pattern> after) {
   // Places as (position, segment), in the order the loop meets them: a sweep names every
   // solution's moves, so no string per place.
-  using Place = std::pair<int, int>;
+  struct Place {  // no constructor: the arrays below are not zeroed
+    int position;
+    int segment;
+  };
   constexpr auto places = static_cast<std::size_t>(max_positions) * digit_segments;
-  std::array<Place, places> sources;  // not zeroed: filled up to the counts below
+  std::array<Place, places> sources;  // filled up to the counts below
   std::array<Place, places> destinations;
   std::size_t source_count = 0;
   std::size_t destination_count = 0;
   for (int position = 0; position < puzzle.form.positions(); ++position) {
     const Pattern before = puzzle.cells[to_index(position)];
-    const Pattern now = after.cells[to_index(position)];
+    const Pattern now = after[to_index(position)];
     if (before == now) continue;
-    for (int segment = 0; segment < digit_segments; ++segment) {
-      const auto bit = static_cast<Pattern>(1U << segment);
-      if ((before & bit) == (now & bit)) continue;
-      if ((before & bit) != 0) {
-        sources[source_count++] = {position, segment};
-      } else {
-        destinations[destination_count++] = {position, segment};
-      }
-    }
+    // Segments ascending: the lowest set bit first.
+    for (unsigned taken = before & ~now & 0x7FU; taken != 0; taken &= taken - 1)
+      sources[source_count++] = {position, std::countr_zero(taken)};
+    for (unsigned placed = now & ~before & 0x7FU; placed != 0; placed &= placed - 1)
+      destinations[destination_count++] = {position, std::countr_zero(placed)};
   }
   if (source_count != destination_count) {
     throw std::invalid_argument("moved_sticks: the layouts have different numbers of sticks");
   }
-  std::string moved;
+  static_assert(max_positions < 100);  // a place is at most "PP.S"
+  MovedText moved;
   const auto append = [&](const Place& place) {
     const auto [position, segment] = place;
-    if (position >= 10) moved += static_cast<char>('0' + position / 10);
-    moved += static_cast<char>('0' + position % 10);
-    moved += '.';
-    moved += segment_name(puzzle, position, segment);
+    if (position >= 10) moved.push_back(static_cast<char>('0' + position / 10));
+    moved.push_back(static_cast<char>('0' + position % 10));
+    moved.push_back('.');
+    moved.push_back(segment_name(puzzle, position, segment));
   };
   for (std::size_t i = 0; i < source_count; ++i) {
-    if (i > 0) moved += ' ';
+    if (i > 0) moved.push_back(' ');
     append(sources[i]);
-    moved += '>';
+    moved.push_back('>');
     append(destinations[i]);
   }
   return moved;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -82,6 +83,29 @@ Layout parse_equation(std::string_view text, std::string_view source = "<puzzle>
 
 // The symbol each position shows: '0'-'9', '+', '-', or '?' for a pattern that is none.
 std::string to_string(const Layout& layout);
+
+[[noreturn]] void throw_too_long(std::size_t limit);
+
+// Text of at most N characters kept without allocation: the strings a sweep writes for
+// every solution.
+template <std::size_t N>
+class FixedText {
+ public:
+  void push_back(char c) {
+    if (size_ == N) [[unlikely]]
+      throw_too_long(N);
+    chars_[size_++] = c;
+  }
+  [[nodiscard]] std::string_view view() const { return {chars_.data(), size_}; }
+
+ private:
+  std::array<char, N> chars_;  // not zeroed: the first size_ are written
+  std::size_t size_ = 0;
+};
+
+// to_string of the layout of `form` whose patterns are `cells`, unchecked.
+using EquationText = FixedText<max_positions + 1>;  // the positions and '='
+EquationText equation_text(const Form& form, std::span<const Pattern> cells);
 
 namespace detail {
 inline constexpr std::array<std::int8_t, 256> digit_of_pattern = [] {
@@ -196,5 +220,9 @@ std::vector<Solution> solve_fast(const Layout& puzzle, const Rules& rules);
 
 // `moved` of a Solution for the layout `after` of `puzzle` (see Solution::moved).
 std::string moved_sticks(const Layout& puzzle, const Layout& after);
+// The same for the patterns `after` of the puzzle's form, the layouts unchecked but for
+// their stick counts: every place pair fits (at most 10 characters each).
+using MovedText = FixedText<std::size_t{max_positions * digit_segments / 2} * 10>;
+MovedText moved_sticks(const Layout& puzzle, std::span<const Pattern> after);
 
 }  // namespace levelforge::matchstick

@@ -1,6 +1,7 @@
 #include "kernels/matchstick/matchstick.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <string>
 #include <utility>
@@ -17,6 +18,15 @@ constexpr std::size_t equation_size = 3 * matchstick::max_digits + 2;  // digits
 constexpr std::size_t moved_size = 40;  // up to 3 "POS.S>POS.S" pairs
 constexpr std::size_t good_table = 1000;
 
+// Sticks in a pattern: std::popcount is a library call on the baseline ISA, and sweeps ask
+// this of every good puzzle.
+constexpr std::array<std::uint8_t, 256> pattern_sticks = [] {
+  std::array<std::uint8_t, 256> table{};
+  for (unsigned p = 0; p < table.size(); ++p)
+    table[p] = static_cast<std::uint8_t>(std::popcount(p));
+  return table;
+}();
+
 }  // namespace
 
 Difficulty difficulty(const Layout& puzzle, const Layout& solution,
@@ -29,8 +39,8 @@ Difficulty difficulty(const Layout& puzzle, const Layout& solution,
     const auto after = static_cast<unsigned>(solution.cells[p]);
     if (before == after) continue;
     ++d.symbols_changed;
-    const int removed = std::popcount(before & ~after);
-    const int added = std::popcount(after & ~before);
+    const int removed = pattern_sticks[before & ~after];
+    const int added = pattern_sticks[after & ~before];
     moved += added;
     kept_inside += std::min(removed, added);
     if (static_cast<int>(p) == puzzle.form.operator_position()) d.operator_changed = true;
@@ -134,15 +144,11 @@ void Matchstick::visit(std::uint64_t index, Reductions& out) const {
 
 void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
   Layout layout;  // the puzzle visited, its storage reused
+  Layout only;    // a good puzzle's solution, for its difficulty
   std::vector<matchstick::FoundLayout> found;
-  struct Entry {
-    std::string equation;
-    Layout layout;
-    int distance = 0;
-  };
-  // The puzzle's solutions sorted by equation; their strings and cells keep their storage
-  // from puzzle to puzzle.
-  std::vector<Entry> entries;
+  // The puzzle's solutions as text, and their order by it (the rows' order).
+  std::vector<matchstick::EquationText> equations;
+  std::vector<std::size_t> by_equation;
   std::vector<std::int64_t> counts(33, 0);
   std::int64_t true_count = 0;
   std::int64_t solution_total = 0;
@@ -164,26 +170,19 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
     if (is_good) ++good_count;
     if (n == 0 || (!store_solutions_ && !is_good)) continue;
     out.begin_index(index);
-    const auto text = matchstick::to_string(layout);
-    entries.resize(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      auto& entry = entries[i];
-      entry.layout.form = layout.form;
-      entry.layout.cells.assign(found[i].cells.begin(),
-                                found[i].cells.begin() + static_cast<long>(layout.cells.size()));
-      entry.equation = matchstick::to_string(entry.layout);
-      entry.distance = found[i].distance;
-    }
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry& x, const Entry& y) { return x.equation < y.equation; });
+    const auto cells_of = [&](std::size_t i) {
+      return std::span<const matchstick::Pattern>(found[i].cells.data(), layout.cells.size());
+    };
+    const auto text = matchstick::equation_text(layout.form, layout.cells);
     if (is_good) {
-      const auto& only = entries.front();
-      const auto d = difficulty(layout, only.layout, rules);
+      only.form = layout.form;
+      only.cells.assign(cells_of(0).begin(), cells_of(0).end());
+      const auto d = difficulty(layout, only, rules);
       out.offer_top(good_puzzles, static_cast<double>(d.score()), [&] {
-        return Record{text,
-                      only.equation,
-                      matchstick::moved_sticks(layout, only.layout),
-                      std::int64_t{only.distance},
+        return Record{std::string(text.view()),
+                      matchstick::to_string(only),
+                      matchstick::moved_sticks(layout, only),
+                      std::int64_t{found[0].distance},
                       std::int64_t{d.between},
                       std::int64_t{d.operator_changed},
                       std::int64_t{d.symbols_changed},
@@ -192,9 +191,24 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
       });
     }
     if (!store_solutions_) continue;
-    for (const auto& entry : entries) {
-      out.solution({text, entry.equation, std::int64_t{entry.distance},
-                    matchstick::moved_sticks(layout, entry.layout), n, std::int64_t{is_true}});
+    equations.resize(found.size());
+    by_equation.resize(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      equations[i] = matchstick::equation_text(layout.form, cells_of(i));
+      by_equation[i] = i;
+    }
+    if (found.size() > 1)
+      std::sort(by_equation.begin(), by_equation.end(), [&](std::size_t x, std::size_t y) {
+        return equations[x].view() < equations[y].view();
+      });
+    for (const auto i : by_equation) {
+      out.solution_row()
+          .text(solution_puzzle, text.view())
+          .text(solution_equation, equations[i].view())
+          .integer(solution_distance, found[i].distance)
+          .text(solution_moved, matchstick::moved_sticks(layout, cells_of(i)).view())
+          .integer(solution_puzzle_solutions, n)
+          .integer(solution_puzzle_true, is_true ? 1 : 0);
     }
   }
   out.count(puzzles, static_cast<std::int64_t>(end - begin));

@@ -35,6 +35,14 @@ class Matchstick {
     good_puzzles,
   };
   static std::vector<ReductionSpec> reductions();
+  enum SolutionField : std::size_t {
+    solution_puzzle,
+    solution_equation,
+    solution_distance,
+    solution_moved,
+    solution_puzzle_solutions,
+    solution_puzzle_true,
+  };
   static std::vector<FieldSpec> solution_fields();
   [[nodiscard]] std::uint64_t index_count() const;
   void visit(std::uint64_t index, Reductions& out) const;

@@ -68,7 +68,7 @@ void describe(const KernelEntry& kernel) {
       fmt::print("    {:<20} {}\n", reduction.name, reduction.doc);
     }
     print_fields("exhaustive: solution fields (exhaustive/solutions)",
-                 kernel.exhaustive->solution_fields);
+                 kernel.exhaustive->solutions.fields());
   }
 }
 

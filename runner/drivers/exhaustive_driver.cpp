@@ -203,7 +203,9 @@ class ExhaustiveRun {
   void visit_chunk(std::uint64_t chunk) {
     const auto task = plan_.task_of(chunk);
     const auto [begin, end] = plan_.bounds(chunk);
-    auto& reductions = pending_.try_emplace(task, Reductions(capability_.reductions)).first->second;
+    auto& reductions =
+        pending_.try_emplace(task, Reductions(capability_.reductions, &capability_.solutions))
+            .first->second;
     const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
     std::optional<Reductions> before;
     if (context_.experiment.record_failures) before = reductions;
@@ -211,10 +213,10 @@ class ExhaustiveRun {
       models_[point]->visit(begin, end, reductions);
     } catch (...) {
       if (before) reductions = std::move(*before);
-      reductions.solutions().clear();
+      reductions.clear_solutions();
       throw;
     }
-    solutions_.add(chunk, task, reductions.solutions(), context_.kernel.name);
+    solutions_.add(chunk, task, reductions);
   }
 
   DriverContext& context_;

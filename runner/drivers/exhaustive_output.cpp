@@ -185,32 +185,24 @@ void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDatase
 SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
     : layout_(
           RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
-                               capability.solution_fields)),
-      kernel_layout_(capability.solution_fields) {}
+                               capability.solutions.fields())) {}
 
-void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
-                        std::string_view kernel) {
-  if (found.empty()) return;
+void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, Reductions& found) {
+  const auto count = found.solution_count();
+  if (count == 0) return;
   // Rows have no padding: the kernel's fields follow task and index as they would alone.
   const auto size = layout_.row_size();
-  const auto prefix = size - kernel_layout_.row_size();
-  const auto first = rows_.size();
-  const auto added = rows_.extend(found.size() * size);
-  try {
-    std::size_t offset = 0;
-    for (const auto& solution : found) {
-      const auto row = added.subspan(offset, size);
-      layout_.set_int(row, 0, static_cast<std::int64_t>(task));
-      layout_.set_int(row, 1, static_cast<std::int64_t>(solution.index));
-      kernel_layout_.pack(solution.record, row.subspan(prefix), kernel);
-      offset += size;
-    }
-  } catch (...) {
-    rows_.truncate(first);  // a record that does not fit fails its chunk and leaves no rows
-    throw;
+  const auto kernel_rows = found.solution_rows();
+  const auto kernel_size = kernel_rows.size() / count;
+  const auto added = rows_.extend(count * size);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto row = added.subspan(i * size, size);
+    layout_.set_int(row, 0, static_cast<std::int64_t>(task));
+    layout_.set_int(row, 1, static_cast<std::int64_t>(found.solution_index(i)));
+    std::memcpy(row.data() + size - kernel_size, kernel_rows.data() + i * kernel_size, kernel_size);
   }
-  chunks_.emplace_back(chunk, found.size());
-  found.clear();
+  chunks_.emplace_back(chunk, count);
+  found.clear_solutions();
 }
 
 void SolutionStore::save_new(Segment& segment) {

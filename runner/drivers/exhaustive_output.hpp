@@ -63,9 +63,8 @@ class SolutionStore {
  public:
   explicit SolutionStore(const ExhaustiveCapability& capability);
 
-  // Appends what `chunk` of `task` found; empties `found`.
-  void add(std::uint64_t chunk, std::uint64_t task, std::vector<Solution>& found,
-           std::string_view kernel);
+  // Appends the solutions `chunk` of `task` found; empties them.
+  void add(std::uint64_t chunk, std::uint64_t task, Reductions& found);
   // The solutions added since the last call into `segment`.
   void save_new(Segment& segment);
   // Appends a segment's solutions; throws CheckpointError when they do not match their chunks.
@@ -81,8 +80,7 @@ class SolutionStore {
   void read(const h5::File& file, const ChunkPlan& plan, Segment& segment) const;
 
  private:
-  RecordLayout layout_;         // task, index, then the kernel's solution fields
-  RecordLayout kernel_layout_;  // the kernel's solution fields alone
+  RecordLayout layout_;  // task, index, then the kernel's solution fields
   RowBuffer rows_;
   std::vector<std::pair<std::uint64_t, std::size_t>> chunks_;  // (chunk, rows), in row order
   std::size_t saved_chunks_ = 0;

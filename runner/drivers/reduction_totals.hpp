@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "kernels/api/record_layout.hpp"
 #include "kernels/api/reductions.hpp"
 #include "runner/checkpoint/segment.hpp"
 #include "runner/drivers/idle_clock.hpp"
-#include "runner/engine/record_layout.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {

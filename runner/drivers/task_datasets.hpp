@@ -11,8 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/api/record_layout.hpp"
 #include "runner/checkpoint/segment.hpp"
-#include "runner/engine/record_layout.hpp"
 #include "runner/h5/h5.hpp"
 #include "runner/output/result_file.hpp"
 

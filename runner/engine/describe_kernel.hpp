@@ -62,7 +62,7 @@ KernelEntry describe() {
   }
   if constexpr (claims<K>(Capability::exhaustive)) {
     entry.exhaustive = ExhaustiveCapability{
-        K::reductions(), K::solution_fields(), [](const ParamSet& params) {
+        K::reductions(), RecordLayout(K::solution_fields()), [](const ParamSet& params) {
           return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
         }};
   }

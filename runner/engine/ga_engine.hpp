@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/api/record_layout.hpp"
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
-#include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
 

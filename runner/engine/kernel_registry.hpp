@@ -41,7 +41,7 @@ struct SweepCapability {
 
 struct ExhaustiveCapability {
   std::vector<ReductionSpec> reductions;
-  std::vector<FieldSpec> solution_fields;
+  RecordLayout solutions;  // the kernel's solution fields
   std::function<std::unique_ptr<ExhaustiveModel>(const ParamSet&)> make;
 };
 

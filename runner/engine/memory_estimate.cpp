@@ -8,10 +8,10 @@
 #include <limits>
 #include <sstream>
 
+#include "kernels/api/record_layout.hpp"
 #include "runner/engine/ga_engine.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/qd_engine.hpp"
-#include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
 

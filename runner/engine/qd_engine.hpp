@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
+#include "kernels/api/record_layout.hpp"
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/qd_settings.hpp"
-#include "runner/engine/record_layout.hpp"
 
 namespace levelforge {
 

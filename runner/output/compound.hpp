@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runner/engine/record_layout.hpp"
+#include "kernels/api/record_layout.hpp"
 #include "runner/h5/h5.hpp"
 
 namespace levelforge {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/engine/record_layout.hpp"
+#include "kernels/api/record_layout.hpp"
 #include "runner/h5/h5.hpp"
 #include "runner/mpi/mpi.hpp"
 #include "runner/output/output_writers.hpp"

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "runner/engine/record_layout.hpp"
+#include "kernels/api/record_layout.hpp"
 #include "runner/h5/h5.hpp"
 
 namespace levelforge {

@@ -1,4 +1,4 @@
-#include "runner/engine/record_layout.hpp"
+#include "kernels/api/record_layout.hpp"
 
 #include <cstring>
 #include <limits>
@@ -69,14 +69,7 @@ void RecordLayout::pack(const Record& record, std::span<std::byte> row,
       case FieldType::text: {
         const auto* text = std::get_if<std::string>(&value);
         if (text == nullptr) throw mismatch();
-        if (text->size() > field.text_size) {
-          throw KernelError(std::string(context) + ": field '" + field.name + "' holds " +
-                            std::to_string(text->size()) + " bytes, at most " +
-                            std::to_string(field.text_size) + " are declared");
-        }
-        auto* begin = row.data() + offsets_[i];
-        std::memset(begin, 0, field.text_size);
-        std::memcpy(begin, text->data(), text->size());
+        set_text(row, i, *text, context);
         break;
       }
     }
@@ -112,12 +105,14 @@ void RecordLayout::fill_missing(std::span<std::byte> row) const {
   }
 }
 
-void RecordLayout::set_int(std::span<std::byte> row, std::size_t field, std::int64_t value) const {
-  store(row, offsets_[field], value);
+void RecordLayout::throw_too_long(std::size_t field, std::size_t size,
+                                  std::string_view context) const {
+  const auto& spec = fields_[field];
+  throw KernelError(std::string(context) + ": field '" + spec.name + "' holds " +
+                    std::to_string(size) + " bytes, at most " + std::to_string(spec.text_size) +
+                    " are declared");
 }
-void RecordLayout::set_real(std::span<std::byte> row, std::size_t field, double value) const {
-  store(row, offsets_[field], value);
-}
+
 std::int64_t RecordLayout::get_int(std::span<const std::byte> row, std::size_t field) const {
   return load<std::int64_t>(row, offsets_[field]);
 }
