@@ -46,6 +46,38 @@ TEST(SlotMaps, CountsTakeOneSlotAndHistogramsTheirBinsAndTwo) {
   EXPECT_EQ(slots.per_task, 5U);
 }
 
+// Rows (task, score, index, digit) as ranks send them, merged by hand: per task the two best,
+// higher score first, equal scores by the smaller index.
+TEST(MergeTopRows, KeepsEachTasksBestInTaskThenRankOrder) {
+  const RecordLayout layout({int_field("task", ""), real_field("score", ""), int_field("index", ""),
+                             int_field("digit", "")});
+  const auto pack = [&](const std::vector<Record>& records) {
+    std::vector<std::byte> rows(records.size() * layout.row_size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+      layout.pack(records[i], std::span(rows).subspan(i * layout.row_size(), layout.row_size()),
+                  "test");
+    return rows;
+  };
+  const auto unpack = [&](const std::vector<std::byte>& rows) {
+    std::vector<Record> records;
+    for (std::size_t at = 0; at < rows.size(); at += layout.row_size())
+      records.push_back(layout.unpack(std::span(rows).subspan(at, layout.row_size())));
+    return records;
+  };
+  const auto row = [](std::int64_t task, double score, std::int64_t index) {
+    return Record{task, score, index, index % 10};
+  };
+  const auto a = pack({row(0, 4, 3), row(0, 2, 8), row(2, 1, 5)});
+  const auto b = pack({row(0, 4, 1), row(0, 3, 2), row(1, 7, 7), row(1, 6, 9), row(2, 1, 4)});
+  const auto expected = std::vector<Record>{row(0, 4, 1), row(0, 4, 3), row(1, 7, 7),
+                                            row(1, 6, 9), row(2, 1, 4), row(2, 1, 5)};
+  EXPECT_EQ(unpack(merge_top_rows(layout, 2, a, b)), expected);
+  EXPECT_EQ(unpack(merge_top_rows(layout, 2, b, a)), expected);
+  EXPECT_EQ(unpack(merge_top_rows(layout, 1, a, {})),
+            (std::vector<Record>{row(0, 4, 3), row(2, 1, 5)}));
+  EXPECT_THROW((void)merge_top_rows(layout, 2, std::span(a).first(5), b), std::logic_error);
+}
+
 TEST(ReductionTotalsSums, ChunksOfATaskAddUp) {
   const auto specs = totals_specs();
   ReductionTotals totals(specs);

@@ -48,11 +48,15 @@ class RecordLayout {
   // when `value` is longer than the field.
   void set_text(std::span<std::byte> row, std::size_t field, std::string_view value,
                 std::string_view context) const {
-    const auto size = fields_[field].text_size;
-    if (value.size() > size) throw_too_long(field, value.size(), context);
-    auto* begin = row.data() + offsets_[field];
-    std::memcpy(begin, value.data(), value.size());
-    std::memset(begin + value.size(), 0, size - value.size());
+    fill_text(row, field, value, context);
+    const auto width = fields_[field].text_size;
+    std::memset(row.data() + offsets_[field] + value.size(), 0, width - value.size());
+  }
+  // set_text into a field that is still zero: the bytes after `value` are left as they are.
+  void fill_text(std::span<std::byte> row, std::size_t field, std::string_view value,
+                 std::string_view context) const {
+    if (value.size() > fields_[field].text_size) throw_too_long(field, value.size(), context);
+    std::memcpy(row.data() + offsets_[field], value.data(), value.size());
   }
   [[nodiscard]] std::int64_t get_int(std::span<const std::byte> row, std::size_t field) const;
   [[nodiscard]] double get_real(std::span<const std::byte> row, std::size_t field) const;
@@ -66,7 +70,8 @@ class RecordLayout {
   std::size_t row_size_ = 0;
 };
 
-// One row of a layout written field by field; field numbers are declaration positions.
+// A zeroed row of a layout written field by field, each field at most once (a text's
+// padding is the zero already there); field numbers are declaration positions.
 class RowWriter {
  public:
   RowWriter(const RecordLayout& layout, std::span<std::byte> row, std::string_view context)
@@ -80,7 +85,7 @@ class RowWriter {
     return *this;
   }
   RowWriter& text(std::size_t field, std::string_view value) {
-    layout_->set_text(row_, field, value, context_);
+    layout_->fill_text(row_, field, value, context_);
     return *this;
   }
 

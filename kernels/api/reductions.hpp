@@ -106,18 +106,19 @@ class Reductions {
     bins[bin] += weight;
   }
 
-  // make_record is called only when the entry enters the table.
+  // make_record is called only when the entry enters the table; true when it does.
   template <class MakeRecord>
-  void offer_top(std::size_t id, double score, MakeRecord&& make_record) {
+  bool offer_top(std::size_t id, double score, MakeRecord&& make_record) {
     auto& table = tops_[id];
     const std::size_t k = (*specs_)[id].k;
-    if (table.size() == k && !ranks_before({score, index_, {}}, table.front())) return;
+    if (table.size() == k && !ranks_before({score, index_, {}}, table.front())) return false;
     table.push_back({score, index_, std::forward<MakeRecord>(make_record)()});
     std::push_heap(table.begin(), table.end(), ranks_before);
     if (table.size() > k) {
       std::pop_heap(table.begin(), table.end(), ranks_before);
       table.pop_back();
     }
+    return true;
   }
 
   // counts[v] observations of each value v = 0, 1, ...: a kernel's local per-value tally of
@@ -149,8 +150,8 @@ class Reductions {
       throw;
     }
   }
-  // A solution of the index being visited, its fields written in place (zero until written);
-  // the writer is valid until the next solution.
+  // A solution of the index being visited, its fields written in place, each at most once
+  // (zero until written); the writer is valid until the next solution.
   RowWriter solution_row() { return {solution_layout(), add_solution_row(), solution_context}; }
 
   [[nodiscard]] std::size_t solution_count() const { return solution_indices_.size(); }
@@ -175,6 +176,13 @@ class Reductions {
 
   [[nodiscard]] std::vector<TopEntry> sorted_top(std::size_t id) const {
     auto table = tops_[id];
+    std::sort(table.begin(), table.end(), ranks_before);
+    return table;
+  }
+  // The same, moved out: the table is empty after.
+  [[nodiscard]] std::vector<TopEntry> take_sorted_top(std::size_t id) {
+    auto table = std::move(tops_[id]);
+    tops_[id].clear();
     std::sort(table.begin(), table.end(), ranks_before);
     return table;
   }

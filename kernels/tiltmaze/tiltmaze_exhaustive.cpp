@@ -181,6 +181,14 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
   std::int64_t symmetric_count = 0;
+  // The single-target offers of the whole range, made at its end hardest first: a record (a
+  // solver run) is built only for what enters the table then, not for what a harder
+  // configuration later in the range would push out again.
+  struct Offer {
+    std::uint32_t config;
+    four::Summary summary;
+  };
+  std::vector<Offer> offers;
   for (auto first = begin; first < end;) {
     const auto south = first / run;
     const auto stop = std::min(end, (south + 1) * run);
@@ -198,8 +206,8 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     evaluated_count += static_cast<std::int64_t>(size);
     configuration_count += static_cast<std::int64_t>(reflection_ ? 2 * size : size);
     if (reflection_ && from == self_mirror) --configuration_count;
-    // The top-k offers, rare once the tables are full, each found by a scan of its own, and
-    // none where the run's counts show no distance that reaches them.
+    // The top-k candidates, rare once the tables are full, each found by a scan of its own,
+    // and none where the run's counts show no distance that reaches them.
     add_counts(counts, run_counts);
     const auto& found = run_counts.distance;
     const auto longest = std::find_if(found.rbegin(), found.rend(), [](auto n) { return n > 0; });
@@ -210,10 +218,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       it = next_candidate(it, hard.end(), &four::Summary::distance,
                           std::max(least, offer_threshold(out, hardest)));
       if (it == hard.end()) break;
-      const auto config = static_cast<std::uint32_t>(from_config + (it - hard.begin()));
-      const auto& s = *it;
-      out.begin_index(config);
-      out.offer_top(hardest, s.distance, [this, config, &s] { return single_record(config, s); });
+      offers.push_back({static_cast<std::uint32_t>(from_config + (it - hard.begin())), *it});
     }
     if (!pairs_) continue;
     for (std::size_t i = 0; i < size; ++i) ++pair_length[pairs[i].length];
@@ -227,6 +232,17 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       out.begin_index(config);
       out.offer_top(hardest_pair, p.length, [this, config, &p] { return pair_record(config, p); });
     }
+  }
+  std::sort(offers.begin(), offers.end(), [](const Offer& x, const Offer& y) {
+    return x.summary.distance != y.summary.distance ? x.summary.distance > y.summary.distance
+                                                    : x.config < y.config;
+  });
+  for (const auto& offer : offers) {
+    out.begin_index(offer.config);
+    // Hardest first: once one is turned away, so is every one after it.
+    if (!out.offer_top(hardest, offer.summary.distance,
+                       [&] { return single_record(offer.config, offer.summary); }))
+      break;
   }
   out.count(evaluated, evaluated_count);
   out.count(configurations, configuration_count);

@@ -137,7 +137,7 @@ class ExhaustiveRun {
       save();
       return;
     }
-    (void)bank();
+    bank();
     log_tasks();
     const auto totals = banked_.merged(context_.comm, plan_.task_count(), context_.idle);
     if (context_.file == nullptr) return;
@@ -155,21 +155,21 @@ class ExhaustiveRun {
     seconds_.absorb(segment);
   }
 
-  // Moves the reductions of the chunks visited since the last bank into the banked totals;
-  // returns them.
-  ReductionTotals bank() {
+  // Moves the reductions of the chunks visited since the last bank into the banked totals,
+  // saving them into `segment` first where one is given.
+  void bank(Segment* segment = nullptr) {
     ReductionTotals delta(capability_.reductions);
     for (auto& [task, reductions] : pending_) delta.add(task, reductions);
     pending_.clear();
-    banked_.add(delta);
-    return delta;
+    if (segment != nullptr) delta.save_into(*segment);
+    banked_.add(std::move(delta));
   }
 
   // This rank's work since its last segment, as a new segment.
   void save() {
     if (saved_chunks_ == chunks_.size() && context_.failures.unsaved() == 0) return;
     Segment segment;
-    bank().save_into(segment);
+    bank(&segment);
     segment.put_ints(segment_key::chunks,
                      {chunks_.begin() + static_cast<std::ptrdiff_t>(saved_chunks_), chunks_.end()});
     segment.put_ints(segment_key::chunk_total, {static_cast<std::int64_t>(plan_.chunk_count())});
@@ -203,9 +203,12 @@ class ExhaustiveRun {
   void visit_chunk(std::uint64_t chunk) {
     const auto task = plan_.task_of(chunk);
     const auto [begin, end] = plan_.bounds(chunk);
-    auto& reductions =
-        pending_.try_emplace(task, Reductions(capability_.reductions, &capability_.solutions))
-            .first->second;
+    auto pending = pending_.find(task);
+    if (pending == pending_.end()) {
+      pending =
+          pending_.emplace(task, Reductions(capability_.reductions, &capability_.solutions)).first;
+    }
+    auto& reductions = pending->second;
     const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
     std::optional<Reductions> before;
     if (context_.experiment.record_failures) before = reductions;

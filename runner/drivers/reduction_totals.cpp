@@ -1,6 +1,7 @@
 #include "runner/drivers/reduction_totals.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,38 @@ SlotMap::SlotMap(const std::vector<ReductionSpec>& specs) {
     if (spec.kind == ReductionKind::count) per_task += 1;
     if (spec.kind == ReductionKind::histogram) per_task += spec.bins + 2;
   }
+}
+
+std::vector<std::byte> merge_top_rows(const RecordLayout& layout, std::size_t k,
+                                      std::span<const std::byte> a, std::span<const std::byte> b) {
+  const auto size = layout.row_size();
+  if (a.size() % size != 0 || b.size() % size != 0)
+    throw std::logic_error("merge_top_rows: a pack of top-k rows that are not whole rows");
+  // (task, rank) order: the smaller task first, then ranks_before.
+  const auto before = [&](std::span<const std::byte> x, std::span<const std::byte> y) {
+    const auto x_task = layout.get_int(x, 0);
+    const auto y_task = layout.get_int(y, 0);
+    if (x_task != y_task) return x_task < y_task;
+    return ranks_before(
+        {layout.get_real(x, 1), static_cast<std::uint64_t>(layout.get_int(x, 2)), {}},
+        {layout.get_real(y, 1), static_cast<std::uint64_t>(layout.get_int(y, 2)), {}});
+  };
+  std::vector<std::byte> merged;
+  merged.reserve(a.size() + b.size());
+  std::int64_t task = -1;
+  std::size_t kept = 0;  // rows of `task` in `merged`
+  while (!a.empty() || !b.empty()) {
+    auto& from = b.empty() || (!a.empty() && before(a.first(size), b.first(size))) ? a : b;
+    const auto row = from.first(size);
+    from = from.subspan(size);
+    const auto row_task = layout.get_int(row, 0);
+    if (row_task != task) {
+      task = row_task;
+      kept = 0;
+    }
+    if (kept++ < k) merged.insert(merged.end(), row.begin(), row.end());
+  }
+  return merged;
 }
 
 RecordLayout top_layout(const ReductionSpec& spec) {
@@ -60,17 +93,17 @@ void ReductionTotals::add(std::uint64_t task, Reductions& reductions) {
       const auto& bins = reductions.histograms()[r];
       std::transform(bins.begin(), bins.end(), slot, slot, std::plus<>());
     }
-    if (specs[r].kind == ReductionKind::top_k) add_top(r, task, reductions.sorted_top(r));
+    if (specs[r].kind == ReductionKind::top_k) add_top(r, task, reductions.take_sorted_top(r));
   }
 }
 
-void ReductionTotals::add(const ReductionTotals& other) {
-  for (const auto& [task, theirs] : other.tasks_) {
+void ReductionTotals::add(ReductionTotals&& other) {
+  for (auto& [task, theirs] : other.tasks_) {
     auto& ours = at(task);
     std::transform(theirs.integers.begin(), theirs.integers.end(), ours.integers.begin(),
                    ours.integers.begin(), std::plus<>());
     for (std::size_t r = 0; r < theirs.tops.size(); ++r) {
-      if (!theirs.tops[r].empty()) add_top(r, task, theirs.tops[r]);
+      if (!theirs.tops[r].empty()) add_top(r, task, std::move(theirs.tops[r]));
     }
   }
 }
@@ -89,14 +122,18 @@ RecordLayout ReductionTotals::tagged_top_layout(std::size_t r) const {
 
 std::vector<std::byte> ReductionTotals::pack_tops(std::size_t r) const {
   const auto layout = tagged_top_layout(r);
+  const RecordLayout fields((*specs_)[r].fields);
+  const auto size = layout.row_size();
+  const auto context = "top-k table " + (*specs_)[r].name;
   std::vector<std::byte> rows;
   for (const auto& [task, totals] : tasks_) {
     for (const auto& entry : totals.tops[r]) {
-      Record row{static_cast<std::int64_t>(task), entry.score,
-                 static_cast<std::int64_t>(entry.index)};
-      row.insert(row.end(), entry.record.begin(), entry.record.end());
-      rows.resize(rows.size() + layout.row_size());
-      layout.pack(row, std::span(rows).last(layout.row_size()), "top-k table " + (*specs_)[r].name);
+      rows.resize(rows.size() + size);
+      const auto row = std::span(rows).last(size);
+      layout.set_int(row, 0, static_cast<std::int64_t>(task));
+      layout.set_real(row, 1, entry.score);
+      layout.set_int(row, 2, static_cast<std::int64_t>(entry.index));
+      fields.pack(entry.record, row.subspan(size - fields.row_size()), context);
     }
   }
   return rows;
@@ -169,12 +206,10 @@ ReductionTotals ReductionTotals::merged(const mpi::Comm& comm, std::uint64_t tas
     // k rows per task in every message, log2 P steps: no rank holds P x k rows.
     for (std::size_t r = 0; r < specs_->size(); ++r) {
       if ((*specs_)[r].kind != ReductionKind::top_k) continue;
+      const auto layout = tagged_top_layout(r);
       gathered[r] = comm.tree_reduce_bytes(
           pack_tops(r), [&](std::vector<std::byte> own, std::span<const std::byte> received) {
-            ReductionTotals both(*specs_);
-            both.absorb_tops(r, own, task_count);
-            both.absorb_tops(r, received, task_count);
-            return both.pack_tops(r);
+            return merge_top_rows(layout, (*specs_)[r].k, own, received);
           });
     }
   }

@@ -28,6 +28,13 @@ struct SlotMap {
 // The rows of a top-k table: score, index, then the entry's record.
 RecordLayout top_layout(const ReductionSpec& spec);
 
+// Two packs of top-k rows with a leading task column (`layout`: task, score, index, ...),
+// each ordered by task and then rank, merged in that order keeping each task's k best:
+// ranks merge their tables as bytes, without records. Throws std::logic_error for a pack
+// that is not whole rows.
+std::vector<std::byte> merge_top_rows(const RecordLayout& layout, std::size_t k,
+                                      std::span<const std::byte> a, std::span<const std::byte> b);
+
 struct TaskTotals {
   std::vector<std::int64_t> integers;       // counts and histogram bins, as SlotMap places them
   std::vector<std::vector<TopEntry>> tops;  // per reduction (top_k only): the k best, best first
@@ -45,9 +52,9 @@ class ReductionTotals {
   // The task's totals, zero when first asked.
   TaskTotals& at(std::uint64_t task);
 
-  // Adds what a kernel reduced for `task`.
+  // Adds what a kernel reduced for `task`; its top-k tables are moved out.
   void add(std::uint64_t task, Reductions& reductions);
-  void add(const ReductionTotals& other);
+  void add(ReductionTotals&& other);
   // Adds `entries` to top-k table `r` of `task`, keeping the k best.
   void add_top(std::size_t r, std::uint64_t task, std::vector<TopEntry> entries);
 
