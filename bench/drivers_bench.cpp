@@ -9,9 +9,11 @@
 // item: one index visited; argument: the case (0 matchstick, 1 tilt maze 4 x 4, 2
 // matchstick without solution records), each cut into the config's chunks:
 //   BM_ExhaustiveVisit:  the registered (type-erased) model's visit of every chunk, with
-//                        the kernel's reductions, top-k offers and solution records;
-//   BM_ExhaustiveChunks: the same plus what the driver does with each chunk's solutions
-//                        (SolutionStore::add packs them into rows).
+//                        the kernel's reductions, top-k offers and solution records (rows
+//                        kept in the reductions, dropped after each chunk);
+//   BM_ExhaustiveChunks: the same as the driver does it: the rows written into the
+//                        solution store's (SolutionStore::receive_from), which keeps them
+//                        all (SolutionStore::add fills in task and index).
 // The kernels' bare solvers are bench_matchstick's BM_FastSweep_k1/stride:1 and
 // bench_tiltmaze_four's BM_summarize_many.
 //
@@ -52,8 +54,8 @@ const Case& case_of(std::int64_t id) {
   return cases.at(static_cast<std::size_t>(id));
 }
 
-template <class PerChunk>
-void visit_all(benchmark::State& state, PerChunk per_chunk) {
+template <class BeforeChunk, class AfterChunk>
+void visit_all(benchmark::State& state, BeforeChunk before_chunk, AfterChunk after_chunk) {
   const auto& c = case_of(state.range(0));
   const auto* kernel = find_kernel(c.kernel);
   if (kernel == nullptr || !kernel->exhaustive) {
@@ -68,8 +70,9 @@ void visit_all(benchmark::State& state, PerChunk per_chunk) {
     SolutionStore store(*kernel->exhaustive);
     Reductions reductions(kernel->exhaustive->reductions, &kernel->exhaustive->solutions);
     for (std::uint64_t begin = 0, chunk = 0; begin < count; begin += c.chunk, ++chunk) {
+      before_chunk(store, reductions);
       model->visit(begin, std::min(count, begin + c.chunk), reductions);
-      per_chunk(store, chunk, reductions);
+      after_chunk(store, chunk, reductions);
     }
     benchmark::DoNotOptimize(reductions.counts().data());
   }
@@ -78,15 +81,18 @@ void visit_all(benchmark::State& state, PerChunk per_chunk) {
 }
 
 void BM_ExhaustiveVisit(benchmark::State& state) {
-  visit_all(state,
-            [](SolutionStore&, std::uint64_t, Reductions& found) { found.clear_solutions(); });
+  visit_all(
+      state, [](SolutionStore&, Reductions&) {},
+      [](SolutionStore&, std::uint64_t, Reductions& found) { found.clear_solutions(); });
 }
 BENCHMARK(BM_ExhaustiveVisit)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 void BM_ExhaustiveChunks(benchmark::State& state) {
-  visit_all(state, [](SolutionStore& store, std::uint64_t chunk, Reductions& found) {
-    store.add(chunk, 0, found);
-  });
+  visit_all(
+      state, [](SolutionStore& store, Reductions& found) { store.receive_from(found); },
+      [](SolutionStore& store, std::uint64_t chunk, Reductions& found) {
+        store.add(chunk, 0, found);
+      });
 }
 BENCHMARK(BM_ExhaustiveChunks)->ArgName("case")->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 

@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
+#include "runner/checkpoint/segment.hpp"
 
 namespace levelforge {
 namespace exhaustive_output_test {
@@ -46,6 +49,50 @@ TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
     }
     EXPECT_EQ(offsets.total_rows, total) << chunk_count << " chunks";
   }
+}
+
+// Rows written in place by the kernel (receive_from) and rows copied from the reductions'
+// own make the same saved rows; a chunk that failed leaves none.
+TEST(SolutionStore, RowsWrittenInPlaceEqualRowsCopied) {
+  const ExhaustiveCapability capability{
+      {}, RecordLayout({text_field("name", 4, "a name"), int_field("value", "a value")}), {}};
+  SolutionStore in_place(capability);
+  SolutionStore copied(capability);
+  const auto visit = [&](Reductions& found, std::uint64_t chunk) {
+    for (std::uint64_t i = 0; i < chunk % 3; ++i) {
+      found.begin_index(chunk * 10 + i);
+      found.solution_row()
+          .text(0, std::string(i + 1, 'a'))
+          .integer(1, static_cast<std::int64_t>(chunk));
+    }
+  };
+  Reductions written(capability.reductions, &capability.solutions);
+  Reductions kept(capability.reductions, &capability.solutions);
+  for (std::uint64_t chunk = 0; chunk < 7; ++chunk) {
+    in_place.receive_from(written);
+    visit(written, chunk);
+    if (chunk == 5) {  // fails: its rows are dropped
+      written.clear_solutions();
+      continue;
+    }
+    in_place.add(chunk, chunk / 2, written);
+    visit(kept, chunk);
+    copied.add(chunk, chunk / 2, kept);
+  }
+  Segment a;
+  Segment b;
+  in_place.save_new(a);
+  copied.save_new(b);
+  const auto rows = a.bytes("solutions");
+  const auto expected = b.bytes("solutions");
+  EXPECT_TRUE(std::equal(rows.begin(), rows.end(), expected.begin(), expected.end()));
+  const auto chunks = a.ints("solution_chunks");
+  const auto expected_chunks = b.ints("solution_chunks");
+  EXPECT_EQ(std::vector<std::int64_t>(chunks.begin(), chunks.end()),
+            std::vector<std::int64_t>(expected_chunks.begin(), expected_chunks.end()));
+  EXPECT_EQ(std::vector<std::int64_t>(chunks.begin(), chunks.end()),
+            (std::vector<std::int64_t>{1, 1, 2, 2, 4, 1}));
+  EXPECT_EQ(rows.size(), 4 * (16 + 12));
 }
 
 }  // namespace exhaustive_output_test

@@ -273,6 +273,39 @@ TEST(Reductions, SolutionsThatDoNotFitLeaveNoRow) {
   EXPECT_EQ(without.solution_count(), 0U);
 }
 
+// Rows written into a RowBuffer: each after its prefix, dropped by clear_solutions down to
+// where they began, kept by release_solutions.
+TEST(Reductions, SolutionsWrittenIntoARowBufferLeaveTheirPrefix) {
+  const auto s = specs();
+  const RecordLayout layout({text_field("name", 3, "a name"), int_field("n", "a number")});
+  RowBuffer rows;
+  (void)rows.extend(5);  // rows of an earlier owner
+  Reductions r(s, &layout);
+  r.write_solutions_into(rows, 8);
+  EXPECT_TRUE(r.writes_into(rows));
+  r.begin_index(4);
+  r.solution({std::string("ab"), std::int64_t{7}});
+  r.solution_row().text(0, "xyz").integer(1, 9);
+  EXPECT_THROW(r.solution({std::string("abcd"), std::int64_t{1}}), KernelError);
+  ASSERT_EQ(r.solution_count(), 2U);
+  EXPECT_EQ(rows.size(), 5 + 2 * (8 + layout.row_size()));
+  EXPECT_EQ(r.solution_record(0), (Record{std::string("ab"), std::int64_t{7}}));
+  EXPECT_EQ(r.solution_record(1), (Record{std::string("xyz"), std::int64_t{9}}));
+  EXPECT_EQ(r.solution_index(1), 4U);
+  r.clear_solutions();
+  EXPECT_EQ(rows.size(), 5U);
+  EXPECT_EQ(r.solution_count(), 0U);
+  r.solution({std::string("a"), std::int64_t{1}});
+  r.release_solutions();
+  EXPECT_EQ(r.solution_count(), 0U);
+  r.clear_solutions();  // the released row stays
+  EXPECT_EQ(rows.size(), 5 + 8 + layout.row_size());
+  r.detach_solutions();
+  r.solution({std::string("b"), std::int64_t{2}});
+  EXPECT_EQ(rows.size(), 5 + 8 + layout.row_size());
+  EXPECT_EQ(r.solution_rows().size(), layout.row_size());
+}
+
 TEST(Reductions, RanksBeforeIsHigherScoreThenSmallerIndex) {
   EXPECT_TRUE(ranks_before({2.0, 9, {}}, {1.0, 0, {}}));
   EXPECT_FALSE(ranks_before({1.0, 0, {}}, {2.0, 9, {}}));

@@ -1,4 +1,4 @@
-// runner/drivers/row_buffer.hpp: bytes appended keep their values across growth, a rollback
+// kernels/api/row_buffer.hpp: bytes appended keep their values across growth, a rollback
 // drops only the end, and a moved-from buffer is empty.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runner/drivers/row_buffer.hpp"
+#include "kernels/api/row_buffer.hpp"
 
 namespace levelforge::row_buffer_test {
 namespace {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string>
@@ -20,6 +21,7 @@
 #include "kernels/api/params.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/record_layout.hpp"
+#include "kernels/api/row_buffer.hpp"
 
 namespace levelforge {
 
@@ -140,13 +142,11 @@ class Reductions {
   // does not match the solution fields.
   void solution(const Record& record) {
     const auto& layout = solution_layout();
-    const auto first = solution_bytes_.size();
     const auto row = add_solution_row();
     try {
       layout.pack(record, row, solution_context);
     } catch (...) {
-      solution_bytes_.resize(first);
-      solution_indices_.pop_back();
+      drop_last_solution();
       throw;
     }
   }
@@ -154,18 +154,45 @@ class Reductions {
   // (zero until written); the writer is valid until the next solution.
   RowWriter solution_row() { return {solution_layout(), add_solution_row(), solution_context}; }
 
+  // The next solutions go to the end of `rows`, each row `prefix` bytes (left to the caller:
+  // the runner's task and index columns) and then the solution's fields: the runner's rows,
+  // written once. Until then, and after detach_solutions(), they are kept here.
+  void write_solutions_into(RowBuffer& rows, std::size_t prefix) {
+    clear_solutions();
+    sink_ = &rows;
+    sink_first_ = rows.size();
+    sink_prefix_ = prefix;
+  }
+  void detach_solutions() {
+    clear_solutions();
+    sink_ = nullptr;
+  }
+  // Whether the solutions are rows of `rows` (write_solutions_into).
+  [[nodiscard]] bool writes_into(const RowBuffer& rows) const { return sink_ == &rows; }
+
   [[nodiscard]] std::size_t solution_count() const { return solution_indices_.size(); }
   [[nodiscard]] std::uint64_t solution_index(std::size_t i) const { return solution_indices_[i]; }
-  // Every solution's row, in the order given.
-  [[nodiscard]] std::span<const std::byte> solution_rows() const { return solution_bytes_; }
+  // Every solution's row (with its prefix where written into a RowBuffer), in the order given.
+  [[nodiscard]] std::span<const std::byte> solution_rows() const {
+    if (sink_ == nullptr) return solution_bytes_;
+    return sink_->bytes().subspan(sink_first_);
+  }
   [[nodiscard]] Record solution_record(std::size_t i) const {
     const auto size = solution_layout().row_size();
-    return solution_layout().unpack(std::span(solution_bytes_).subspan(i * size, size));
+    const auto stride = size + (sink_ == nullptr ? 0 : sink_prefix_);
+    return solution_layout().unpack(solution_rows().subspan(i * stride + stride - size, size));
   }
-  // Keeps the storage for the next solutions.
+  // Drops the solutions (their rows too where written into a RowBuffer); keeps the storage.
   void clear_solutions() {
     solution_indices_.clear();
     solution_bytes_.clear();
+    if (sink_ != nullptr) sink_->truncate(sink_first_);
+  }
+  // Forgets the solutions, leaving their rows in the RowBuffer they were written into, whose
+  // owner has taken them.
+  void release_solutions() {
+    solution_indices_.clear();
+    if (sink_ != nullptr) sink_first_ = sink_->size();
   }
 
   [[nodiscard]] const std::vector<ReductionSpec>& specs() const { return *specs_; }
@@ -197,10 +224,26 @@ class Reductions {
   }
   std::span<std::byte> add_solution_row() {
     const auto size = solution_layout().row_size();
-    const auto first = solution_bytes_.size();
-    solution_bytes_.resize(first + size);
+    std::span<std::byte> row;
+    if (sink_ == nullptr) {
+      const auto first = solution_bytes_.size();
+      solution_bytes_.resize(first + size);
+      row = std::span(solution_bytes_).subspan(first, size);
+    } else {
+      row = sink_->extend(sink_prefix_ + size).subspan(sink_prefix_);
+      std::memset(row.data(), 0, size);
+    }
     solution_indices_.push_back(index_);
-    return std::span(solution_bytes_).subspan(first, size);
+    return row;
+  }
+  void drop_last_solution() {
+    const auto size = solution_layout().row_size();
+    if (sink_ == nullptr) {
+      solution_bytes_.resize(solution_bytes_.size() - size);
+    } else {
+      sink_->truncate(sink_->size() - sink_prefix_ - size);
+    }
+    solution_indices_.pop_back();
   }
 
   const std::vector<ReductionSpec>* specs_;
@@ -210,7 +253,10 @@ class Reductions {
   std::vector<std::vector<std::int64_t>> histograms_;
   std::vector<std::vector<TopEntry>> tops_;
   std::vector<std::uint64_t> solution_indices_;
-  std::vector<std::byte> solution_bytes_;  // solution_indices_.size() rows
+  std::vector<std::byte> solution_bytes_;  // solution_indices_.size() rows, without a sink
+  RowBuffer* sink_ = nullptr;              // where the rows go instead (not owned)
+  std::size_t sink_first_ = 0;             // where this chunk's rows start in it
+  std::size_t sink_prefix_ = 0;
 };
 
 }  // namespace levelforge

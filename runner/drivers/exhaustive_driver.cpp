@@ -212,6 +212,7 @@ class ExhaustiveRun {
     const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
     std::optional<Reductions> before;
     if (context_.experiment.record_failures) before = reductions;
+    solutions_.receive_from(reductions);
     try {
       models_[point]->visit(begin, end, reductions);
     } catch (...) {

@@ -187,22 +187,36 @@ SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
           RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
                                capability.solutions.fields())) {}
 
+namespace {
+// Rows have no padding: the kernel's fields follow task and index as they would alone.
+constexpr std::size_t task_and_index = 2 * sizeof(std::int64_t);
+}  // namespace
+
+void SolutionStore::receive_from(Reductions& reductions) {
+  reductions.write_solutions_into(rows_, task_and_index);
+}
+
 void SolutionStore::add(std::uint64_t chunk, std::uint64_t task, Reductions& found) {
   const auto count = found.solution_count();
-  if (count == 0) return;
-  // Rows have no padding: the kernel's fields follow task and index as they would alone.
   const auto size = layout_.row_size();
+  const auto in_place = found.writes_into(rows_);
+  const auto added = in_place ? rows_.bytes().last(count * size) : rows_.extend(count * size);
   const auto kernel_rows = found.solution_rows();
-  const auto kernel_size = kernel_rows.size() / count;
-  const auto added = rows_.extend(count * size);
   for (std::size_t i = 0; i < count; ++i) {
     const auto row = added.subspan(i * size, size);
     layout_.set_int(row, 0, static_cast<std::int64_t>(task));
     layout_.set_int(row, 1, static_cast<std::int64_t>(found.solution_index(i)));
-    std::memcpy(row.data() + size - kernel_size, kernel_rows.data() + i * kernel_size, kernel_size);
+    if (!in_place) {
+      const auto kernel_size = size - task_and_index;
+      std::memcpy(row.data() + task_and_index, kernel_rows.data() + i * kernel_size, kernel_size);
+    }
   }
-  chunks_.emplace_back(chunk, count);
-  found.clear_solutions();
+  if (count > 0) chunks_.emplace_back(chunk, count);
+  if (in_place) {
+    found.release_solutions();
+  } else {
+    found.clear_solutions();
+  }
 }
 
 void SolutionStore::save_new(Segment& segment) {

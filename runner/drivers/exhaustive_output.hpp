@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/api/row_buffer.hpp"
 #include "runner/checkpoint/segment.hpp"
 #include "runner/drivers/chunk_plan.hpp"
 #include "runner/drivers/idle_clock.hpp"
 #include "runner/drivers/reduction_totals.hpp"
-#include "runner/drivers/row_buffer.hpp"
 #include "runner/drivers/task_datasets.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/output/result_file.hpp"
@@ -63,7 +63,11 @@ class SolutionStore {
  public:
   explicit SolutionStore(const ExhaustiveCapability& capability);
 
-  // Appends the solutions `chunk` of `task` found; empties them.
+  // The next solutions of `reductions` are written straight into this store's rows, their
+  // task and index columns filled in by add.
+  void receive_from(Reductions& reductions);
+  // Appends the solutions `chunk` of `task` found (copied unless written in place); empties
+  // them.
   void add(std::uint64_t chunk, std::uint64_t task, Reductions& found);
   // The solutions added since the last call into `segment`.
   void save_new(Segment& segment);

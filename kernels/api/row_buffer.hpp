@@ -1,11 +1,12 @@
 #pragma once
-// Packed rows kept in memory until they are written: appended without zero-filling (the
-// packer writes every byte) in pages of their own, grown by remapping them (mremap), so
-// growing neither copies the rows already there nor faults their pages in again. A
-// std::vector<std::byte> did all three; in a sweep of 2,000,000 puzzles with 219,077
-// solution rows of 102 bytes they took a sixth of the time (bench_drivers
-// BM_ExhaustiveChunks/case:0). The pages are asked to be huge: first touching 22 MB in 4 KiB
-// pages faulted 5,400 times, a tenth of that sweep's time.
+// Packed rows kept in memory until they are written (the exhaustive driver's solutions,
+// which kernels write straight into one: Reductions::write_solutions_into): appended without
+// zero-filling in pages of their own, grown by remapping them (mremap), so growing neither
+// copies the rows already there nor faults their pages in again. A std::vector<std::byte>
+// did all three; in a sweep of 2,000,000 puzzles with 219,077 solution rows of 120 bytes
+// they took a sixth of the time (bench_drivers BM_ExhaustiveChunks/case:0). The pages are
+// asked to be huge: first touching 26 MB in 4 KiB pages faulted 6,400 times, a tenth of
+// that sweep's time.
 
 #include <algorithm>
 #include <cstddef>
@@ -53,6 +54,7 @@ class RowBuffer {
 
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::span<const std::byte> bytes() const { return {data_, size_}; }
+  [[nodiscard]] std::span<std::byte> bytes() { return {data_, size_}; }
 
  private:
   void grow(std::size_t needed) {
