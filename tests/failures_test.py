@@ -147,9 +147,32 @@ class Record(FailureTest):
         with h5py.File(files[0], "r") as f:
             self.assertEqual(f["exhaustive/ranges"]["uncovered"].tolist(), [0, 300, 16])
             self.assertEqual(f["exhaustive/counts"]["visited"].tolist(), [5000, 4700, 4984])
+            # Every index divisible by 7 is a solution; a failed chunk's, written before it
+            # threw, are dropped with it, and no other chunk's rows go with them.
+            uncovered = {1: range(1200, 1500), 2: range(4984, 5000)}
+            expected = [(task, index) for task in range(3) for index in range(0, 5000, 7)
+                        if index not in uncovered.get(task, ())]
+            solutions = f["exhaustive/solutions"][()]
+            self.assertEqual(list(zip(solutions["task"].tolist(), solutions["index"].tolist())),
+                             expected)
         inspected = levelforge("inspect", files[0])
         self.assertIn("1 x replicate 0 indices [1200, 1500): faulty: failing on purpose at index 1234",
                       inspected.stdout)
+
+    def test_a_failed_chunk_drops_its_solutions_and_no_others(self):
+        # Task 1's first chunk [0, 300) fails after writing its solutions (0, 7, ..., 294)
+        # straight into the rank's rows, which then hold task 0's before them.
+        config = self.config_file(EXHAUSTIVE.replace("count: 5000", "count: 1000").replace(
+            "[-1, 1234, 4999]", "[-1, 100]"))
+        expected = [(task, index) for task in range(2) for index in range(0, 1000, 7)
+                    if task == 0 or index >= 300]
+        for ranks in (None, 2, 3):
+            path = self.run_recorded(config, f"first{ranks}.h5", ranks=ranks)
+            with h5py.File(path, "r") as f:
+                solutions = f["exhaustive/solutions"][()]
+                self.assertEqual(list(zip(solutions["task"].tolist(), solutions["index"].tolist())),
+                                 expected, f"{ranks} ranks")
+                self.assertEqual(solutions["n"].tolist(), [index for _, index in expected])
 
     def test_ga_failures_are_the_same_for_any_group_size(self):
         files = []

@@ -88,11 +88,15 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
   static std::vector<ReductionSpec> reductions() {
     return {count_reduction("visited", "indices visited")};
   }
-  static std::vector<FieldSpec> solution_fields() { return {}; }
+  static std::vector<FieldSpec> solution_fields() {
+    return {int_field("n", "the index, every one divisible by 7 being a solution")};
+  }
   [[nodiscard]] std::uint64_t index_count() const { return count_; }
 
   void visit(std::uint64_t index, Reductions& out) const {
     if (index % 1000 == 0) std::this_thread::sleep_for(sleep_);
+    // Before the failure: a failing chunk has written solutions that must not survive it.
+    if (index % 7 == 0) out.solution({static_cast<std::int64_t>(index)});
     if (static_cast<std::int64_t>(index) == fail_index_) {
       throw KernelError("faulty: failing on purpose at index " + std::to_string(index));
     }

@@ -210,9 +210,10 @@ class ExhaustiveRun {
     }
     auto& reductions = pending->second;
     const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
+    // Attached first, so that a rollback to `before` drops the rows from this chunk's start.
+    solutions_.receive_from(reductions);
     std::optional<Reductions> before;
     if (context_.experiment.record_failures) before = reductions;
-    solutions_.receive_from(reductions);
     try {
       models_[point]->visit(begin, end, reductions);
     } catch (...) {
