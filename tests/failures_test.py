@@ -42,7 +42,7 @@ EXHAUSTIVE = """
     kernel: faulty
     driver: exhaustive
     on_error: record
-    params: {count: 5000}
+    params: {count: 5000, solution_every: 7}
     exhaustive: {chunk: 300}
     sweep:
       grid: {params.fail_index: [-1, 1234, 4999]}
@@ -162,7 +162,7 @@ class Record(FailureTest):
     def test_a_failed_chunk_drops_its_solutions_and_no_others(self):
         # Task 1's first chunk [0, 300) fails after writing its solutions (0, 7, ..., 294)
         # straight into the rank's rows, which then hold task 0's before them.
-        config = self.config_file(EXHAUSTIVE.replace("count: 5000", "count: 1000").replace(
+        config = self.config_file(EXHAUSTIVE.replace("count: 5000,", "count: 1000,").replace(
             "[-1, 1234, 4999]", "[-1, 100]"))
         expected = [(task, index) for task in range(2) for index in range(0, 1000, 7)
                     if task == 0 or index >= 300]

@@ -32,6 +32,8 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
         int_param("fail_index", -1, -1, 1'000'000'000,
                   "exhaustive driver: the index that throws (-1: none)"),
         int_param("count", 1000, 1, 1'000'000'000, "exhaustive driver: indices in the space"),
+        int_param("solution_every", 0, 0, 1'000'000,
+                  "exhaustive driver: every index divisible by it is a solution (0: none)"),
         int_param("length", 16, 1, 1'000'000, "ga driver: bits in a genome"),
         int_param("fail_ones", -1, -1, 1'000'000,
                   "ga driver: an evaluation of a genome with this many ones or more throws "
@@ -50,6 +52,7 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
         fail_value_(params.integer("fail_value")),
         fail_index_(params.integer("fail_index")),
         count_(static_cast<std::uint64_t>(params.integer("count"))),
+        solution_every_(static_cast<std::uint64_t>(params.integer("solution_every"))),
         fail_ones_(params.integer("fail_ones")),
         fail_validation_(params.boolean("fail_validation")),
         sleep_(std::chrono::milliseconds(params.integer("sleep_ms"))) {}
@@ -89,14 +92,15 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
     return {count_reduction("visited", "indices visited")};
   }
   static std::vector<FieldSpec> solution_fields() {
-    return {int_field("n", "the index, every one divisible by 7 being a solution")};
+    return {int_field("n", "the index, a multiple of solution_every")};
   }
   [[nodiscard]] std::uint64_t index_count() const { return count_; }
 
   void visit(std::uint64_t index, Reductions& out) const {
     if (index % 1000 == 0) std::this_thread::sleep_for(sleep_);
     // Before the failure: a failing chunk has written solutions that must not survive it.
-    if (index % 7 == 0) out.solution({static_cast<std::int64_t>(index)});
+    if (solution_every_ > 0 && index % solution_every_ == 0)
+      out.solution({static_cast<std::int64_t>(index)});
     if (static_cast<std::int64_t>(index) == fail_index_) {
       throw KernelError("faulty: failing on purpose at index " + std::to_string(index));
     }
@@ -108,6 +112,7 @@ class Faulty : public bits::BitGenomeKernel {  // ga driver: fitness the fractio
   std::int64_t fail_value_;
   std::int64_t fail_index_;
   std::uint64_t count_;
+  std::uint64_t solution_every_;
   std::int64_t fail_ones_;
   bool fail_validation_;
   std::chrono::milliseconds sleep_;
