@@ -300,10 +300,6 @@ TEST(Reductions, SolutionsWrittenIntoARowBufferLeaveTheirPrefix) {
   EXPECT_EQ(r.solution_count(), 0U);
   r.clear_solutions();  // the released row stays
   EXPECT_EQ(rows.size(), 5 + 8 + layout.row_size());
-  r.detach_solutions();
-  r.solution({std::string("b"), std::int64_t{2}});
-  EXPECT_EQ(rows.size(), 5 + 8 + layout.row_size());
-  EXPECT_EQ(r.solution_rows().size(), layout.row_size());
 }
 
 TEST(Reductions, RanksBeforeIsHigherScoreThenSmallerIndex) {

@@ -156,16 +156,12 @@ class Reductions {
 
   // The next solutions go to the end of `rows`, each row `prefix` bytes (left to the caller:
   // the runner's task and index columns) and then the solution's fields: the runner's rows,
-  // written once. Until then, and after detach_solutions(), they are kept here.
+  // written once. Until then they are kept here.
   void write_solutions_into(RowBuffer& rows, std::size_t prefix) {
     clear_solutions();
     sink_ = &rows;
     sink_first_ = rows.size();
     sink_prefix_ = prefix;
-  }
-  void detach_solutions() {
-    clear_solutions();
-    sink_ = nullptr;
   }
   // Whether the solutions are rows of `rows` (write_solutions_into).
   [[nodiscard]] bool writes_into(const RowBuffer& rows) const { return sink_ == &rows; }
