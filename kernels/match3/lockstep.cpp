@@ -121,14 +121,13 @@ inline LaneMask nonzero_lanes(Lanes words) {
   return mask;
 }
 
-// A table of up to 8 * K words (word i: lane i % 8 of vector i / 8).
-template <std::size_t K>
-using WordTable = std::array<Lanes, K>;
-
 #if defined(__x86_64__) || defined(__i386__)
-// AVX-512 draws eight consecutive moves of one lane at once, one per vector lane, with the
-// helpers below; AVX2 and portable code, without its 32-bit multiplies, permutes and mask
-// registers, draw one at a time (measured faster there).
+// AVX-512 computes each lane's draws ahead, eight consecutive ones at once (its stream
+// advances by a constant per draw), as codes: a draw's direction and cell as the index of
+// its bit in the lane's four movable masks laid end to end (direction * 64 * N + the
+// cell's bit), so that 64 draws are tested against a board by a few word permutes. AVX2
+// and portable code, without 32-bit multiplies and word permutes on 64-byte vectors, draw
+// one at a time (measured faster there).
 
 // The products of the lanes' low 32 bits (GCC would multiply all 64 bits: three
 // instructions). maskz: GCC 12's _mm512_mul_epu32 warns of its own undefined operand.
@@ -151,49 +150,73 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes low_h
 }
 
 // PlayoutStream's output for eight states at once (already advanced): the 128-bit product
-// from 32-bit halves, its two halves xor-ed.
+// from the four products of 32-bit halves (summed so that no sum overflows), its two
+// halves xor-ed.
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes stream_output(
     Lanes state) {
   const Lanes other = state ^ PlayoutStream::mix;
   constexpr u64 low32 = 0xffffffffU;
   // mul32 reads the low halves only: the high halves moved down need no clearing.
-  const Lanes ah = high_half(state);
-  const Lanes bh = high_half(other);
-  const Lanes ll = mul32(state, other);
-  const Lanes lh = mul32(state, bh);
-  const Lanes hl = mul32(ah, other);
-  const Lanes middle = high_half(ll) + (lh & low32) + (hl & low32);
-  const Lanes high = mul32(ah, bh) + high_half(lh) + high_half(hl) + high_half(middle);
-  return high ^ low_half_over(middle, ll);
+  const Lanes state_high = high_half(state);
+  const Lanes other_high = high_half(other);
+  const Lanes low = mul32(state, other);
+  const Lanes cross = mul32(state_high, other) + high_half(low);
+  const Lanes middle = (cross & low32) + mul32(state, other_high);
+  const Lanes high = mul32(state_high, other_high) + high_half(cross) + high_half(middle);
+  return high ^ low_half_over(middle, low);
 }
 
-// Word index[i] of the table in lane i (every index below 8 * K).
-template <std::size_t K>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes pick(
-    const WordTable<K>& table, Lanes index) {
-  static_assert(K >= 1 && K <= 3);
-  const auto at = std::bit_cast<__m512i>(index);
-  const auto first = std::bit_cast<__m512i>(table[0]);
-  if constexpr (K == 1) {
-    return std::bit_cast<Lanes>(_mm512_maskz_permutexvar_epi64(0xff, at, first));
+// The eight codes of `code` (one a lane, each below 2^16) stored as 16-bit words at `out`.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline void store_codes(
+    Lanes code, std::uint16_t* out) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm512_cvtepi64_epi16(std::bit_cast<__m512i>(code)));
+}
+
+// A lane's movable masks as 16-bit words, in up to three vectors (32 words each).
+template <std::size_t N>
+struct CodeTable {
+  static constexpr std::size_t vectors = (4 * N + 7) / 8;
+  std::array<Lanes, vectors> words;
+};
+
+template <std::size_t N>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline CodeTable<N> load_table(
+    const u64* masks) {
+  CodeTable<N> t;
+  for (std::size_t i = 0; i < CodeTable<N>::vectors; ++i)
+    t.words[i] = std::bit_cast<Lanes>(_mm512_load_si512(masks + 8 * i));
+  return t;
+}
+
+// Of 32 codes, those whose bit is set in the table.
+template <std::size_t N>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline __mmask32 codes_set(
+    const CodeTable<N>& t, __m512i codes) {
+  const auto table = [&t](std::size_t i) { return std::bit_cast<__m512i>(t.words[i]); };
+  const __m512i at = _mm512_srli_epi16(codes, 4);
+  __m512i word;
+  if constexpr (CodeTable<N>::vectors == 1) {
+    word = _mm512_permutexvar_epi16(at, table(0));
   } else {
-    const __m512i low = _mm512_permutex2var_epi64(first, at, std::bit_cast<__m512i>(table[1]));
-    if constexpr (K == 2) {
-      return std::bit_cast<Lanes>(low);
-    } else {
-      const __m512i high =
-          _mm512_maskz_permutexvar_epi64(0xff, at, std::bit_cast<__m512i>(table[2]));
-      const __mmask8 in_high = _mm512_cmpge_epu64_mask(at, _mm512_set1_epi64(16));
-      return std::bit_cast<Lanes>(_mm512_mask_blend_epi64(in_high, low, high));
+    word = _mm512_permutex2var_epi16(table(0), at, table(1));
+    if constexpr (CodeTable<N>::vectors == 3) {
+      const __mmask32 high = _mm512_test_epi16_mask(at, _mm512_set1_epi16(64));
+      word = _mm512_mask_permutexvar_epi16(word, high, at, table(2));
     }
   }
+  const __m512i bit =
+      _mm512_sllv_epi16(_mm512_set1_epi16(1), _mm512_and_si512(codes, _mm512_set1_epi16(15)));
+  return _mm512_test_epi16_mask(word, bit);
 }
 
-// The lanes of `among` whose word is odd, straight into the mask a branch tests.
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline LaneMask odd_lanes(
-    Lanes words, LaneMask among) {
-  return _mm512_mask_test_epi64_mask(static_cast<__mmask8>(among), std::bit_cast<__m512i>(words),
-                                     _mm512_set1_epi64(1));
+// Of the 64 codes from `at`, those whose bit is set in the table (bit i: code i).
+template <std::size_t N>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline u64 codes_set(
+    const CodeTable<N>& t, const std::uint16_t* at) {
+  const __mmask32 low = codes_set(t, _mm512_loadu_si512(at));
+  const __mmask32 high = codes_set(t, _mm512_loadu_si512(at + 32));
+  return _cvtmask64_u64(_mm512_kunpackd(high, low));
 }
 #endif
 
@@ -222,23 +245,7 @@ class Kernel {
     }
     shape_.update_movable(start_);
     for (std::size_t d = 0; d < 4; ++d) {
-      for (int cell = 0; cell < std::min(cells_, 64); ++cell) {
-        if (start_.movable[d].test(bit_of_[static_cast<std::size_t>(cell)]))
-          start_cell_table_[d] |= u64{1} << static_cast<unsigned>(cell);
-      }
-    }
-    for (std::size_t w = 0; w < N; ++w) {
-      // Hacker's Delight's compress (figure 7-10), its masks for the word's cells.
-      u64 cells = inside_.w[w][0];
-      u64 zeros_right = ~cells << 1U;
-      for (std::size_t i = 0; i < compress_steps; ++i) {
-        u64 parity = zeros_right;
-        for (unsigned span = 1; span < 64; span *= 2) parity ^= parity << span;
-        const u64 moving = parity & cells;
-        compress_moves_[w][i] = moving;
-        cells = (cells ^ moving) | (moving >> (1U << i));
-        zeros_right &= ~parity;
-      }
+      for (std::size_t w = 0; w < N; ++w) start_table_[d * N + w] = start_.movable[d].w[w];
     }
     for (std::size_t i = 0; i < lane_count; ++i)
       draw_steps_[i] = (i + 1) * PlayoutStream::increment;
@@ -279,16 +286,12 @@ class Kernel {
   // The lane's draws from its stream on its board (the start board when `fresh`), up to
   // its last move; true when a move makes a run (then kept, the stream after it).
   bool draw_until_run(std::size_t slot, bool fresh) {
+#if defined(__x86_64__) || defined(__i386__)
+    if constexpr (isa == Isa::avx512) return draw_by_codes(slot, fresh);
+#endif
     u64 stream = stream_[slot];
     int made = moves_made_[slot];
-#if defined(__x86_64__) || defined(__i386__)
-    if constexpr (isa == Isa::avx512) {
-      if (!draw_by_eights(slot, fresh, stream, made)) return false;
-    }
-#endif
-    if constexpr (isa != Isa::avx512) {
-      if (!draw_one_by_one(slot, fresh, stream, made)) return false;
-    }
+    if (!draw_one_by_one(slot, fresh, stream, made)) return false;
     PlayoutStream rng(stream);
     const u64 x = rng();
     stream_[slot] = rng.state();
@@ -327,55 +330,60 @@ class Kernel {
   }
 
 #if defined(__x86_64__) || defined(__i386__)
-  // draw_one_by_one, eight consecutive draws at once, one per vector lane (the stream's
-  // state advances by a constant per draw).
-  bool draw_by_eights(std::size_t slot, bool fresh, u64& stream, int& made) const {
-    const auto by_eights = [&](const auto& runs_in_eight) {
-      Lanes states = stream + draw_steps_;
-      while (made < moves_) {
-        const int left = moves_ - made;
-        const LaneMask counted =
-            left < lane_count ? (1U << static_cast<unsigned>(left)) - 1U : all_lanes;
-        if (const LaneMask runs = runs_in_eight(states, counted); runs != 0) {
-          const int taken = __builtin_ctz(runs) + 1;
-          stream += PlayoutStream::increment * static_cast<u64>(taken - 1);
-          made += taken;
-          return true;
+  // draw_one_by_one on the lane's codes, 64 at a time.
+  bool draw_by_codes(std::size_t slot, bool fresh) {
+    const CodeTable<N> table = load_table<N>(fresh ? start_table_.data() : lane_tables_[slot].data());
+    int made = moves_made_[slot];
+    for (;;) {
+      if (made == code_end_[slot]) {
+        if (made == moves_) {
+          moves_made_[slot] = made;
+          return false;
         }
-        stream += PlayoutStream::increment * lane_count;
-        states += PlayoutStream::increment * lane_count;
-        made += lane_count;
+        make_codes(slot, made);
       }
-      return false;
-    };
+      const int offset = made - code_start_[slot];
+      const int ahead = code_end_[slot] - made;
+      u64 runs = codes_set(table, codes_[slot].data() + offset);
+      if (ahead < 64) runs &= (u64{1} << static_cast<unsigned>(ahead)) - 1U;
+      if (runs != 0) {
+        const int at = offset + __builtin_ctzll(runs);
+        const unsigned code = codes_[slot][static_cast<std::size_t>(at)];
+        move_direction_[slot] = code / (64 * N);
+        move_bit_[slot] = code % (64 * N);
+        moves_made_[slot] = code_start_[slot] + at + 1;
+        stream_[slot] = code_state_[slot] + PlayoutStream::increment * static_cast<u64>(at + 1);
+        return true;
+      }
+      made += std::min(ahead, 64);
+    }
+  }
+
+  // The lane's codes from move `from` on (up to code_block of them; the stream's state
+  // before the move follows from the last codes' or, after a refill, is code_state_).
+  void make_codes(std::size_t slot, int from) {
+    const u64 state =
+        code_state_[slot] + PlayoutStream::increment * static_cast<u64>(from - code_start_[slot]);
+    const int count = std::min(code_block, moves_ - from);
+    code_state_[slot] = state;
+    code_start_[slot] = from;
+    code_end_[slot] = from + count;
     const Lanes cells = Lanes{} + static_cast<u64>(cells_);
-    if (cells_ <= 64) {
-      // A draw's cell is its bit in the masks in reading order.
-      const WordTable<1> table{fresh ? start_cell_table_ : cell_tables_[slot]};
-      return by_eights([&](const Lanes& states, LaneMask counted) {
-        const Lanes x = stream_output(states);
-        return odd_lanes(pick(table, x >> 62U) >> high_half(mul32(x, cells)), counted);
-      });
-    }
-    // Word d * N + w: word w of direction d's mask. Built by broadcasts and blends:
-    // writing single words into it in memory would stall its loads.
-    constexpr Lanes lane_index = {0, 1, 2, 3, 4, 5, 6, 7};
-    WordTable<(4 * N + lane_count - 1) / lane_count> table{};
-    for (std::size_t d = 0; d < 4; ++d) {
-      for (std::size_t w = 0; w < N; ++w) {
-        const std::size_t i = d * N + w;
-        const Lanes at = equal_mask<isa>(lane_index, Lanes{} + i % 8);
-        table[i / 8] = ((Lanes{} + movable_word(slot, fresh, d, w)) & at) | (table[i / 8] & ~at);
-      }
-    }
     const Lanes row_of_cell = Lanes{} + row_of_cell_;
-    return by_eights([&](const Lanes& states, LaneMask counted) {
+    Lanes states = state + draw_steps_;
+    std::uint16_t* out = codes_[slot].data();
+    for (int i = 0; i < count; i += lane_count) {
       const Lanes x = stream_output(states);
       const Lanes cell = high_half(mul32(x, cells));
       const Lanes bit = cell + (mul32(cell, row_of_cell) >> 16U);
-      const Lanes index = (x >> 62U) * N + (bit >> 6U);
-      return odd_lanes(pick(table, index) >> (bit & 63U), counted);
-    });
+      if constexpr (std::has_single_bit(N)) {  // the direction's bits or-ed in: one ternlog
+        store_codes(((x >> (56U - std::countr_zero(N))) & (u64{3} << (6U + std::countr_zero(N)))) | bit,
+                    out + i);
+      } else {
+        store_codes((x >> 62U) * (64 * N) + bit, out + i);
+      }
+      states += PlayoutStream::increment * lane_count;
+    }
   }
 #endif
 
@@ -429,7 +437,7 @@ class Kernel {
     shape_.update_movable(state);
     state_ = state;
     if constexpr (isa == Isa::avx512) {
-      if (cells_ <= 64) make_cell_tables(state);
+      make_lane_tables(state);
     }
     const LaneMask stuck = ~nonzero_lanes<isa>(shape_.moves_left(state));
     LaneMask done = waiting & stuck;
@@ -442,34 +450,42 @@ class Kernel {
     if (done != 0) finish(done);
   }
 
-  // cell_tables_ from the lanes' movable masks: the cells of each mask packed (a fixed
-  // compress, all lanes at once), then transposed to one table a lane.
-  void make_cell_tables(const LaneState<N>& s) {
-    std::array<Lanes, 4> packed{};
-    for (std::size_t d = 0; d < 4; ++d) {
-      unsigned offset = 0;
-      for (std::size_t w = 0; w < N; ++w) {
-        Lanes x = s.movable[d].w[w];
-        for (std::size_t i = 0; i < compress_steps; ++i) {
-          const Lanes moving = x & compress_moves_[w][i];
-          x = (x ^ moving) | (moving >> (1U << i));
-        }
-        packed[d] |= x << offset;
-        offset += static_cast<unsigned>(std::popcount(inside_.w[w][0]));
+  // lane_tables_ from the lanes' movable masks (a transpose, in registers).
+  void make_lane_tables(const LaneState<N>& s) {
+    constexpr std::size_t words = 4 * N;
+    const auto vector = [&s](std::size_t i) -> const Lanes& { return s.movable[i / N].w[i % N]; };
+    for (std::size_t group = 0; group < words; group += 8) {
+      const std::array<Lanes, lane_count> low = transposed_fours(
+          vector(group), vector(group + 1), vector(group + 2), vector(group + 3));
+      if (group + 4 >= words) {
+        for (std::size_t lane = 0; lane < lane_count; ++lane)
+          __builtin_memcpy(&lane_tables_[lane][group], &low[lane], sizeof(Lanes));
+        continue;
+      }
+      const std::array<Lanes, lane_count> high = transposed_fours(
+          vector(group + 4), vector(group + 5), vector(group + 6), vector(group + 7));
+      for (std::size_t lane = 0; lane < lane_count; ++lane) {
+        const Lanes row = __builtin_shufflevector(low[lane], high[lane], 0, 1, 2, 3, 8, 9, 10, 11);
+        __builtin_memcpy(&lane_tables_[lane][group], &row, sizeof(Lanes));
       }
     }
-    const Lanes low01 = __builtin_shufflevector(packed[0], packed[1], 0, 8, 1, 9, 2, 10, 3, 11);
-    const Lanes high01 = __builtin_shufflevector(packed[0], packed[1], 4, 12, 5, 13, 6, 14, 7, 15);
-    const Lanes low23 = __builtin_shufflevector(packed[2], packed[3], 0, 8, 1, 9, 2, 10, 3, 11);
-    const Lanes high23 = __builtin_shufflevector(packed[2], packed[3], 4, 12, 5, 13, 6, 14, 7, 15);
-    cell_tables_[0] = __builtin_shufflevector(low01, low23, 0, 1, 8, 9, 0, 1, 8, 9);
-    cell_tables_[1] = __builtin_shufflevector(low01, low23, 2, 3, 10, 11, 2, 3, 10, 11);
-    cell_tables_[2] = __builtin_shufflevector(low01, low23, 4, 5, 12, 13, 4, 5, 12, 13);
-    cell_tables_[3] = __builtin_shufflevector(low01, low23, 6, 7, 14, 15, 6, 7, 14, 15);
-    cell_tables_[4] = __builtin_shufflevector(high01, high23, 0, 1, 8, 9, 0, 1, 8, 9);
-    cell_tables_[5] = __builtin_shufflevector(high01, high23, 2, 3, 10, 11, 2, 3, 10, 11);
-    cell_tables_[6] = __builtin_shufflevector(high01, high23, 4, 5, 12, 13, 4, 5, 12, 13);
-    cell_tables_[7] = __builtin_shufflevector(high01, high23, 6, 7, 14, 15, 6, 7, 14, 15);
+  }
+
+  // Lane i's words of the four vectors, {a[i], b[i], c[i], d[i]} twice, in vector i.
+  static std::array<Lanes, lane_count> transposed_fours(const Lanes& a, const Lanes& b,
+                                                        const Lanes& c, const Lanes& d) {
+    const Lanes low_ab = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
+    const Lanes high_ab = __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
+    const Lanes low_cd = __builtin_shufflevector(c, d, 0, 8, 1, 9, 2, 10, 3, 11);
+    const Lanes high_cd = __builtin_shufflevector(c, d, 4, 12, 5, 13, 6, 14, 7, 15);
+    return {__builtin_shufflevector(low_ab, low_cd, 0, 1, 8, 9, 0, 1, 8, 9),
+            __builtin_shufflevector(low_ab, low_cd, 2, 3, 10, 11, 2, 3, 10, 11),
+            __builtin_shufflevector(low_ab, low_cd, 4, 5, 12, 13, 4, 5, 12, 13),
+            __builtin_shufflevector(low_ab, low_cd, 6, 7, 14, 15, 6, 7, 14, 15),
+            __builtin_shufflevector(high_ab, high_cd, 0, 1, 8, 9, 0, 1, 8, 9),
+            __builtin_shufflevector(high_ab, high_cd, 2, 3, 10, 11, 2, 3, 10, 11),
+            __builtin_shufflevector(high_ab, high_cd, 4, 5, 12, 13, 4, 5, 12, 13),
+            __builtin_shufflevector(high_ab, high_cd, 6, 7, 14, 15, 6, 7, 14, 15)};
   }
 
   // Shape::runs with the runs' cells spread once for all colors (fewer shifts).
@@ -529,6 +545,10 @@ class Kernel {
     PlayoutStream stream(stream_[slot]);
     shape_.refill(board, stream);
     stream_[slot] = stream.state();
+    // The lane's codes drawn ahead were for a stream the refill has moved on.
+    code_state_[slot] = stream_[slot];
+    code_start_[slot] = moves_made_[slot];
+    code_end_[slot] = moves_made_[slot];
     for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
     put(state.filled, board.filled);
   }
@@ -555,6 +575,9 @@ class Kernel {
       }
       seed_of_[slot] = next_seed_;
       stream_[slot] = seeds_[next_seed_++];
+      code_state_[slot] = stream_[slot];
+      code_start_[slot] = 0;
+      code_end_[slot] = 0;
       score_[slot] = 0;
       moves_made_[slot] = 0;
       fresh_ |= bit;
@@ -581,12 +604,18 @@ class Kernel {
   bool refill_;
   u64 row_of_cell_;     // cell * row_of_cell_ >> 16 is cell / width for every cell
   Lanes draw_steps_{};  // the stream's steps to the next eight draws
-  // Boards of up to 64 cells: the movable masks in reading order (one word a direction,
-  // draw_by_eights' table), of the start board and of each lane's board.
-  Lanes start_cell_table_{};
-  std::array<Lanes, lane_count> cell_tables_{};
-  static constexpr std::size_t compress_steps = 6;  // log2(64)
-  std::array<std::array<u64, compress_steps>, N> compress_moves_{};
+  // The movable masks, word w of direction d at d * N + w (draw_by_codes' tables; rows of
+  // whole vectors, the words past 4 * N unused), of the start board and of each lane's.
+  static constexpr std::size_t table_words = 8 * ((4 * N + 7) / 8);
+  alignas(64) std::array<u64, table_words> start_table_{};
+  alignas(64) std::array<std::array<u64, table_words>, lane_count> lane_tables_{};
+  // Each lane's codes (draw_by_codes) for its moves code_start_ to code_end_ (the stream's
+  // state before the first in code_state_), with room for a last read of 64.
+  static constexpr int code_block = 256;
+  alignas(64) std::array<std::array<std::uint16_t, code_block + 64>, lane_count> codes_{};
+  std::array<int, lane_count> code_start_{};
+  std::array<int, lane_count> code_end_{};
+  std::array<u64, lane_count> code_state_{};
   std::array<std::uint16_t, max_side * max_side> bit_of_{};  // reading-order cell -> bit
   LaneBits<N> inside_;                                       // the board's cells, in every lane
   State<N> start_;
