@@ -9,6 +9,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "kernels/match3/rules.hpp"
 
@@ -132,11 +134,9 @@ Bits<Word, N> shr(const Bits<Word, N>& a, unsigned k) {
   return r;
 }
 
-// shr for any k >= 0 (whole words too).
-template <class Word, std::size_t N>
-Bits<Word, N> shr_far(const Bits<Word, N>& a, unsigned k) {
-  const unsigned words = k / 64;
-  const unsigned b = k % 64;
+// shr by `words` whole words and then b < 64 bits.
+template <std::size_t words, class Word, std::size_t N>
+Bits<Word, N> shr_words(const Bits<Word, N>& a, unsigned b) {
   Bits<Word, N> r;
   for (std::size_t i = 0; i + words < N; ++i) {
     Word v = a.w[i + words] >> b;
@@ -144,6 +144,43 @@ Bits<Word, N> shr_far(const Bits<Word, N>& a, unsigned k) {
     r.w[i] = v;
   }
   return r;
+}
+
+// shl by `words` whole words and then b < 64 bits.
+template <std::size_t words, class Word, std::size_t N>
+Bits<Word, N> shl_words(const Bits<Word, N>& a, unsigned b) {
+  Bits<Word, N> r;
+  for (std::size_t i = words; i < N; ++i) {
+    Word v = a.w[i - words] << b;
+    if (b != 0 && i > words) v |= a.w[i - words - 1] >> (64 - b);
+    r.w[i] = v;
+  }
+  return r;
+}
+
+// shifted(std::integral_constant<std::size_t, k / 64>) for k / 64 < N, else all zero:
+// the whole words a compile-time constant, so that no word is indexed at run time (which
+// would keep a vector's words in memory).
+template <class Word, std::size_t N, class Shifted>
+Bits<Word, N> by_words(unsigned k, const Shifted& shifted) {
+  return [&]<std::size_t... words>(std::index_sequence<words...>) {
+    Bits<Word, N> r;
+    (void)((k / 64 == words && (r = shifted(std::integral_constant<std::size_t, words>{}), true)) ||
+           ...);
+    return r;
+  }(std::make_index_sequence<N>{});
+}
+
+// shr for any k >= 0 (whole words too).
+template <class Word, std::size_t N>
+Bits<Word, N> shr_far(const Bits<Word, N>& a, unsigned k) {
+  return by_words<Word, N>(k, [&](auto words) { return shr_words<words()>(a, k % 64); });
+}
+
+// shl for any k >= 0 (whole words too).
+template <class Word, std::size_t N>
+Bits<Word, N> shl_far(const Bits<Word, N>& a, unsigned k) {
+  return by_words<Word, N>(k, [&](auto words) { return shl_words<words()>(a, k % 64); });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -37,21 +37,8 @@ using State = bitboard::State<u64, N>;
 
 using bitboard::shl;
 using bitboard::shr;
+using bitboard::shl_far;
 using bitboard::shr_far;
-
-// bitboard::shl for any k >= 0 (whole words too), as shr_far for shr.
-template <std::size_t N>
-LaneBits<N> shl_far(const LaneBits<N>& a, unsigned k) {
-  const unsigned words = k / 64;
-  const unsigned b = k % 64;
-  LaneBits<N> r;
-  for (std::size_t i = words; i < N; ++i) {
-    Lanes v = a.w[i - words] << b;
-    if (b != 0 && i > words) v |= a.w[i - words - 1] >> (64 - b);
-    r.w[i] = v;
-  }
-  return r;
-}
 
 using LaneMask = unsigned;  // bit i: lane i
 constexpr LaneMask all_lanes = (1U << lane_count) - 1;
@@ -514,7 +501,15 @@ class Kernel {
     // column, the parity of the fall still ahead of the block at q.
     LaneBits<N> below = shr(andnot(inside, s.filled), k);
     for (unsigned rows = 1; rows < height; rows *= 2) {
-      if (nonzero_lanes<isa>(below.folded()) == 0) return;  // no block falls further
+      // A block falls further iff an empty not yet accounted for lies below it. Falls of
+      // four rows or more are rare (a wave seldom empties four cells of a column), so
+      // before those steps that is checked exactly: the prefix "a block at q or above".
+      if (rows >= 4) {
+        LaneBits<N> block_above = s.filled;
+        for (unsigned span = 1; span < height; span *= 2)
+          block_above |= shl_far(block_above, span * k);
+        if (nonzero_lanes<isa>((block_above & below).folded()) == 0) return;
+      }
       LaneBits<N> odd = below;
       for (unsigned span = 1; span < height; span *= 2) odd = odd ^ shr_far(odd, span * k);
       const LaneBits<N> moving = odd & s.filled;
