@@ -190,6 +190,24 @@ TEST(Match3Fast, LockstepEqualsReferenceAsLanesTakeNewSeeds) {
   }
 }
 
+// Playouts longer than the 256 moves whose codes the AVX-512 path computes at once, with
+// and without refills (which make it compute them again from the refilled stream).
+TEST(Match3Fast, LockstepEqualsReferenceOnLongPlayouts) {
+  std::mt19937_64 rng(47);
+  Tally tally;
+  for (int i = 0; i < levelforge::testing::random_cases(60) && !HasFailure(); ++i) {
+    Case c = random_case(rng, Player::random, 64, 100);
+    c.rules.no_match = NoMatch::undo;
+    c.rules.score_per = ScorePer::move;
+    c.rules.colors = std::max(c.rules.colors, 4);
+    c.rules.moves = 257 + static_cast<int>(rng() % 500);
+    c.seeds.clear();
+    for (int seed = 0; seed < 11; ++seed) c.seeds.push_back(rng());
+    compare(c, tally);
+  }
+  EXPECT_GT(tally.scoring, tally.playouts / 2) << tally.scoring << " of " << tally.playouts;
+}
+
 TEST(Match3Fast, LockstepRefusesWhatItDoesNotPlay) {
   Rules rules;
   rules.player = Player::greedy;

@@ -168,7 +168,8 @@ Bits<Word, N> by_words(unsigned k, const Shifted& shifted) {
     (void)((k / 64 == words && (r = shifted(std::integral_constant<std::size_t, words>{}), true)) ||
            ...);
     return r;
-  }(std::make_index_sequence<N>{});
+  }
+  (std::make_index_sequence<N>{});
 }
 
 // shr for any k >= 0 (whole words too).

@@ -36,8 +36,8 @@ template <std::size_t N>
 using State = bitboard::State<u64, N>;
 
 using bitboard::shl;
-using bitboard::shr;
 using bitboard::shl_far;
+using bitboard::shr;
 using bitboard::shr_far;
 
 using LaneMask = unsigned;  // bit i: lane i
@@ -319,7 +319,8 @@ class Kernel {
 #if defined(__x86_64__) || defined(__i386__)
   // draw_one_by_one on the lane's codes, 64 at a time.
   bool draw_by_codes(std::size_t slot, bool fresh) {
-    const CodeTable<N> table = load_table<N>(fresh ? start_table_.data() : lane_tables_[slot].data());
+    const CodeTable<N> table =
+        load_table<N>(fresh ? start_table_.data() : lane_tables_[slot].data());
     int made = moves_made_[slot];
     for (;;) {
       if (made == code_end_[slot]) {
@@ -364,8 +365,9 @@ class Kernel {
       const Lanes cell = high_half(mul32(x, cells));
       const Lanes bit = cell + (mul32(cell, row_of_cell) >> 16U);
       if constexpr (std::has_single_bit(N)) {  // the direction's bits or-ed in: one ternlog
-        store_codes(((x >> (56U - std::countr_zero(N))) & (u64{3} << (6U + std::countr_zero(N)))) | bit,
-                    out + i);
+        store_codes(
+            ((x >> (56U - std::countr_zero(N))) & (u64{3} << (6U + std::countr_zero(N)))) | bit,
+            out + i);
       } else {
         store_codes((x >> 62U) * (64 * N) + bit, out + i);
       }
@@ -442,8 +444,8 @@ class Kernel {
     constexpr std::size_t words = 4 * N;
     const auto vector = [&s](std::size_t i) -> const Lanes& { return s.movable[i / N].w[i % N]; };
     for (std::size_t group = 0; group < words; group += 8) {
-      const std::array<Lanes, lane_count> low = transposed_fours(
-          vector(group), vector(group + 1), vector(group + 2), vector(group + 3));
+      const std::array<Lanes, lane_count> low =
+          transposed_fours(vector(group), vector(group + 1), vector(group + 2), vector(group + 3));
       if (group + 4 >= words) {
         for (std::size_t lane = 0; lane < lane_count; ++lane)
           __builtin_memcpy(&lane_tables_[lane][group], &low[lane], sizeof(Lanes));

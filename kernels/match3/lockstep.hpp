@@ -3,14 +3,17 @@
 // SIMD lane, the same rules and scores as the scalar reference, bit for bit.
 //
 // Each lane holds one playout's board in the bitboard layout (bitboard.hpp) and its own
-// random stream (PlayoutStream's). The lanes draw their moves one lane after another, each
-// until a move makes a run (most moves change nothing): on AVX-512 eight consecutive draws
-// of the lane at once, one per vector lane (its stream advances by a constant per draw),
-// elsewhere one at a time, as the bitboard kernel does. Once every lane waits with such a
-// move, all of them swap, cascade and recompute their movable masks together, in vector
-// registers. A lane whose playout ends takes the next seed, so the lanes stay full until
-// the seeds run out. Refill::random draws a lane's new blocks one lane at a time (its
-// stream decides how many draws each cascade takes).
+// random stream (PlayoutStream's). The lanes find their next move that makes a run (most
+// moves change nothing) one lane after another. On AVX-512 a lane's draws are computed
+// ahead, eight consecutive ones at once (its stream advances by a constant per draw), as
+// codes: the index of the move's bit in the lane's four movable masks laid end to end;
+// 64 codes are then tested against the lane's board by word permutes, and the first hit
+// is the move. Elsewhere a lane draws one move at a time, as the bitboard kernel does.
+// Once every lane waits with such a move, all of them swap, cascade and recompute their
+// movable masks together, in vector registers. A lane whose playout ends takes the next
+// seed, so the lanes stay full until the seeds run out. Refill::random draws a lane's new
+// blocks one lane at a time (its stream decides how many draws each cascade takes), after
+// which its codes are computed again from where its stream stands.
 //
 // It plays the random player with NoMatch::undo, scored per move (the paper's setting);
 // fast::play_many sends every other rule set to the bitboard kernel.
