@@ -156,8 +156,9 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes strea
 // The eight codes of `code` (one a lane, each below 2^16) stored as 16-bit words at `out`.
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline void store_codes(
     Lanes code, std::uint16_t* out) {
+  // maskz: GCC 12's _mm512_cvtepi64_epi16 warns of its own undefined operand.
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
-                   _mm512_cvtepi64_epi16(std::bit_cast<__m512i>(code)));
+                   _mm512_maskz_cvtepi64_epi16(0xff, std::bit_cast<__m512i>(code)));
 }
 
 // A lane's movable masks as 16-bit words, in up to three vectors (32 words each).
