@@ -220,7 +220,7 @@ class Kernel {
         row_of_cell_(65536U / static_cast<unsigned>(start.width) + 1) {
     for (int cell = 0; cell < cells_; ++cell) {
       const auto bit = static_cast<unsigned>(cell + cell / start.width);
-      // draw_by_eights computes the row by a multiply; it must agree with the division.
+      // make_codes computes the row by a multiply; it must agree with the division.
       if (bit !=
           static_cast<unsigned>(cell) + ((static_cast<unsigned>(cell) * row_of_cell_) >> 16U))
         throw std::logic_error("match3::lockstep: the row of a cell by multiplication is off");
@@ -544,11 +544,17 @@ class Kernel {
     shape_.refill(board, stream);
     stream_[slot] = stream.state();
     // The lane's codes drawn ahead were for a stream the refill has moved on.
+    drop_codes(slot);
+    for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
+    put(state.filled, board.filled);
+  }
+
+  // The lane has no codes drawn ahead: draw_by_codes makes them from its stream as it
+  // stands (stream_, before move moves_made_).
+  void drop_codes(std::size_t slot) {
     code_state_[slot] = stream_[slot];
     code_start_[slot] = moves_made_[slot];
     code_end_[slot] = moves_made_[slot];
-    for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
-    put(state.filled, board.filled);
   }
 
   // The lanes' playouts are over: their scores go out, and each takes the next seed.
@@ -573,11 +579,9 @@ class Kernel {
       }
       seed_of_[slot] = next_seed_;
       stream_[slot] = seeds_[next_seed_++];
-      code_state_[slot] = stream_[slot];
-      code_start_[slot] = 0;
-      code_end_[slot] = 0;
       score_[slot] = 0;
       moves_made_[slot] = 0;
+      drop_codes(slot);
       fresh_ |= bit;
     }
   }
