@@ -71,18 +71,21 @@ void random_playouts(benchmark::State& state, PlayMany play_many) {
                           static_cast<std::int64_t>(genes.size() * seeds_per_board));
 }
 
-// The lock-step kernel on range(3) (an Isa), skipped where this CPU lacks it.
+// The lock-step kernel on range(3) (an Isa) with range(4)'s products (lockstep::Products),
+// skipped where this CPU lacks them.
 void BM_LockstepRandomPlayouts(benchmark::State& state) {
   const auto isa = static_cast<Isa>(state.range(3));
-  if (!isa_supported(isa)) {
+  const auto products = static_cast<lockstep::Products>(state.range(4));
+  if (!isa_supported(isa) || !lockstep::supported(products)) {
     state.SkipWithError("this CPU lacks the instruction set");
     return;
   }
-  state.SetLabel(std::string(isa_name(isa)));
-  random_playouts(state, [isa](const Board& board, const Rules& rules, auto seeds,
-                               const std::vector<double>& table, std::span<double> scores) {
-    lockstep::play_many(board, rules, seeds, table, scores, isa);
-  });
+  state.SetLabel(std::string(isa_name(isa)) + " " + std::string(lockstep::products_name(products)));
+  random_playouts(state,
+                  [isa, products](const Board& board, const Rules& rules, auto seeds,
+                                  const std::vector<double>& table, std::span<double> scores) {
+                    lockstep::play_many(board, rules, seeds, table, scores, isa, products);
+                  });
 }
 
 // Today's default: fast::play_many (lock-step on the best instruction set).
@@ -144,10 +147,13 @@ void sizes(benchmark::internal::Benchmark* b) {
 }
 
 void sizes_and_isas(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"w", "h", "colors", "isa"});
+  b->ArgNames({"w", "h", "colors", "isa", "products"});
+  constexpr auto mul32 = static_cast<int>(lockstep::Products::mul32);
   for (const auto& [w, h, colors] : board_sizes) {
+    b->Args({w, h, colors, static_cast<int>(Isa::avx512),
+             static_cast<int>(lockstep::Products::ifma52)});
     for (const Isa isa : {Isa::avx512, Isa::avx2, Isa::portable})
-      b->Args({w, h, colors, static_cast<int>(isa)});
+      b->Args({w, h, colors, static_cast<int>(isa), mul32});
   }
 }
 

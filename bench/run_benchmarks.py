@@ -635,6 +635,8 @@ def bench_match3(runner, args, _ranks):
         kernel = name.removeprefix("BM_").removesuffix("RandomPlayouts").removesuffix("Playouts")
         if "isa" in fields:
             kernel += f" {isa_names[fields['isa']]}"
+            if fields["isa"] == "2":
+                kernel += " ifma52" if fields["products"] == "1" else " mul32"
         key = (board, kernel)
         if key not in series:
             series[key] = Series("match3", f"{board} {kernel}", "playouts/s", "1/s", "{:.0f}")

@@ -107,8 +107,13 @@ void compare(const Case& c, Tally& tally) {
   if (lockstep::plays(c.rules)) {
     for (const Isa isa : {Isa::portable, Isa::avx2, Isa::avx512}) {
       if (!isa_supported(isa)) continue;
-      lockstep::play_many(board, c.rules, c.seeds, table, scores, isa);
+      lockstep::play_many(board, c.rules, c.seeds, table, scores, isa, lockstep::Products::mul32);
       expect_equal("lockstep " + std::string(isa_name(isa)));
+    }
+    if (lockstep::supported(lockstep::Products::ifma52)) {
+      lockstep::play_many(board, c.rules, c.seeds, table, scores, Isa::avx512,
+                          lockstep::Products::ifma52);
+      expect_equal("lockstep avx512 ifma52");
     }
   }
   ++tally.cases;
@@ -172,7 +177,8 @@ TEST(Match3Fast, RandomPlayerEqualsReference) {
 }
 
 // Lanes that end their playouts at different moves take the next seed: 19 seeds over 8
-// lanes, on every instruction set this CPU has (the others are reported).
+// lanes, on every instruction set this CPU has, AVX-512's draws by either multiply (what
+// the CPU lacks is reported).
 TEST(Match3Fast, LockstepEqualsReferenceAsLanesTakeNewSeeds) {
   std::mt19937_64 rng(31);
   Tally tally;
@@ -188,6 +194,8 @@ TEST(Match3Fast, LockstepEqualsReferenceAsLanesTakeNewSeeds) {
   for (const Isa isa : {Isa::avx2, Isa::avx512}) {
     if (!isa_supported(isa)) std::cout << "not on this CPU: " << isa_name(isa) << "\n";
   }
+  if (!lockstep::supported(lockstep::Products::ifma52))
+    std::cout << "not on this CPU: avx512 ifma52\n";
 }
 
 // Playouts longer than the 256 moves whose codes the AVX-512 path computes at once, with

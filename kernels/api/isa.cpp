@@ -24,6 +24,15 @@ Isa best_isa() {
   return Isa::portable;
 }
 
+bool avx512_ifma_supported() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return isa_supported(Isa::avx512) && __builtin_cpu_supports("avx512ifma") != 0;
+#else
+  return false;
+#endif
+}
+
 std::string_view isa_name(Isa isa) {
   switch (isa) {
     case Isa::avx512: return "avx512";

@@ -15,5 +15,8 @@ enum class Isa { portable, avx2, avx512 };
 // The best supported: avx512, else avx2, else portable.
 [[nodiscard]] Isa best_isa();
 [[nodiscard]] std::string_view isa_name(Isa isa);
+// Whether this CPU has AVX-512 IFMA (52-bit integer multiply-adds: Ice Lake Xeons and
+// later, AMD Zen 4), which an avx512 path may use beside its base set.
+[[nodiscard]] bool avx512_ifma_supported();
 
 }  // namespace levelforge

@@ -153,6 +153,33 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes strea
   return high ^ low_half_over(middle, low);
 }
 
+// With AVX-512 IFMA, the same output from seven 52-bit multiply-adds: the states in a low
+// limb of 52 bits (the instructions read those only) and a high one of 12, the partial
+// products summed into limbs at 0, 52 and 104 (none overflows: at most three of 52 bits
+// each).
+#define LEVELFORGE_IFMA_TARGET target("avx512f,avx512dq,avx512bw,avx512vl,avx512ifma")
+__attribute__((LEVELFORGE_IFMA_TARGET)) inline Lanes madd52lo(Lanes sum, Lanes a, Lanes b) {
+  return std::bit_cast<Lanes>(_mm512_madd52lo_epu64(
+      std::bit_cast<__m512i>(sum), std::bit_cast<__m512i>(a), std::bit_cast<__m512i>(b)));
+}
+__attribute__((LEVELFORGE_IFMA_TARGET)) inline Lanes madd52hi(Lanes sum, Lanes a, Lanes b) {
+  return std::bit_cast<Lanes>(_mm512_madd52hi_epu64(
+      std::bit_cast<__m512i>(sum), std::bit_cast<__m512i>(a), std::bit_cast<__m512i>(b)));
+}
+__attribute__((LEVELFORGE_IFMA_TARGET)) inline Lanes stream_output_ifma52(Lanes state) {
+  const Lanes other = state ^ PlayoutStream::mix;
+  const Lanes state_high = state >> 52U;
+  const Lanes other_high = other >> 52U;
+  const Lanes zero{};
+  const Lanes at0 = madd52lo(zero, state, other);
+  const Lanes at52 =
+      madd52lo(madd52lo(madd52hi(zero, state, other), state, other_high), state_high, other);
+  const Lanes at104 = madd52lo(madd52hi(madd52hi(zero, state, other_high), state_high, other),
+                               state_high, other_high);
+  // at0 fills bits 0-51 alone, so the low half takes at52's bits by an or.
+  return ((at52 >> 12U) + (at104 << 40U)) ^ (at0 | (at52 << 52U));
+}
+
 // The eight codes of `code` (one a lane, each below 2^16) stored as 16-bit words at `out`.
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline void store_codes(
     Lanes code, std::uint16_t* out) {
@@ -211,12 +238,14 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline u64 codes_s
 template <std::size_t N, Isa isa>
 class Kernel {
  public:
-  Kernel(const Board& start, const Rules& rules, const std::vector<double>& table)
+  Kernel(const Board& start, const Rules& rules, const std::vector<double>& table,
+         Products products)
       : table_(table),
         shape_{start.width, start.height, rules.colors, static_cast<unsigned>(start.width + 1)},
         cells_(start.width * start.height),
         moves_(rules.moves),
         refill_(rules.refill == Refill::random),
+        products_(products),
         row_of_cell_(65536U / static_cast<unsigned>(start.width) + 1) {
     for (int cell = 0; cell < cells_; ++cell) {
       const auto bit = static_cast<unsigned>(cell + cell / start.width);
@@ -357,6 +386,7 @@ class Kernel {
     code_state_[slot] = state;
     code_start_[slot] = from;
     code_end_[slot] = from + count;
+    if (products_ == Products::ifma52) return make_codes_ifma52(state, count, codes_[slot].data());
     const Lanes cells = Lanes{} + static_cast<u64>(cells_);
     const Lanes row_of_cell = Lanes{} + row_of_cell_;
     Lanes states = state + draw_steps_;
@@ -366,14 +396,44 @@ class Kernel {
       const Lanes cell = high_half(mul32(x, cells));
       const Lanes bit = cell + (mul32(cell, row_of_cell) >> 16U);
       if constexpr (std::has_single_bit(N)) {  // the direction's bits or-ed in: one ternlog
-        store_codes(
-            ((x >> (56U - std::countr_zero(N))) & (u64{3} << (6U + std::countr_zero(N)))) | bit,
-            out + i);
+        store_codes(direction_offset(x) | bit, out + i);
       } else {
         store_codes((x >> 62U) * (64 * N) + bit, out + i);
       }
       states += PlayoutStream::increment * lane_count;
     }
+  }
+
+  // make_codes' loop by multiply-adds, `count` codes from the stream's state `state`. The
+  // cell's row, cell / width, is also (x * height) >> 32 (x the draw's low 32 bits: the
+  // floor of a floor quotient is the floor of the whole), so its bit, cell + row, is the
+  // sum of two high products, added to the direction's offset. The multipliers are scaled
+  // by 2^20: the high part of a 52-bit product is then the product >> 32. (Shifts and
+  // multiply-adds share one port; masks do not.)
+  __attribute__((LEVELFORGE_IFMA_TARGET, noinline)) void make_codes_ifma52(
+      u64 state, int count, std::uint16_t* out) const {
+    const Lanes cells = Lanes{} + (static_cast<u64>(cells_) << 20U);
+    const Lanes rows = Lanes{} + (static_cast<u64>(shape_.height) << 20U);
+    Lanes states = state + draw_steps_;
+    for (int i = 0; i < count; i += lane_count) {
+      const Lanes x = stream_output_ifma52(states);
+      const Lanes low = x & 0xffffffffU;
+      Lanes offset;
+      if constexpr (std::has_single_bit(N)) {
+        offset = direction_offset(x);
+      } else {
+        offset = madd52lo(Lanes{}, x >> 62U, Lanes{} + 64 * N);
+      }
+      store_codes(madd52hi(madd52hi(offset, low, cells), low, rows), out + i);
+      states += PlayoutStream::increment * lane_count;
+    }
+  }
+
+  // For N a power of two, a draw's direction times 64 * N (its codes' offset) by a shift
+  // and a mask.
+  static Lanes direction_offset(Lanes x) {
+    static_assert(std::has_single_bit(N));
+    return (x >> (56U - std::countr_zero(N))) & (u64{3} << (6U + std::countr_zero(N)));
   }
 #endif
 
@@ -604,6 +664,7 @@ class Kernel {
   int cells_;
   int moves_;
   bool refill_;
+  Products products_;   // make_codes' (AVX-512 only)
   u64 row_of_cell_;     // cell * row_of_cell_ >> 16 is cell / width for every cell
   Lanes draw_steps_{};  // the stream's steps to the next eight draws
   // The movable masks, word w of direction d at d * N + w (draw_by_codes' tables; rows of
@@ -638,14 +699,15 @@ class Kernel {
 
 template <Isa isa>
 inline void play_board(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
-                       const std::vector<double>& score_table, std::span<double> scores) {
+                       const std::vector<double>& score_table, std::span<double> scores,
+                       Products products) {
   const int bits = start.height * (start.width + 1);
   switch ((bits + 63) / 64) {
-    case 1: return Kernel<1, isa>(start, rules, score_table).play(seeds, scores);
-    case 2: return Kernel<2, isa>(start, rules, score_table).play(seeds, scores);
-    case 3: return Kernel<3, isa>(start, rules, score_table).play(seeds, scores);
-    case 4: return Kernel<4, isa>(start, rules, score_table).play(seeds, scores);
-    default: return Kernel<5, isa>(start, rules, score_table).play(seeds, scores);
+    case 1: return Kernel<1, isa>(start, rules, score_table, products).play(seeds, scores);
+    case 2: return Kernel<2, isa>(start, rules, score_table, products).play(seeds, scores);
+    case 3: return Kernel<3, isa>(start, rules, score_table, products).play(seeds, scores);
+    case 4: return Kernel<4, isa>(start, rules, score_table, products).play(seeds, scores);
+    default: return Kernel<5, isa>(start, rules, score_table, products).play(seeds, scores);
   }
 }
 
@@ -654,20 +716,20 @@ inline void play_board(const Board& start, const Rules& rules, std::span<const s
 #if defined(__x86_64__) || defined(__i386__)
 [[gnu::flatten]] __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,popcnt,bmi2"))) void
 play_avx512(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
-            const std::vector<double>& score_table, std::span<double> scores) {
-  play_board<Isa::avx512>(start, rules, seeds, score_table, scores);
+            const std::vector<double>& score_table, std::span<double> scores, Products products) {
+  play_board<Isa::avx512>(start, rules, seeds, score_table, scores, products);
 }
 [[gnu::flatten]] __attribute__((target("avx2,popcnt,bmi2"))) void play_avx2(
     const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
     const std::vector<double>& score_table, std::span<double> scores) {
-  play_board<Isa::avx2>(start, rules, seeds, score_table, scores);
+  play_board<Isa::avx2>(start, rules, seeds, score_table, scores, Products::mul32);
 }
 #endif
 [[gnu::flatten]] void play_portable(const Board& start, const Rules& rules,
                                     std::span<const std::uint64_t> seeds,
                                     const std::vector<double>& score_table,
                                     std::span<double> scores) {
-  play_board<Isa::portable>(start, rules, seeds, score_table, scores);
+  play_board<Isa::portable>(start, rules, seeds, score_table, scores, Products::mul32);
 }
 
 }  // namespace
@@ -677,15 +739,31 @@ bool plays(const Rules& rules) {
          rules.score_per == ScorePer::move;
 }
 
+bool supported(Products products) { return products == Products::mul32 || avx512_ifma_supported(); }
+
+Products best_products() {
+  static const Products best = supported(Products::ifma52) ? Products::ifma52 : Products::mul32;
+  return best;
+}
+
+std::string_view products_name(Products products) {
+  return products == Products::ifma52 ? "ifma52" : "mul32";
+}
+
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
-               const std::vector<double>& score_table, std::span<double> scores, Isa isa) {
+               const std::vector<double>& score_table, std::span<double> scores, Isa isa,
+               Products products) {
   if (!plays(rules))
     throw std::invalid_argument("match3::lockstep: plays the random player with no_match: undo");
   if (!isa_supported(isa)) {
     throw std::invalid_argument("match3::lockstep: this CPU lacks " + std::string(isa_name(isa)));
   }
 #if defined(__x86_64__) || defined(__i386__)
-  if (isa == Isa::avx512) return play_avx512(start, rules, seeds, score_table, scores);
+  if (isa == Isa::avx512) {
+    if (!supported(products))
+      throw std::invalid_argument("match3::lockstep: this CPU lacks AVX-512 IFMA (ifma52)");
+    return play_avx512(start, rules, seeds, score_table, scores, products);
+  }
   if (isa == Isa::avx2) return play_avx2(start, rules, seeds, score_table, scores);
 #endif
   play_portable(start, rules, seeds, score_table, scores);

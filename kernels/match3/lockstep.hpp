@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "kernels/api/isa.hpp"
@@ -29,9 +30,19 @@ namespace levelforge::match3::lockstep {
 
 [[nodiscard]] bool plays(const Rules& rules);
 
+// How the AVX-512 path computes its draws' products: by 32-bit multiplies (every AVX-512
+// CPU) or by AVX-512 IFMA's 52-bit multiply-adds (fewer instructions; Ice Lake Xeons and
+// later, Zen 4). The other paths ignore it.
+enum class Products { mul32, ifma52 };
+[[nodiscard]] bool supported(Products products);
+// ifma52 where this CPU has IFMA, else mul32.
+[[nodiscard]] Products best_products();
+[[nodiscard]] std::string_view products_name(Products products);
+
 // fast::play_many's contract (the board and table already checked), on `isa`; throws
 // std::invalid_argument for rules it does not play or an instruction set this CPU lacks.
 void play_many(const Board& start, const Rules& rules, std::span<const std::uint64_t> seeds,
-               const std::vector<double>& score_table, std::span<double> scores, Isa isa);
+               const std::vector<double>& score_table, std::span<double> scores, Isa isa,
+               Products products = best_products());
 
 }  // namespace levelforge::match3::lockstep
