@@ -225,6 +225,27 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline __mmask32 c
   return _mm512_test_epi16_mask(word, bit);
 }
 
+// scores[lane] += table[counts[lane]] for the lanes of `lanes` (a gather), when every such
+// count is inside the table; false (nothing added) otherwise.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline bool add_table_scores(
+    LaneMask lanes, Lanes counts, const std::vector<double>& table, double* scores) {
+  const auto mask = static_cast<__mmask8>(lanes);
+  const auto index = std::bit_cast<__m512i>(counts);
+  if (_mm512_mask_cmpge_epu64_mask(mask, index, _mm512_set1_epi64(static_cast<long long>(
+                                                    table.size()))) != 0)
+    return false;
+  const __m512d add = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), mask, index, table.data(), 8);
+  _mm512_storeu_pd(scores, _mm512_add_pd(_mm512_loadu_pd(scores), add));
+  return true;
+}
+
+// The lanes of `lanes` whose count equals `value`.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline LaneMask lanes_equal(
+    LaneMask lanes, const int* counts, int value) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts));
+  return _mm256_mask_cmpeq_epi32_mask(static_cast<__mmask8>(lanes), v, _mm256_set1_epi32(value));
+}
+
 // Of the 64 codes from `at`, those whose bit is set in the table (bit i: code i).
 template <std::size_t N>
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline u64 codes_set(
@@ -363,7 +384,7 @@ class Kernel {
       const int offset = made - code_start_[slot];
       const int ahead = code_end_[slot] - made;
       u64 runs = codes_set(table, codes_[slot].data() + offset);
-      if (ahead < 64) runs &= (u64{1} << static_cast<unsigned>(ahead)) - 1U;
+      runs &= ~u64{0} >> static_cast<unsigned>(64 - std::min(ahead, 64));  // ahead > 0; no branch
       if (runs != 0) {
         const int at = offset + __builtin_ctzll(runs);
         const unsigned code = codes_[slot][static_cast<std::size_t>(at)];
@@ -491,6 +512,17 @@ class Kernel {
     }
     const LaneMask stuck = ~nonzero_lanes<isa>(shape_.moves_left(state));
     LaneMask done = waiting & stuck;
+#if defined(__x86_64__) || defined(__i386__)
+    if constexpr (isa == Isa::avx512) {
+      // The scalar loop's loads of single lanes would wait for the vectors' stores.
+      done |= lanes_equal(waiting, moves_made_.data(), moves_);
+      if (add_table_scores(waiting, removed, table_, score_.data())) {
+        if (done != 0) finish(done);
+        return;
+      }
+      done = waiting & stuck;
+    }
+#endif
     for (LaneMask rest = waiting; rest != 0; rest &= rest - 1) {
       const int lane = __builtin_ctz(rest);
       const auto slot = static_cast<std::size_t>(lane);
@@ -642,6 +674,10 @@ class Kernel {
       score_[slot] = 0;
       moves_made_[slot] = 0;
       drop_codes(slot);
+#if defined(__x86_64__) || defined(__i386__)
+      // Now rather than at the lane's first draw, where the test for it would mispredict.
+      if constexpr (isa == Isa::avx512) make_codes(slot, 0);
+#endif
       fresh_ |= bit;
     }
   }
