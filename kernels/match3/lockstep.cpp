@@ -40,6 +40,42 @@ using bitboard::shl_far;
 using bitboard::shr;
 using bitboard::shr_far;
 
+// The lanes' boards with each cell's color as three bits, in bit planes (zero where the
+// cell is empty): the cascade works on three planes where it would on up to eight colors.
+constexpr std::size_t planes = 3;
+static_assert(std::bit_width(static_cast<unsigned>(max_colors - 1)) == planes);
+template <std::size_t N>
+struct LaneBoards {
+  std::array<LaneBits<N>, planes> plane;
+  LaneBits<N> filled;
+  std::array<LaneBits<N>, 4> movable;
+};
+
+// The cells of color c, from the planes.
+template <class Word, std::size_t N>
+bitboard::Bits<Word, N> color_cells(const std::array<bitboard::Bits<Word, N>, planes>& plane,
+                                    const bitboard::Bits<Word, N>& filled, std::size_t c) {
+  bitboard::Bits<Word, N> cells = filled;
+  for (std::size_t b = 0; b < planes; ++b) {
+    bitboard::Bits<Word, N> differ;  // all ones where the plane's bit is not c's
+    const Word flip = Word{} - static_cast<u64>((c >> b) & 1U);
+    for (std::size_t w = 0; w < N; ++w) differ.w[w] = plane[b].w[w] ^ flip;
+    cells = andnot(cells, differ);
+  }
+  return cells;
+}
+
+// A board's colors as planes.
+template <std::size_t N>
+std::array<Bits<N>, planes> planes_of(const State<N>& board, int colors) {
+  std::array<Bits<N>, planes> plane;
+  for (std::size_t c = 0; c < static_cast<std::size_t>(colors); ++c) {
+    for (std::size_t b = 0; b < planes; ++b)
+      if (((c >> b) & 1U) != 0) plane[b] |= board.color[c];
+  }
+  return plane;
+}
+
 using LaneMask = unsigned;  // bit i: lane i
 constexpr LaneMask all_lanes = (1U << lane_count) - 1;
 
@@ -231,8 +267,8 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline bool add_ta
     LaneMask lanes, Lanes counts, const std::vector<double>& table, double* scores) {
   const auto mask = static_cast<__mmask8>(lanes);
   const auto index = std::bit_cast<__m512i>(counts);
-  if (_mm512_mask_cmpge_epu64_mask(mask, index, _mm512_set1_epi64(static_cast<long long>(
-                                                    table.size()))) != 0)
+  if (_mm512_mask_cmpge_epu64_mask(mask, index,
+                                   _mm512_set1_epi64(static_cast<long long>(table.size()))) != 0)
     return false;
   const __m512d add = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), mask, index, table.data(), 8);
   _mm512_storeu_pd(scores, _mm512_add_pd(_mm512_loadu_pd(scores), add));
@@ -282,6 +318,7 @@ class Kernel {
       start_.filled.set(bit);
     }
     shape_.update_movable(start_);
+    start_planes_ = planes_of(start_, shape_.colors);
     for (std::size_t d = 0; d < 4; ++d) {
       for (std::size_t w = 0; w < N; ++w) start_table_[d * N + w] = start_.movable[d].w[w];
     }
@@ -461,7 +498,7 @@ class Kernel {
   // The waiting lanes' moves: swap, cascade, new movable masks, scores.
   void play_matches(LaneMask waiting) {
     if (fresh_ != 0) start_lanes();
-    LaneState<N> state = state_;  // a local copy the compiler can keep in registers
+    LaneBoards<N> state = state_;  // a local copy the compiler can keep in registers
     const Lanes lanes = lanes_of<isa>(waiting);
     Lanes move_bit;
     Lanes move_direction;
@@ -482,8 +519,7 @@ class Kernel {
       q.w[w] = (one << (other_bit & 63U)) & equal_mask<isa>(other_bit >> 6U, Lanes{} + w);
     }
     const LaneBits<N> both = p | q;
-    for (int c = 0; c < shape_.colors; ++c) {
-      auto& m = state.color[static_cast<std::size_t>(c)];
+    for (auto& m : state.plane) {
       const Lanes differ =
           (nonzero_mask<isa>((m & p).folded()) ^ nonzero_mask<isa>((m & q).folded())) & lanes;
       for (std::size_t w = 0; w < N; ++w) m.w[w] ^= both.w[w] & differ;
@@ -498,19 +534,19 @@ class Kernel {
       const LaneBits<N> run = runs(state) & only_waiting;
       if (nonzero_lanes<isa>(run.folded()) == 0) break;
       removed += run.count_words();
-      shape_.remove(state, run);
+      for (auto& m : state.plane) m = andnot(m, run);
+      state.filled = andnot(state.filled, run);
       fall(state, inside);
       if (refill_) {
         for (LaneMask lane = waiting; lane != 0; lane &= lane - 1)
           refill(state, __builtin_ctz(lane));
       }
     }
-    shape_.update_movable(state);
+    const LaneMask stuck = ~update_movable(state);
     state_ = state;
     if constexpr (isa == Isa::avx512) {
-      make_lane_tables(state);
+      make_lane_tables(state.movable);
     }
-    const LaneMask stuck = ~nonzero_lanes<isa>(shape_.moves_left(state));
     LaneMask done = waiting & stuck;
 #if defined(__x86_64__) || defined(__i386__)
     if constexpr (isa == Isa::avx512) {
@@ -532,10 +568,27 @@ class Kernel {
     if (done != 0) finish(done);
   }
 
+  // The boards' movable masks (Shape::update_movable, on their colors spelled out); the
+  // lanes with a move left.
+  LaneMask update_movable(LaneBoards<N>& s) const {
+    LaneState<N> colored;
+    colored.filled = s.filled;
+#pragma GCC unroll 8  // constant colors: each spelled out by one ternary logic instruction
+    for (std::size_t c = 0; c < max_colors; ++c) {
+      if (c == static_cast<std::size_t>(shape_.colors)) break;
+      colored.color[c] = color_cells(s.plane, s.filled, c);
+    }
+    shape_.update_movable(colored);
+    s.movable = colored.movable;
+    return nonzero_lanes<isa>(shape_.moves_left(colored));
+  }
+
   // lane_tables_ from the lanes' movable masks (a transpose, in registers).
-  void make_lane_tables(const LaneState<N>& s) {
+  void make_lane_tables(const std::array<LaneBits<N>, 4>& movable) {
     constexpr std::size_t words = 4 * N;
-    const auto vector = [&s](std::size_t i) -> const Lanes& { return s.movable[i / N].w[i % N]; };
+    const auto vector = [&movable](std::size_t i) -> const Lanes& {
+      return movable[i / N].w[i % N];
+    };
     for (std::size_t group = 0; group < words; group += 8) {
       const std::array<Lanes, lane_count> low =
           transposed_fours(vector(group), vector(group + 1), vector(group + 2), vector(group + 3));
@@ -570,17 +623,19 @@ class Kernel {
             __builtin_shufflevector(high_ab, high_cd, 6, 7, 14, 15, 6, 7, 14, 15)};
   }
 
-  // Shape::runs with the runs' cells spread once for all colors (fewer shifts).
-  [[nodiscard]] LaneBits<N> runs(const LaneState<N>& s) const {
+  // Shape::runs on the planes: a run starts at q where q and the next cell, and the next
+  // and the one after, are filled and agree in every plane.
+  [[nodiscard]] LaneBits<N> runs(const LaneBoards<N>& s) const {
     const unsigned k1 = shape_.stride;
     const unsigned k2 = 2 * shape_.stride;
-    LaneBits<N> starts_h;  // first cells of horizontal runs
-    LaneBits<N> starts_v;  // top cells of vertical ones
-    for (int c = 0; c < shape_.colors; ++c) {
-      const LaneBits<N>& m = s.color[static_cast<std::size_t>(c)];
-      starts_h |= m & shr(m, 1) & shr(m, 2);
-      starts_v |= m & shr(m, k1) & shr(m, k2);
+    LaneBits<N> same_h = s.filled & shr(s.filled, 1);  // q and q + 1: one color
+    LaneBits<N> same_v = s.filled & shr(s.filled, k1);
+    for (const auto& m : s.plane) {
+      same_h = andnot(same_h, m ^ shr(m, 1));
+      same_v = andnot(same_v, m ^ shr(m, k1));
     }
+    const LaneBits<N> starts_h = same_h & shr(same_h, 1);   // first cells of horizontal runs
+    const LaneBits<N> starts_v = same_v & shr(same_v, k1);  // top cells of vertical ones
     return starts_h | shl(starts_h, 1) | shl(starts_h, 2) | starts_v | shl(starts_v, k1) |
            shl(starts_v, k2);
   }
@@ -589,7 +644,7 @@ class Kernel {
   // by the number of empty cells below it, one bit of that number a step (Hacker's
   // Delight's compress, figure 7-10, down each column). The loop would run as many rounds
   // as the longest fall in any lane, and mispredict its end.
-  void fall(LaneState<N>& s, const LaneBits<N>& inside) const {
+  void fall(LaneBoards<N>& s, const LaneBits<N>& inside) const {
     const unsigned k = shape_.stride;
     const auto height = static_cast<unsigned>(shape_.height);
     // Bit q: q + k is empty (of the empties not yet accounted for); xor-ed down each
@@ -611,8 +666,7 @@ class Kernel {
       below = andnot(below, odd);
       const unsigned by = rows * k;
       s.filled = (s.filled ^ moving) | shl_far(moving, by);
-      for (int c = 0; c < shape_.colors; ++c) {
-        LaneBits<N>& m = s.color[static_cast<std::size_t>(c)];
+      for (auto& m : s.plane) {
         const LaneBits<N> moved = m & moving;
         m = (m ^ moved) | shl_far(moved, by);
       }
@@ -620,24 +674,27 @@ class Kernel {
   }
 
   // The lane's board refilled from the lane's own stream (Shape::refill, on its words).
-  void refill(LaneState<N>& state, int lane) {
-    State<N> board;
+  void refill(LaneBoards<N>& state, int lane) {
     const auto take = [lane](Bits<N>& to, const LaneBits<N>& from) {
       for (std::size_t w = 0; w < N; ++w) to.w[w] = from.w[w][lane];
     };
     const auto put = [lane](LaneBits<N>& to, const Bits<N>& from) {
       for (std::size_t w = 0; w < N; ++w) to.w[w][lane] = from.w[w];
     };
-    const auto colors = static_cast<std::size_t>(shape_.colors);
-    for (std::size_t c = 0; c < colors; ++c) take(board.color[c], state.color[c]);
+    std::array<Bits<N>, planes> plane;
+    for (std::size_t b = 0; b < planes; ++b) take(plane[b], state.plane[b]);
+    State<N> board;
     take(board.filled, state.filled);
+    for (std::size_t c = 0; c < static_cast<std::size_t>(shape_.colors); ++c)
+      board.color[c] = color_cells(plane, board.filled, c);
     const auto slot = static_cast<std::size_t>(lane);
     PlayoutStream stream(stream_[slot]);
     shape_.refill(board, stream);
     stream_[slot] = stream.state();
     // The lane's codes drawn ahead were for a stream the refill has moved on.
     drop_codes(slot);
-    for (std::size_t c = 0; c < colors; ++c) put(state.color[c], board.color[c]);
+    plane = planes_of(board, shape_.colors);
+    for (std::size_t b = 0; b < planes; ++b) put(state.plane[b], plane[b]);
     put(state.filled, board.filled);
   }
 
@@ -690,7 +747,7 @@ class Kernel {
       for (std::size_t w = 0; w < N; ++w)
         lane_bits.w[w] = ((Lanes{} + start.w[w]) & chosen) | (lane_bits.w[w] & ~chosen);
     };
-    for (std::size_t c = 0; c < max_colors; ++c) blend(state_.color[c], start_.color[c]);
+    for (std::size_t b = 0; b < planes; ++b) blend(state_.plane[b], start_planes_[b]);
     blend(state_.filled, start_.filled);
     fresh_ = 0;
   }
@@ -718,8 +775,9 @@ class Kernel {
   std::array<std::uint16_t, max_side * max_side> bit_of_{};  // reading-order cell -> bit
   LaneBits<N> inside_;                                       // the board's cells, in every lane
   State<N> start_;
+  std::array<Bits<N>, planes> start_planes_;
 
-  LaneState<N> state_;
+  LaneBoards<N> state_;
   LaneMask fresh_ = 0;  // lanes whose board is the start board, not yet in state_
   std::array<u64, lane_count> stream_{};
   std::array<int, lane_count> moves_made_{};
