@@ -275,6 +275,20 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline bool add_ta
   return true;
 }
 
+// Set bits per lane (popcount_words' result) by AVX-512BW's byte shuffles: a table of the
+// bit counts of nibbles, the bytes' counts summed per word.
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline Lanes popcount_avx512(
+    Lanes words) {
+  const auto v = std::bit_cast<__m512i>(words);
+  const __m512i nibble_counts = _mm512_set4_epi32(0x04030302, 0x03020201, 0x03020201, 0x02010100);
+  const __m512i low_nibbles = _mm512_set1_epi8(0x0f);
+  const __m512i low = _mm512_and_si512(v, low_nibbles);
+  const __m512i high = _mm512_and_si512(_mm512_srli_epi16(v, 4), low_nibbles);
+  const __m512i counts = _mm512_add_epi8(_mm512_shuffle_epi8(nibble_counts, low),
+                                         _mm512_shuffle_epi8(nibble_counts, high));
+  return std::bit_cast<Lanes>(_mm512_sad_epu8(counts, _mm512_setzero_si512()));
+}
+
 // The lanes of `lanes` whose count equals `value`.
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) inline LaneMask lanes_equal(
     LaneMask lanes, const int* counts, int value) {
@@ -533,7 +547,14 @@ class Kernel {
     for (;;) {
       const LaneBits<N> run = runs(state) & only_waiting;
       if (nonzero_lanes<isa>(run.folded()) == 0) break;
-      removed += run.count_words();
+#if defined(__x86_64__) || defined(__i386__)
+      if constexpr (isa == Isa::avx512) {
+        for (std::size_t w = 0; w < N; ++w) removed += popcount_avx512(run.w[w]);
+      } else
+#endif
+      {
+        removed += run.count_words();
+      }
       for (auto& m : state.plane) m = andnot(m, run);
       state.filled = andnot(state.filled, run);
       fall(state, inside);
