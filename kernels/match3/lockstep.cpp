@@ -591,8 +591,8 @@ class Kernel {
 
   // The boards' movable masks (Shape::update_movable, on their colors spelled out); the
   // lanes with a move left.
-  LaneMask update_movable(LaneBoards<N>& s) const {
-    LaneState<N> colored;
+  LaneMask update_movable(LaneBoards<N>& s) {
+    LaneState<N>& colored = colored_;
     colored.filled = s.filled;
 #pragma GCC unroll 8  // constant colors: each spelled out by one ternary logic instruction
     for (std::size_t c = 0; c < max_colors; ++c) {
@@ -799,6 +799,9 @@ class Kernel {
   std::array<Bits<N>, planes> start_planes_;
 
   LaneBoards<N> state_;
+  // update_movable's boards by colors: a member, since a local one would be cleared (all
+  // eight colors and the movable masks) at every call.
+  LaneState<N> colored_;
   LaneMask fresh_ = 0;  // lanes whose board is the start board, not yet in state_
   std::array<u64, lane_count> stream_{};
   std::array<int, lane_count> moves_made_{};
