@@ -208,7 +208,7 @@ template <class K>
 concept SimdKernel = Kernel<K> && requires(const ParamSet& params) {
   // Every path the binary carries and when each is taken, one line.
   { K::simd_paths() } -> std::same_as<std::string>;
-  // The path these parameters take on this CPU, e.g. "lock-step playouts, avx512".
+  // The path these parameters take on this CPU, e.g. "lock-step playouts, avx512 ifma52".
   { K::simd_path(params) } -> std::same_as<std::string>;
 };
 

@@ -7,6 +7,7 @@
 
 #include "kernels/api/grid.hpp"
 #include "kernels/match3/fast.hpp"
+#include "kernels/match3/lockstep.hpp"
 
 namespace levelforge::kernels {
 
@@ -268,12 +269,16 @@ Record Match3::run(Rng& rng) const {
 }
 
 std::string Match3::simd_paths() {
-  return "lock-step playouts in avx512 lanes (random player, no_match: undo, score_per: move); "
-         "otherwise bitboard playouts (no SIMD lanes)";
+  return "lock-step playouts in avx512 lanes, draws by ifma52 multiply-adds where the CPU has "
+         "AVX-512 IFMA, else mul32 (random player, no_match: undo, score_per: move); otherwise "
+         "bitboard playouts (no SIMD lanes)";
 }
 
 std::string Match3::simd_path(const ParamSet& params) {
-  if (match3::fast::plays_lockstep(Match3(params).rules_)) return "lock-step playouts, avx512";
+  if (match3::fast::plays_lockstep(Match3(params).rules_)) {
+    return "lock-step playouts, avx512 " +
+           std::string(match3::lockstep::products_name(match3::lockstep::best_products()));
+  }
   return "bitboard playouts (no SIMD lanes)";
 }
 
