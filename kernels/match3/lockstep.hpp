@@ -2,10 +2,11 @@
 // The lock-step Match-3 playout kernel: eight playouts of one board at a time, one per
 // SIMD lane, the same rules and scores as the scalar reference, bit for bit.
 //
-// Each lane holds one playout's board in the bitboard layout (bitboard.hpp) and its own
-// random stream (PlayoutStream's). The lanes find their next move that makes a run (most
-// moves change nothing) one lane after another. On AVX-512 a lane's draws are computed
-// ahead, eight consecutive ones at once (its stream advances by a constant per draw), as
+// Each lane holds one playout's board in the bitboard layout (bitboard.hpp), its colors as
+// three bit planes, and its own random stream (PlayoutStream's). The lanes find their next
+// move that makes a run (most moves change nothing) one lane after another. On AVX-512 a
+// lane's draws are computed ahead, eight consecutive ones at once (its stream advances by
+// a constant per draw; the products by IFMA's multiply-adds where the CPU has them), as
 // codes: the index of the move's bit in the lane's four movable masks laid end to end;
 // 64 codes are then tested against the lane's board by word permutes, and the first hit
 // is the move. Elsewhere a lane draws one move at a time, as the bitboard kernel does.
