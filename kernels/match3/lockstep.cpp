@@ -888,3 +888,5 @@ void play_many(const Board& start, const Rules& rules, std::span<const std::uint
 }
 
 }  // namespace levelforge::match3::lockstep
+
+#undef LEVELFORGE_IFMA_TARGET
