@@ -289,7 +289,7 @@ void output_rows(const Comm& comm, const Options& options, const std::string& di
       const auto count = slice(k + 1) - slice(k);
       file.root()
           .create_dataset("rows", type, {count, row_width}, storage(count))
-          .write_all(type, owned.data.data());
+          .write_all(type, owned.data.bytes().data());
     }
     h5::seal(node_file(k));
   };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ TEST(CounterHost, AutoTakesTheWindowOnOneNodeWhereItsAtomicsProgress) {
   const auto description = counters->description();
   std::unique_ptr<WindowCounters> window;
   try {
-    if (world.size() > 1) window = std::make_unique<WindowCounters>(world, 1);
+    if (world.size() > 1) window = std::make_unique<WindowCounters>(world, 1, true);
   } catch (const MpiError&) {
     // no window here (osc/pt2pt under MPI_THREAD_MULTIPLE)
   }
@@ -90,6 +91,34 @@ TEST(CounterHost, AutoTakesTheWindowOnOneNodeWhereItsAtomicsProgress) {
     EXPECT_NE(description.find("server thread"), std::string::npos) << description;
   }
   counters->free();
+}
+
+// On one node the window is in shared memory (osc/sm) unless the run forces another
+// component (the TCP registration's osc/pt2pt), and both the shared and the general window
+// (made as if the ranks were on several nodes) hand out every value once.
+TEST(WindowCounters, OnOneNodeInSharedMemoryWhereOscSmIsThere) {
+  const auto world = Comm::world();
+  ASSERT_TRUE(world.on_one_node());
+  const bool osc_forced = std::getenv("OMPI_MCA_osc") != nullptr;
+  for (const bool one_node : {true, false}) {
+    std::unique_ptr<WindowCounters> window;
+    try {
+      window = std::make_unique<WindowCounters>(world, 1, one_node);
+    } catch (const MpiError&) {
+      ASSERT_TRUE(osc_forced) << "no window, one_node " << one_node;  // osc/pt2pt refused
+      continue;
+    }
+    if (!osc_forced) {
+      EXPECT_EQ(window->component() == "sm", one_node) << window->component();
+    }
+    std::vector<std::int64_t> taken(static_cast<std::size_t>(world.size()) * 50, 0);
+    for (int i = 0; i < 50; ++i)
+      ++taken[static_cast<std::size_t>(window->fetch_add(std::array<std::int64_t, 1>{1})[0])];
+    world.all_reduce_sum(taken);
+    EXPECT_TRUE(std::all_of(taken.begin(), taken.end(), [](std::int64_t n) { return n == 1; }));
+    world.barrier();
+    window->free();
+  }
 }
 
 TEST(CounterHost, NamesRoundTripAndUnknownIsRefused) {

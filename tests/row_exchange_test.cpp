@@ -41,7 +41,7 @@ void expect_slices_in_order(const std::vector<int>& writers) {
   const auto slot = std::find(writers.begin(), writers.end(), world.rank());
   if (slot == writers.end()) {
     EXPECT_TRUE(owned.runs.empty());
-    EXPECT_TRUE(owned.data.empty());
+    EXPECT_EQ(owned.data.size(), 0U);
     return;
   }
   const auto slice = static_cast<std::uint64_t>(slot - writers.begin());
@@ -52,7 +52,8 @@ void expect_slices_in_order(const std::vector<int>& writers) {
   ASSERT_EQ(owned.data.size(), (last - first) * 3);
   for (auto row = first; row < last; ++row) {
     const auto expected = row_bytes_of(row);
-    EXPECT_EQ(std::memcmp(owned.data.data() + (row - first) * 3, expected.data(), 3), 0) << row;
+    EXPECT_EQ(std::memcmp(owned.data.bytes().data() + (row - first) * 3, expected.data(), 3), 0)
+        << row;
   }
 }
 
@@ -90,7 +91,7 @@ TEST(ExchangeRows, MissingRowsSplitTheRuns) {
     for (auto row = first; row < first + count; ++row) {
       EXPECT_NE(row, 5U);
       EXPECT_NE(row, 6U);
-      EXPECT_EQ(owned.data[held], std::byte(row));
+      EXPECT_EQ(owned.data.bytes()[held], std::byte(row));
       ++held;
     }
   }

@@ -79,6 +79,24 @@ TEST_P(EveryOption, AStopReachesEveryRankAndEndsTheHandOut) {
   queue.close();
 }
 
+// Hand-computed: 1000 positions, 2 ranks.
+TEST(GuidedBatch, AFourthOfWhatRemainsAsEstimatedAtMostAQuarterSecondAtLeastOne) {
+  // The first batch after one item of 1 ms, seen 1 just now: 999 / 4.
+  EXPECT_EQ(guided_batch({1000, 1, 2}, {1, 0.001}, 0.0), 249U);
+  // 100 items in 10 ms, seen 300 that long ago: the other rank took about 100 more, so
+  // 600 remain: 150 (from the view alone, 700 / 4 = 175).
+  EXPECT_EQ(guided_batch({1000, 300, 2}, {100, 0.010}, 0.010), 150U);
+  // On 3 ranks the two others took 200: 500 / 6.
+  EXPECT_EQ(guided_batch({1000, 300, 3}, {100, 0.010}, 0.010), 83U);
+  // Slow items: a quarter second's worth, 0.25 / 0.01 = 25.
+  EXPECT_EQ(guided_batch({1000, 300, 2}, {10, 0.1}, 0.0), 25U);
+  // Items slower than a quarter second, or a queue estimated empty: single items.
+  EXPECT_EQ(guided_batch({1000, 300, 2}, {1, 0.5}, 0.0), 1U);
+  EXPECT_EQ(guided_batch({1000, 900, 2}, {100, 0.010}, 0.010), 1U);
+  // No pace known yet: from the view alone.
+  EXPECT_EQ(guided_batch({1000, 200, 2}, {0, 0.0}, 1.0), 200U);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     WorkQueue, EveryOption,
     ::testing::Combine(::testing::Values(mpi::CounterHost::automatic, mpi::CounterHost::server,

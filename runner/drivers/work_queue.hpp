@@ -6,18 +6,18 @@
 // checkpoint on a signal) with the same counter.
 //
 // Claims are batched (guided self-scheduling with a time cap): one request takes k
-// consecutive positions, k = what this rank last saw remaining / (2 x ranks), at most what
-// fits in batch_seconds at the rank's measured pace, at least 1. The first claim is one
-// position (it learns the pace and the queue's state); batches shrink as the queue empties,
-// so the last ones are single items. Finished counts travel with the next claim, or sooner
-// when a second has passed, so progress and a stop reach every rank within about a second.
-// Which rank does which position never shows in the results: the drivers order everything
-// by task and chunk.
+// consecutive positions, k = what this rank estimates remains / (2 x ranks), at most what
+// fits in batch_seconds at the rank's measured pace, at least 1 (guided_batch). The first claim is
+// one position (it learns the pace and the queue's state); batches shrink as the queue empties, so
+// the last ones are single items. Finished counts travel with the next claim, or sooner when a
+// second has passed, so progress and a stop reach every rank within about a second. Which rank does
+// which position never shows in the results: the drivers order everything by task and chunk.
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +36,9 @@ struct PriorWork {
 
 enum class ClaimBatches { guided, single };
 
+// A batch's target duration at the rank's measured pace.
+inline constexpr double batch_seconds = 0.25;
+
 [[nodiscard]] constexpr std::string_view claim_batches_name(ClaimBatches batches) {
   return batches == ClaimBatches::single ? "single" : "guided";
 }
@@ -44,6 +47,38 @@ struct QueueOptions {
   mpi::CounterHost host = mpi::CounterHost::automatic;
   ClaimBatches batches = ClaimBatches::guided;
 };
+
+// The queue as a rank last saw it: `seen` of `count` positions handed out, over `ranks`.
+struct QueueView {
+  std::uint64_t count;
+  std::uint64_t seen;
+  std::uint64_t ranks;
+};
+// The rank's last batch: `items` done in `seconds`.
+struct LastBatch {
+  std::uint64_t items;
+  double seconds;
+};
+// A guided claim's size: what remains / (2 x ranks), at most batch_seconds at the last
+// batch's pace, at least 1. What remains is estimated: in the `unseen` seconds since the
+// rank last saw the counter the other ranks took positions too, as many each as it would
+// have at its own pace. (Sized from the view alone, a claim after a batch of a fourth of the
+// queue took a third of the rest where it should a fourth, and on 2 ranks the other idled
+// at the end when the claiming rank slowed.)
+[[nodiscard]] inline std::uint64_t guided_batch(QueueView queue, LastBatch last, double unseen) {
+  auto seen = queue.seen;
+  auto fitting = std::numeric_limits<std::uint64_t>::max();
+  // Long items need no batching, and a batch that lasts long would hold positions another
+  // rank could take at the end.
+  if (last.items > 0 && last.seconds > 0) {
+    const double per_item = last.seconds / static_cast<double>(last.items);
+    fitting = static_cast<std::uint64_t>(batch_seconds / per_item);
+    seen += static_cast<std::uint64_t>(static_cast<double>(queue.ranks - 1) * unseen / per_item);
+  }
+  const auto remaining = queue.count > seen ? queue.count - seen : 0;
+  const auto size = std::max<std::uint64_t>(1, remaining / (2 * queue.ranks));
+  return std::clamp<std::uint64_t>(fitting, 1, size);
+}
 
 class WorkQueue {
  public:
@@ -101,9 +136,6 @@ class WorkQueue {
   // Requests this rank sent (claims, flushes, reads): the scheduling's cost.
   [[nodiscard]] std::uint64_t requests() const { return requests_; }
 
-  // A batch's target duration at the rank's measured pace.
-  static constexpr double batch_seconds = 0.25;
-
  private:
   enum Counter : std::size_t { next_item, done_items, done_units, counter_count };
   static constexpr std::uint64_t stop_offset = std::uint64_t{1} << 62U;
@@ -141,18 +173,10 @@ class WorkQueue {
 
   [[nodiscard]] std::uint64_t batch_size(std::chrono::steady_clock::time_point now) const {
     if (batches_ == ClaimBatches::single || claims_ == 0) return 1;
-    const auto remaining = count_ > seen_ ? count_ - seen_ : 0;
-    auto size = std::max<std::uint64_t>(1, remaining / (2 * ranks_));
-    // The pace of the last batch: long items need no batching, and a batch that lasts
-    // long would hold positions another rank could take at the end.
     const std::chrono::duration<double> spent = now - batch_started_;
-    const auto done = batch_end_ - batch_begin_;
-    if (done > 0 && spent.count() > 0) {
-      const double per_item = spent.count() / static_cast<double>(done);
-      const auto fitting = static_cast<std::uint64_t>(batch_seconds / per_item);
-      size = std::clamp<std::uint64_t>(fitting, 1, size);
-    }
-    return size;
+    const std::chrono::duration<double> unseen = now - last_exchange_;
+    return guided_batch({count_, seen_, ranks_}, {batch_end_ - batch_begin_, spent.count()},
+                        unseen.count());
   }
 
   void claim() {

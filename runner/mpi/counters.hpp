@@ -5,9 +5,10 @@
 //    requests (two-sided messages on a communicator of their own). A request waits at most
 //    one poll interval of that thread, whatever the transport, also while rank 0 computes.
 //    Needs MPI_THREAD_MULTIPLE.
-//  - window: a one-sided window on rank 0 (MPI_Fetch_and_op). Truly one-sided only where
-//    the window's component does the atomics without rank 0 (osc/sm on one node, osc/ucx
-//    with hardware atomics); with osc/pt2pt a request waits until rank 0 next calls MPI.
+//  - window: a one-sided window on rank 0 (MPI_Fetch_and_op), in shared memory where every
+//    rank is on one node. Truly one-sided only where the window's component does the
+//    atomics without rank 0 (osc/sm on one node, osc/ucx with hardware atomics); with
+//    osc/pt2pt a request waits until rank 0 next calls MPI.
 //  - auto (the default): the window where every rank is on one node and its atomics land
 //    without rank 0 (measured at start-up), the server otherwise.
 // Construction and free() are collective. The destructor never is: reached without free()
@@ -58,7 +59,9 @@ class Counters {
 
 class WindowCounters final : public Counters {
  public:
-  WindowCounters(const Comm& comm, std::size_t count);
+  // `one_node`: every rank of `comm` is on one node (the window then goes in shared memory
+  // where it can).
+  WindowCounters(const Comm& comm, std::size_t count, bool one_node);
   ~WindowCounters() override = default;
   WindowCounters(const WindowCounters&) = delete;
   WindowCounters& operator=(const WindowCounters&) = delete;

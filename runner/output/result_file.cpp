@@ -107,7 +107,7 @@ void ResultFile::write_rows(ResultArray& array, const h5::Datatype& memory_type,
     block.count.front() = count;
     blocks.push_back(std::move(block));
   }
-  array.dataset->write(memory_type, blocks, owned.data.data());
+  array.dataset->write(memory_type, blocks, owned.data.bytes().data());
 }
 
 void ResultFile::write(Table& table, std::span<const std::uint64_t> rows,

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/row_buffer.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {
@@ -17,7 +18,7 @@ namespace levelforge {
 struct OwnedRows {
   // Runs of consecutive rows this rank now holds: (first row, row count), increasing.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
-  std::vector<std::byte> data;  // the rows of the runs, in order
+  RowBuffer data;  // the rows of the runs, in order
 };
 
 // Collective. `rows[i]` is the table row of the i-th `row_bytes` bytes of `data`; every
