@@ -125,7 +125,10 @@ std::vector<std::byte> ReductionTotals::pack_tops(std::size_t r) const {
   const RecordLayout fields((*specs_)[r].fields);
   const auto size = layout.row_size();
   const auto context = "top-k table " + (*specs_)[r].name;
+  std::size_t entries = 0;
+  for (const auto& [task, totals] : tasks_) entries += totals.tops[r].size();
   std::vector<std::byte> rows;
+  rows.reserve(entries * size);  // grown row by row, each growth faulted fresh pages in
   for (const auto& [task, totals] : tasks_) {
     for (const auto& entry : totals.tops[r]) {
       rows.resize(rows.size() + size);
