@@ -95,7 +95,8 @@ TEST(CounterHost, AutoTakesTheWindowOnOneNodeWhereItsAtomicsProgress) {
 
 // On one node the window is in shared memory (osc/sm) unless the run forces another
 // component (the TCP registration's osc/pt2pt), and both the shared and the general window
-// (made as if the ranks were on several nodes) hand out every value once.
+// (made as if the ranks were on several nodes; Open MPI may still pick osc/sm for it, as it
+// does on one rank) hand out every value once.
 TEST(WindowCounters, OnOneNodeInSharedMemoryWhereOscSmIsThere) {
   const auto world = Comm::world();
   ASSERT_TRUE(world.on_one_node());
@@ -108,8 +109,8 @@ TEST(WindowCounters, OnOneNodeInSharedMemoryWhereOscSmIsThere) {
       ASSERT_TRUE(osc_forced) << "no window, one_node " << one_node;  // osc/pt2pt refused
       continue;
     }
-    if (!osc_forced) {
-      EXPECT_EQ(window->component() == "sm", one_node) << window->component();
+    if (one_node && !osc_forced) {
+      EXPECT_EQ(window->component(), "sm");
     }
     std::vector<std::int64_t> taken(static_cast<std::size_t>(world.size()) * 50, 0);
     for (int i = 0; i < 50; ++i)

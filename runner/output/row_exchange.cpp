@@ -36,7 +36,7 @@ OwnedRows exchange_rows(const mpi::Comm& comm, std::span<const int> writers,
   // One message per other owner that gets rows (no rank-by-rank count matrix:
   // sparse_exchange), each the row number, then the row, allocated once at its size; the
   // rows this rank owns stay where they are. (Grown row by row, concatenated and zero-filled,
-  // the rows were copied five times: half of a 2,000,000-puzzle matchstick run with output.)
+  // the rows were copied five times: half of a run with 26 MB of solution rows, docs/drivers.md.)
   std::vector<mpi::Comm::Message> messages;
   std::vector<std::size_t> message_to(rows_to.size(), 0);
   for (std::size_t rank = 0; rank < rows_to.size(); ++rank) {
