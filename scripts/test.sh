@@ -9,13 +9,22 @@
 # start-up, kills, Slurm's scheduling). So ctest runs twice as many test processors as there
 # are cores, and the sanitizer build and the static checks run in the background at low
 # priority, in the CPU time the tests leave idle: the build first (its tests follow), the
-# checks last. Each background step's output is printed when it is waited for.
+# checks last. Each background step's output is printed when it is waited for, with its wall
+# and CPU time: CI must stay inside its time budget on two cores, and these say which step to cut.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-"$LEVELFORGE_ROOT/scripts/setup.sh"
+# Times the command given: "test: STEP: wall, user and system seconds".
+timed() {
+  local step=$1 TIMEFORMAT
+  shift
+  TIMEFORMAT="test: $step: %0R s wall, %0U s user, %0S s system"
+  time "$@"
+}
+
+timed setup "$LEVELFORGE_ROOT/scripts/setup.sh"
 # Explicitly on: the demo (scripts/demo.sh) configures the same build folder without tests.
-levelforge_build -DLEVELFORGE_BUILD_TESTS=ON -DLEVELFORGE_BUILD_BENCHMARKS=ON
+timed "Release build" levelforge_build -DLEVELFORGE_BUILD_TESTS=ON -DLEVELFORGE_BUILD_BENCHMARKS=ON
 
 sanitize=true
 [[ "${LEVELFORGE_SKIP_SANITIZERS:-0}" == 1 ]] && sanitize=false
@@ -24,20 +33,22 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 jobs=$((2 * $(nproc)))
 
-if $sanitize; then
-  (
-    levelforge_configure "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DLEVELFORGE_SANITIZE=ON -DLEVELFORGE_BUILD_BENCHMARKS=OFF
+build_sanitized() {
+  levelforge_configure "$sanitized" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DLEVELFORGE_SANITIZE=ON -DLEVELFORGE_BUILD_BENCHMARKS=OFF &&
     nice -n 10 cmake --build "$sanitized" -j "$(nproc)"
-  ) >"$logs/sanitizer-build" 2>&1 &
+}
+
+if $sanitize; then
+  timed "sanitizer build" build_sanitized >"$logs/sanitizer-build" 2>&1 &
   sanitizer_build=$!
 fi
 # clang-format and clang-tidy on the whole tree, from the Release build's compile commands.
-nice -n 19 "$LEVELFORGE_ROOT/scripts/check.sh" >"$logs/check" 2>&1 &
+timed "static checks" nice -n 19 "$LEVELFORGE_ROOT/scripts/check.sh" >"$logs/check" 2>&1 &
 check=$!
 
 failed=()
-(cd "$LEVELFORGE_BUILD" && ctest --output-on-failure --no-tests=error -j "$jobs" "$@") ||
+timed "Release tests" ctest --test-dir "$LEVELFORGE_BUILD" --output-on-failure --no-tests=error -j "$jobs" "$@" ||
   failed+=("the Release tests")
 
 if $sanitize; then
@@ -47,7 +58,7 @@ if $sanitize; then
     (
       export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
       export LSAN_OPTIONS="suppressions=$LEVELFORGE_ROOT/tests/sanitizers/lsan_suppressions.txt:print_suppressions=0"
-      cd "$sanitized" && ctest --output-on-failure --no-tests=error -j "$jobs" "$@"
+      timed "sanitizer tests" ctest --test-dir "$sanitized" --output-on-failure --no-tests=error -j "$jobs" "$@"
     ) || failed+=("the sanitizer tests")
   else
     cat "$logs/sanitizer-build"
