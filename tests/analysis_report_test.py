@@ -5,10 +5,16 @@ and the sweep. The numbers of each figure are checked against values computed he
 HDF5 file with h5py and NumPy alone (those of the GA targets, the fitness curves and the
 tilt-maze solvable fraction in analysis_figures_test.py).
 
+The reports are made in this process (analysis.report.main), which imports matplotlib and
+pandas once rather than once per report; `python3 -m analysis.report` itself runs in
+test_a_file_load_refuses_is_an_error and analysis_figures_test.py.
+
 Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
+import contextlib
 import csv
+import io
 import os
 import re
 import subprocess
@@ -20,6 +26,7 @@ import numpy as np
 import yaml
 
 from cli_support import TempDirTest, levelforge
+from analysis import report as analysis_report
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -120,11 +127,11 @@ class Reports(TempDirTest):
                                   *overrides, ranks=2))
         out = self.out = self.path(f"{name}-report")
         self.result = result_path
-        made = subprocess.run([sys.executable, "-m", "analysis.report", result_path, "-o", out],
-                              cwd=REPO, capture_output=True, text=True, timeout=300)
-        self.assertEqual(made.returncode, 0, made.stderr)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            self.assertEqual(analysis_report.main([result_path, "-o", out]), 0)
         index = os.path.join(out, "index.html")
-        self.assertIn(f"report: {index}", made.stdout)
+        self.assertIn(f"report: {index}", printed.getvalue())
         with open(index) as f:
             page = f.read()
         for figure in figures:

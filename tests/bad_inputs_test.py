@@ -7,7 +7,9 @@ The HDF5 inputs are made here, once, from real small runs (make_files): a result
 shards, the checkpoint and `.partial` file of a run that failed, and damaged copies of
 them. Each case gets its own copy of them, so a case cannot spoil another's input.
 
-Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment;
+LEVELFORGE_BAD_INPUT_RANKS runs the cases on that many ranks instead (the sanitizer build: 1,
+tests/CMakeLists.txt), except those whose `ranks` key pins theirs.
 """
 
 import concurrent.futures
@@ -28,6 +30,7 @@ from cli_support import mpi_command, process_ids, reseal
 HERE = os.path.dirname(os.path.abspath(__file__))
 CATALOGUE = os.path.join(HERE, "bad_inputs")
 RANKS = 2
+CASE_RANKS = int(os.environ.get("LEVELFORGE_BAD_INPUT_RANKS", RANKS))
 # A refused command ends in a few seconds; a rank waiting for another never does.
 CASE_TIMEOUT = 60
 # Cases run this many at a time: an mpiexec spends most of its 2-3 s starting up, idle.
@@ -216,7 +219,7 @@ class Catalogue(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)), "case names repeat")
         self.assertGreaterEqual(len(cases), 40)
         for case in cases:
-            self.assertEqual(set(case) - {"name", "args", "exit", "message", "stream", "outputs"}, set(),
+            self.assertEqual(set(case) - {"name", "args", "exit", "message", "stream", "outputs", "ranks"}, set(),
                              case["name"])
             self.assertTrue(case["message"], case["name"])
 
@@ -247,7 +250,7 @@ class Catalogue(unittest.TestCase):
                     .replace("{fifo}", fifo).replace("{big}", big))
 
         args = [expand(arg) for arg in case["args"]]
-        result, hung = run_ended(mpi_command(*args, ranks=RANKS), CATALOGUE)
+        result, hung = run_ended(mpi_command(*args, ranks=case.get("ranks", CASE_RANKS)), CATALOGUE)
         outputs = [expand(path) for path in case.get("outputs", [])]
         if any("{out}" in str(arg) for arg in case["args"]):
             outputs.append(out)

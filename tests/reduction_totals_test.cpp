@@ -21,7 +21,7 @@ std::vector<ReductionSpec> totals_specs() {
 }
 constexpr std::size_t visited = 0;
 constexpr std::size_t hist = 1;
-constexpr std::size_t best = 2;
+constexpr std::size_t best_two = 2;
 
 // Visits `indices` of one task: counts each, bins index % 3, offers score index % 5.
 Reductions visit(const std::vector<ReductionSpec>& specs,
@@ -31,7 +31,7 @@ Reductions visit(const std::vector<ReductionSpec>& specs,
     reductions.begin_index(index);
     reductions.count(visited);
     reductions.histogram(hist, static_cast<double>(index % 3));
-    reductions.offer_top(best, static_cast<double>(index % 5),
+    reductions.offer_top(best_two, static_cast<double>(index % 5),
                          [&] { return Record{static_cast<std::int64_t>(index % 10)}; });
   }
   return reductions;
@@ -90,16 +90,16 @@ TEST(ReductionTotalsSums, ChunksOfATaskAddUp) {
   // visited, underflow, [0, 1), [1, 2), overflow
   EXPECT_EQ(totals.find(7)->integers, (std::vector<std::int64_t>{7, 0, 3, 2, 2}));
   // Scores index % 5: 0 1 2 3 4 0 1; the best two are 4@4 and 3@3.
-  EXPECT_EQ(scores_and_indices(totals.find(7)->tops[best]),
+  EXPECT_EQ(scores_and_indices(totals.find(7)->tops[best_two]),
             (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {3.0, 3}}));
 }
 
 TEST(ReductionTotalsSums, TiesKeepTheSmallerIndex) {
   const auto specs = totals_specs();
   ReductionTotals totals(specs);
-  totals.add_top(best, 0, {{1.0, 9, {std::int64_t{9}}}, {1.0, 4, {std::int64_t{4}}}});
-  totals.add_top(best, 0, {{1.0, 2, {std::int64_t{2}}}, {0.5, 1, {std::int64_t{1}}}});
-  EXPECT_EQ(scores_and_indices(totals.find(0)->tops[best]),
+  totals.add_top(best_two, 0, {{1.0, 9, {std::int64_t{9}}}, {1.0, 4, {std::int64_t{4}}}});
+  totals.add_top(best_two, 0, {{1.0, 2, {std::int64_t{2}}}, {0.5, 1, {std::int64_t{1}}}});
+  EXPECT_EQ(scores_and_indices(totals.find(0)->tops[best_two]),
             (std::vector<std::pair<double, std::uint64_t>>{{1.0, 2}, {1.0, 4}}));
 }
 
@@ -122,12 +122,13 @@ TEST(ReductionTotalsSegments, ASavedSegmentAbsorbsToTheSameTotals) {
       ASSERT_EQ(saved.find(task) == nullptr, restored.find(task) == nullptr) << task;
       if (saved.find(task) == nullptr) continue;
       EXPECT_EQ(restored.find(task)->integers, saved.find(task)->integers);
-      EXPECT_EQ(scores_and_indices(restored.find(task)->tops[best]),
-                scores_and_indices(saved.find(task)->tops[best]));
-      ASSERT_EQ(restored.find(task)->tops[best].size(), saved.find(task)->tops[best].size());
-      for (std::size_t i = 0; i < saved.find(task)->tops[best].size(); ++i) {
-        EXPECT_EQ(restored.find(task)->tops[best][i].record,
-                  saved.find(task)->tops[best][i].record);
+      EXPECT_EQ(scores_and_indices(restored.find(task)->tops[best_two]),
+                scores_and_indices(saved.find(task)->tops[best_two]));
+      ASSERT_EQ(restored.find(task)->tops[best_two].size(),
+                saved.find(task)->tops[best_two].size());
+      for (std::size_t i = 0; i < saved.find(task)->tops[best_two].size(); ++i) {
+        EXPECT_EQ(restored.find(task)->tops[best_two][i].record,
+                  saved.find(task)->tops[best_two][i].record);
       }
     }
   }
@@ -150,7 +151,7 @@ TEST(ReductionTotalsSegments, AbsorbingTwoSegmentsAddsThem) {
   both.absorb(second, 2);
   // Values index % 3 of 0 1 2 4: 0 1 2 1, so [0, 1) once, [1, 2) twice, overflow once.
   EXPECT_EQ(both.find(1)->integers, (std::vector<std::int64_t>{4, 0, 1, 2, 1}));
-  EXPECT_EQ(scores_and_indices(both.find(1)->tops[best]),
+  EXPECT_EQ(scores_and_indices(both.find(1)->tops[best_two]),
             (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {2.0, 2}}));
 }
 

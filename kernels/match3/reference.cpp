@@ -12,6 +12,17 @@ namespace {
 constexpr std::array<int, 4> row_step{-1, 1, 0, 0};
 constexpr std::array<int, 4> column_step{0, 0, -1, 1};
 
+struct Cell {
+  int row;
+  int column;
+};
+
+// The cell beside (row, column) in `direction`.
+Cell neighbour(int row, int column, Direction direction) {
+  const auto d = static_cast<std::size_t>(direction);
+  return {row + row_step[d], column + column_step[d]};
+}
+
 // Length of the run of `color` through (row, column) along (dr, dc), the cell included.
 int line_length(const Board& board, int row, int column, int dr, int dc) {
   const auto color = board.at(row, column);
@@ -43,8 +54,7 @@ void refill(Board& board, const Rules& rules, PlayoutStream& stream) {
 // cascades included, without refilling: what the greedy player looks ahead with.
 int lookahead(const Board& board, int row, int column, Direction direction, const Rules& rules) {
   Board copy = board;
-  const int r = row + row_step[direction];
-  const int c = column + column_step[direction];
+  const auto [r, c] = neighbour(row, column, direction);
   std::swap(copy.at(row, column), copy.at(r, c));
   if (!in_run(copy, row, column) && !in_run(copy, r, c)) return 0;
   Rules no_refill = rules;
@@ -54,8 +64,7 @@ int lookahead(const Board& board, int row, int column, Direction direction, cons
 
 // A swap the rules allow: inside the board, two blocks of different colors.
 bool swappable(const Board& board, int row, int column, Direction direction) {
-  const int r = row + row_step[direction];
-  const int c = column + column_step[direction];
+  const auto [r, c] = neighbour(row, column, direction);
   if (r < 0 || r >= board.height || c < 0 || c >= board.width) return false;
   const auto a = board.at(row, column);
   const auto b = board.at(r, c);
@@ -146,8 +155,7 @@ int resolve_cascade(Board& board, const Rules& rules, PlayoutStream* stream,
 int make_move(Board& board, int row, int column, Direction direction, const Rules& rules,
               PlayoutStream& stream, std::vector<int>* waves) {
   if (!swappable(board, row, column, direction)) return 0;
-  const int r = row + row_step[direction];
-  const int c = column + column_step[direction];
+  const auto [r, c] = neighbour(row, column, direction);
   std::swap(board.at(row, column), board.at(r, c));
   if (!in_run(board, row, column) && !in_run(board, r, c)) {
     if (rules.no_match == NoMatch::undo) std::swap(board.at(row, column), board.at(r, c));

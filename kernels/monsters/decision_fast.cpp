@@ -8,6 +8,15 @@
 
 #include "kernels/monsters/decision.hpp"
 
+// Before a lane loop whose arrays GCC cannot prove apart: each is indexed by the lane alone,
+// so iterations are independent and the loop may be vectorized as written. (Clang takes
+// the __restrict of the arrays' pointers for that.)
+#if defined(__clang__)
+#define LEVELFORGE_INDEPENDENT_LANES
+#else
+#define LEVELFORGE_INDEPENDENT_LANES _Pragma("GCC ivdep")
+#endif
+
 namespace levelforge::monsters {
 
 using Lanes = std::array<std::int32_t, max_monsters>;
@@ -227,8 +236,7 @@ class Scorer {
     std::int32_t* __restrict unit_distance = s_.unit_distance[unit].data();
     std::int32_t* __restrict unit_direction = s_.unit_direction[unit].data();
     std::int32_t* __restrict unit_kind = s_.unit_kind[unit].data();
-    // Lanes are independent: every array is indexed by the lane alone.
-#pragma GCC ivdep
+    LEVELFORGE_INDEPENDENT_LANES
     for (int i = 0, n = n_; i < n; ++i) {
       const std::int32_t far = distance[i];
       const std::int32_t enemy = enemies[i];
@@ -305,7 +313,7 @@ class Scorer {
     std::int32_t* __restrict best_distance = s_.best_item_distance.data();
     const std::int32_t item_value = w_.item_value[index];
     Lanes term;
-#pragma GCC ivdep
+    LEVELFORGE_INDEPENDENT_LANES
     for (int i = 0, n = n_; i < n; ++i) {
       const std::int32_t value = item_value + (6 - distance[i]) + desire[i] + wants[i];
       const std::int32_t wanted = -visible[i] & mask(desire[i] > 0) & mask(wants[i] >= 0);

@@ -25,7 +25,8 @@ bool blocked(const Maze& maze, int cell, Direction direction) {
 int roll(const Maze& maze, int cell, Direction direction, std::vector<int>* passed) {
   static constexpr std::array<int, 4> row_step = {-1, 1, 0, 0};
   static constexpr std::array<int, 4> column_step = {0, 0, -1, 1};
-  const int step = row_step[direction] * maze.width + column_step[direction];
+  const auto d = static_cast<std::size_t>(direction);
+  const int step = row_step[d] * maze.width + column_step[d];
   while (!blocked(maze, cell, direction)) {
     cell += step;
     if (passed != nullptr) passed->push_back(cell);

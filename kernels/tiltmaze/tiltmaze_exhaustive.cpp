@@ -230,7 +230,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       const auto config = static_cast<std::uint32_t>(from_config + (it - pair_span.begin()));
       const auto& p = *it;
       out.begin_index(config);
-      out.offer_top(hardest_pair, p.length, [this, config, &p] { return pair_record(config, p); });
+      out.offer_top(hardest_pair, p.length, [config, &p] { return pair_record(config, p); });
     }
   }
   std::sort(offers.begin(), offers.end(), [](const Offer& x, const Offer& y) {
