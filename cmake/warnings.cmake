@@ -21,7 +21,8 @@ target_compile_options(levelforge_standard INTERFACE -ffp-contract=off)
 # Test code (a target whose LEVELFORGE_TEST_CODE property is true: tests/CMakeLists.txt) is
 # compiled less optimized than the code it tests, which keeps its build's level: GoogleTest's
 # expanded assertions cost the optimizer most and gain least from it. unit_tests' largest
-# unity batch: 46 s at -O3, 24 s at -O1; 61 s at -O1 and 39 s at -O0 under the sanitizers.
+# unity batch: 36-46 s at -O3, 24-26 s at -O1; 61 s at -O1 and 39 s at -O0 under the
+# sanitizers, where its slowest test file then runs 14 s instead of 8.
 set(test_code "$<BOOL:$<TARGET_PROPERTY:LEVELFORGE_TEST_CODE>>")
 if(NOT LEVELFORGE_SANITIZE)
   target_compile_options(levelforge_standard INTERFACE
@@ -30,8 +31,9 @@ endif()
 if(LEVELFORGE_SANITIZE)
   # GCC 12 reports false -Wmaybe-uninitialized inside std::variant and std::function when
   # the sanitizers' instrumentation changes inlining (GCC bug 105562 and relatives).
-  # -O1 -g1 (after the build type's flags, so they win; test code -O0, above): AddressSanitizer's recommended level
-  # and line tables only, which keep every report's file and line. They halve the compile
+  # -O1 -g1 (after the build type's flags, so they win; test code -O0, above):
+  # AddressSanitizer's recommended level and line tables only, which keep every report's
+  # file and line. They halve the compile
   # time of -O2 -g (exhaustive_driver.cpp 64 s -> 29 s, tiltmaze_solver_test.cpp 57 s -> 26 s).
   target_compile_options(levelforge_standard INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
