@@ -33,8 +33,8 @@ if(LEVELFORGE_SANITIZE)
   # the sanitizers' instrumentation changes inlining (GCC bug 105562 and relatives).
   # -O1 -g1 (after the build type's flags, so they win; test code -O0, above):
   # AddressSanitizer's recommended level and line tables only, which keep every report's
-  # file and line. They halve the compile
-  # time of -O2 -g (exhaustive_driver.cpp 64 s -> 29 s, tiltmaze_solver_test.cpp 57 s -> 26 s).
+  # file and line. They halve the compile time of -O2 -g (exhaustive_driver.cpp 64 s -> 29 s,
+  # tiltmaze_solver_test.cpp 57 s -> 26 s).
   target_compile_options(levelforge_standard INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
     $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> $<IF:${test_code},-O0,-O1> -g1)
