@@ -15,6 +15,7 @@ namespace {
 using namespace levelforge::matchstick;
 using levelforge::ParamSet;
 using levelforge::PuzzleInputError;
+using levelforge::matchstick::Solution;  // not tiltmaze::Solution, which a unity batch shows too
 
 TEST(MatchstickAnalysis, HoldsEvaluatesTheText) {
   EXPECT_TRUE(holds("12+3=15", LeadingZeros::allow));

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -21,10 +19,6 @@ namespace {
 RecordLayout mixed_layout() {
   return RecordLayout({int_field("a", "an int"), text_field("label", 5, "a text"),
                        real_field("x", "a real"), int_field("b", "another int")});
-}
-
-std::string kernel_error_message(const std::function<void()>& action) {
-  return testing::error_message<KernelError>(action);
 }
 
 TEST(RecordLayout, OffsetsAndRowSizeFollowDeclarationOrderWithoutPadding) {
@@ -87,7 +81,7 @@ TEST(RecordLayout, TextExactlyAtTheLimitRoundTripsWithoutTerminator) {
 TEST(RecordLayout, TextOneOverTheLimitIsAKernelErrorNamingTheField) {
   const auto layout = mixed_layout();
   std::vector<std::byte> row(layout.row_size());
-  const auto message = kernel_error_message([&] {
+  const auto message = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{7}, std::string("123456"), 0.0, std::int64_t{9}}, row, "mykernel");
   });
   EXPECT_NE(message.find("mykernel"), std::string::npos) << message;
@@ -98,13 +92,13 @@ TEST(RecordLayout, TextOneOverTheLimitIsAKernelErrorNamingTheField) {
 TEST(RecordLayout, WrongValueCountIsAKernelErrorNamingTheContext) {
   const auto layout = mixed_layout();
   std::vector<std::byte> row(layout.row_size());
-  const auto too_few = kernel_error_message([&] {
+  const auto too_few = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{1}, std::string("a"), 1.0}, row, "ctx-few");
   });
   EXPECT_NE(too_few.find("ctx-few"), std::string::npos) << too_few;
   EXPECT_NE(too_few.find('3'), std::string::npos) << too_few;
   EXPECT_NE(too_few.find('4'), std::string::npos) << too_few;
-  const auto too_many = kernel_error_message([&] {
+  const auto too_many = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{1}, std::string("a"), 1.0, std::int64_t{2}, std::int64_t{3}}, row,
                 "ctx-many");
   });
@@ -115,23 +109,23 @@ TEST(RecordLayout, WrongTypeIsAKernelErrorNamingContextAndField) {
   const auto layout = mixed_layout();
   std::vector<std::byte> row(layout.row_size());
   // A real where an int is declared.
-  const auto int_message = kernel_error_message([&] {
+  const auto int_message = testing::error_message<KernelError>([&] {
     layout.pack({1.0, std::string("a"), 1.0, std::int64_t{2}}, row, "ctx");
   });
   EXPECT_NE(int_message.find("ctx"), std::string::npos) << int_message;
   EXPECT_NE(int_message.find("'a'"), std::string::npos) << int_message;
   // An int where a real is declared: no silent conversion.
-  const auto real_message = kernel_error_message([&] {
+  const auto real_message = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{1}, std::string("a"), std::int64_t{1}, std::int64_t{2}}, row, "ctx");
   });
   EXPECT_NE(real_message.find("'x'"), std::string::npos) << real_message;
   // An int where a text is declared.
-  const auto text_message = kernel_error_message([&] {
+  const auto text_message = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{1}, std::int64_t{5}, 1.0, std::int64_t{2}}, row, "ctx");
   });
   EXPECT_NE(text_message.find("'label'"), std::string::npos) << text_message;
   // The last field too.
-  const auto last_message = kernel_error_message([&] {
+  const auto last_message = testing::error_message<KernelError>([&] {
     layout.pack({std::int64_t{1}, std::string("a"), 1.0, std::string("no")}, row, "ctx");
   });
   EXPECT_NE(last_message.find("'b'"), std::string::npos) << last_message;

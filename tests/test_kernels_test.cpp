@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -28,10 +26,6 @@ ParamSet params_with(const std::vector<std::pair<std::string, std::int64_t>>& ov
   auto params = ParamSet::defaults(K::parameters());
   for (const auto& [name, value] : overrides) params.set(name, ParamValue{value});
   return params;
-}
-
-std::string kernel_error_message(const std::function<void()>& action) {
-  return testing::error_message<KernelError>(action);
 }
 
 std::int64_t ones(const OneMax::Genome& genome) {
@@ -280,7 +274,7 @@ TEST(OneMax, RunClimbsWithConsistentCounts) {
 TEST(Faulty, RunThrowsAtFailValueWithTheValueInTheMessage) {
   const Faulty failing(params_with<Faulty>({{"value", 5}, {"fail_value", 5}}));
   Rng rng({1, Stream::sweep_run, 0, 0, 0});
-  const auto message = kernel_error_message([&] { (void)failing.run(rng); });
+  const auto message = testing::error_message<KernelError>([&] { (void)failing.run(rng); });
   EXPECT_NE(message.find("value 5"), std::string::npos) << message;
 }
 
@@ -301,7 +295,7 @@ TEST(Faulty, VisitThrowsAtFailIndexOnlyAndCountsTheOthers) {
   for (std::uint64_t index = 0; index < 2000; ++index) {
     out.begin_index(index);
     if (index == 1234) {
-      const auto message = kernel_error_message([&] { kernel.visit(index, out); });
+      const auto message = testing::error_message<KernelError>([&] { kernel.visit(index, out); });
       EXPECT_NE(message.find("index 1234"), std::string::npos) << message;
     } else {
       kernel.visit(index, out);
