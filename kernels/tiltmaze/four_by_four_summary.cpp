@@ -1,13 +1,14 @@
-// summarize_many (four_by_four.hpp): bit-sliced, 512 configs per batch.
+// summarize_many (four_by_four.hpp): bit-sliced, 512 configs per batch on AVX-512, 256 on
+// AVX2 and 128 elsewhere: one batch word per vector register.
 //
-// A batch is the 512 configs base .. base + 511 of an aligned block; each property of
-// each cell is one 512-bit word `Lanes` holding one bit per config (lane_bit_of says
-// which). Every step below is then a handful of bitwise operations shared by the 512
-// configs, with no branches on the maze: a few thousand vector instructions per batch
-// instead of a graph search and a Tarjan per config.
+// A batch is the configs base .. base + size - 1 of an aligned block; each property of
+// each cell is one word `Lanes` holding one bit per config (lane_bit_of says which). Every
+// step below is then a handful of bitwise operations shared by the batch's configs, with
+// no branches on the maze: a few thousand vector instructions per batch instead of a graph
+// search and a Tarjan per config.
 //
-//   walls      one word per inner wall: the low 9 config bits (east walls of rows 0..2)
-//              vary inside the batch as fixed lane patterns, the other 15 are constant.
+//   walls      one word per inner wall: the low 9, 8 or 7 config bits (east walls of rows
+//              0..2) vary inside the batch as fixed lane patterns, the others are constant.
 //   BFS        from the start over sets of cells: the image of a set under the four tilts
 //              is a fill along each row and column (roll_line), so a layer costs ~110
 //              operations whatever the set. A bit-sliced counter counts the non-empty
@@ -25,7 +26,9 @@
 //
 // The kernel is compiled three times (AVX-512, AVX2, plain x86-64 / other targets) from
 // the same source through target attributes and picked once at run time, so the build
-// needs no -march flag and the binary runs on any x86-64.
+// needs no -march flag and the binary runs on any x86-64. Each copy's word is as wide as
+// its vector registers: GCC cannot keep a 64-byte word in AVX2's or SSE2's registers and
+// copies each one through the stack in pieces (docs/tiltmaze.md, "Speed").
 
 #include <algorithm>
 #include <array>
@@ -36,41 +39,62 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kernels/tiltmaze/four_by_four.hpp"
 
 namespace levelforge::tiltmaze::four {
 namespace {
 
-// One bit per config of a batch; GCC's vector extension turns each operator into one
-// instruction per 512, 256 or 128 bits, depending on the target it is compiled for.
-using Lanes = std::uint64_t __attribute__((vector_size(64)));
-constexpr std::uint32_t batch_size = 512;
+// One bit per config of a batch, in 64-bit elements; GCC's vector extension turns each
+// operator into one instruction where the word fits a register of the target.
+using Lanes512 = std::uint64_t __attribute__((vector_size(64)));
+using Lanes256 = std::uint64_t __attribute__((vector_size(32)));
+using Lanes128 = std::uint64_t __attribute__((vector_size(16)));
 
+// Configs per batch, and the number of low config bits that vary inside one.
+template <class Lanes>
+constexpr std::uint32_t batch_size = 8 * sizeof(Lanes);
+template <class Lanes>
+constexpr int batch_bits = std::countr_zero(batch_size<Lanes>);
+constexpr std::uint32_t largest_batch = batch_size<Lanes512>;
+
+template <class Lanes>
 using CellWords = std::array<Lanes, cells>;
 
 #define LEVELFORGE_FOUR_INLINE inline __attribute__((always_inline))
 
-// Lane 64 * element + bit of a word holds config base + offset, where the 9 bits of the
-// offset are a permutation of those of the lane: config bit k is lane bit lane_bit_of[k].
-// Chosen so that the final bit transpose leaves the Summary of offset c at byte 4c of the
-// planes (see the end of summarize_batch): offset bit 0 is lane bit 5 (the half of an
-// element), bits 1..3 are the element, bits 4..8 lane bits 0..4.
-constexpr std::array<int, 9> lane_bit_of{5, 6, 7, 8, 0, 1, 2, 3, 4};
+// Lane 64 * element + bit of a word holds config base + offset, where the batch_bits bits
+// of the offset are a permutation of those of the lane: config bit k is lane bit
+// lane_bit_of(k). Chosen so that the final bit transpose leaves the Summary of offset c at
+// byte 4c of the planes (see the end of summarize_batch): offset bit 0 is lane bit 5 (the
+// half of an element), the next bits (3 for 8 elements) are the element, the top 5 lane
+// bits 0..4. For 512-bit words: 5, 6, 7, 8, 0, 1, 2, 3, 4.
+template <class Lanes>
+constexpr int lane_bit_of(int k) {
+  constexpr int element_bits = batch_bits<Lanes> - 6;
+  return k == 0 ? 5 : k <= element_bits ? 5 + k : k - element_bits - 1;
+}
+static_assert(lane_bit_of<Lanes512>(0) == 5 && lane_bit_of<Lanes512>(3) == 8 &&
+              lane_bit_of<Lanes512>(4) == 0 && lane_bit_of<Lanes512>(8) == 4);
+static_assert(lane_bit_of<Lanes128>(1) == 6 && lane_bit_of<Lanes128>(2) == 0 &&
+              lane_bit_of<Lanes128>(6) == 4);
 
-// The word whose lanes hold bit `k` (0..8) of the lane index: bits 0..5 index the bit
-// inside an element, bits 6..8 the element.
+// The word whose lanes hold bit `k` of the lane index: bits 0..5 index the bit inside an
+// element, the bits above them the element.
 // (Words go in and out by reference: a vector passed by value in a function not compiled
 // for AVX-512 would draw GCC's ABI-change warning, -Wpsabi.)
+template <class Lanes>
 LEVELFORGE_FOUR_INLINE void set_lane_bit(Lanes& word, int k) {
   constexpr std::array<std::uint64_t, 6> within{0xAAAAAAAAAAAAAAAAULL, 0xCCCCCCCCCCCCCCCCULL,
                                                 0xF0F0F0F0F0F0F0F0ULL, 0xFF00FF00FF00FF00ULL,
                                                 0xFFFF0000FFFF0000ULL, 0xFFFFFFFF00000000ULL};
-  for (int element = 0; element < 8; ++element)
+  for (int element = 0; element < int{sizeof(Lanes) / 8}; ++element)
     word[element] = k < 6 ? within[static_cast<std::size_t>(k)]
                           : (((element >> (k - 6)) & 1) != 0 ? ~0ULL : 0ULL);
 }
 
+template <class Lanes>
 LEVELFORGE_FOUR_INLINE void set_constant(Lanes& word, bool set) {
   const Lanes none{};
   word = none - std::uint64_t{set};  // all ones when set
@@ -97,8 +121,9 @@ constexpr std::array<Line, 4> columns{{{{0, 4, 8, 12}, {0, 1, 2}},
 // `line`. Toward cell 0: `moving[i]` holds the balls that pass cell i (they started there
 // or came through from i+1 with no wall between); they stop at i when wall i-1 (or the
 // border) is there. Toward cell 3 likewise.
-LEVELFORGE_FOUR_INLINE void roll_line(const CellWords& from, CellWords& image, const Line& line,
-                                      const std::array<Lanes, 12>& walls) {
+template <class Lanes>
+LEVELFORGE_FOUR_INLINE void roll_line(const CellWords<Lanes>& from, CellWords<Lanes>& image,
+                                      const Line& line, const std::array<Lanes, 12>& walls) {
   const auto at = [&](int i) -> std::size_t {
     return static_cast<std::size_t>(line.cell[static_cast<std::size_t>(i)]);
   };
@@ -119,7 +144,7 @@ LEVELFORGE_FOUR_INLINE void roll_line(const CellWords& from, CellWords& image, c
 }
 
 // counter += bit, bit-sliced; `width` bit planes are enough for the sum.
-template <std::size_t planes>
+template <class Lanes, std::size_t planes>
 LEVELFORGE_FOUR_INLINE void increment(std::array<Lanes, planes>& counter, const Lanes& added,
                                       int width) {
   Lanes bit = added;
@@ -131,7 +156,8 @@ LEVELFORGE_FOUR_INLINE void increment(std::array<Lanes, planes>& counter, const 
 }
 
 // The number of set words of `bits`, per lane, in 5 planes.
-LEVELFORGE_FOUR_INLINE std::array<Lanes, 5> count(const CellWords& bits) {
+template <class Lanes>
+LEVELFORGE_FOUR_INLINE std::array<Lanes, 5> count(const CellWords<Lanes>& bits) {
   std::array<Lanes, 5> total{};
 #pragma GCC unroll 16
   for (int i = 0; i < cells; ++i)
@@ -151,9 +177,10 @@ LEVELFORGE_FOUR_INLINE void store(Summary& summary, std::uint32_t word) {
   }
 }
 
+template <class Lanes>
 LEVELFORGE_FOUR_INLINE bool any(const Lanes& word) {
   std::uint64_t folded = 0;
-  for (int element = 0; element < 8; ++element) folded |= word[element];
+  for (int element = 0; element < int{sizeof(Lanes) / 8}; ++element) folded |= word[element];
   return folded != 0;
 }
 
@@ -198,7 +225,7 @@ inline SharedClosure shared_closure(std::uint32_t base) {
 // prefixes), counted per 64-bit element by VPOPCNTQ. About half an instruction per
 // config, against two for counting the transposed summaries (four_by_four_counts.cpp).
 struct PlaneCounts {
-  using Values = std::array<Lanes, SummaryCounts::values>;
+  using Values = std::array<Lanes512, SummaryCounts::values>;
   Values reachable{};
   Values components{};
   Values distance{};
@@ -206,30 +233,30 @@ struct PlaneCounts {
 
 // Written as one vector of eight popcounts, which GCC turns into a VPOPCNTQ where the target
 // has it (a loop over the elements stayed eight scalar POPCNTs).
-LEVELFORGE_FOUR_INLINE void add_lane_counts(Lanes& total, const Lanes& mask) {
+LEVELFORGE_FOUR_INLINE void add_lane_counts(Lanes512& total, const Lanes512& mask) {
   const auto ones = [&](int element) {
     return static_cast<std::uint64_t>(__builtin_popcountll(mask[element]));
   };
-  total += Lanes{ones(0), ones(1), ones(2), ones(3), ones(4), ones(5), ones(6), ones(7)};
+  total += Lanes512{ones(0), ones(1), ones(2), ones(3), ones(4), ones(5), ones(6), ones(7)};
 }
 
 // counts[v] += the lanes whose value (bit b in planes[b]) is v, for v = 0 .. 16.
 template <std::size_t bits>
-LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes, bits>& planes,
+LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes512, bits>& planes,
                                   PlaneCounts::Values& counts) {
   static_assert(bits == 4 || bits == 5);
   constexpr std::size_t low = 4;  // values 0..15 by a tree over planes 3..0
-  Lanes root = ~Lanes{};
+  Lanes512 root = ~Lanes512{};
   if constexpr (bits == 5) {
     root = ~planes[4];
     add_lane_counts(counts[16], planes[4] & ~(planes[3] | planes[2] | planes[1] | planes[0]));
   }
-  std::array<Lanes, std::size_t{1} << low> masks{};
+  std::array<Lanes512, std::size_t{1} << low> masks{};
   masks[0] = root;
   std::size_t width = 1;
 #pragma GCC unroll 4
   for (std::size_t step = 0; step < low; ++step) {
-    const Lanes& plane = planes[low - 1 - step];
+    const Lanes512& plane = planes[low - 1 - step];
 #pragma GCC unroll 8
     for (std::size_t i = 0; i < width; ++i) {  // value v splits into 2v (bit clear), 2v + 1
       const std::size_t v = width - 1 - i;
@@ -242,9 +269,11 @@ LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes, bits>& planes,
   for (std::size_t v = 0; v < masks.size(); ++v) add_lane_counts(counts[v], masks[v]);
 }
 
-// Without counting (PlaneCounts* null, `counting` false) the summaries only.
-template <bool counting>
+// Without counting (PlaneCounts* null, `counting` false) the summaries only; counting is
+// for 512-bit words.
+template <class Lanes, bool counting>
 LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, PlaneCounts* counts) {
+  static_assert(!counting || std::is_same_v<Lanes, Lanes512>);
   const Lanes none{};
   const Lanes all = ~none;
   using Index = std::size_t;
@@ -252,8 +281,8 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
   // One word per wall, in config bit order: east[row*3 + column], south[column*3 + row].
   std::array<Lanes, 12> east{}, south{};
   for (int k = 0; k < 12; ++k) {
-    if (k < 9) {
-      set_lane_bit(east[Index(k)], lane_bit_of[Index(k)]);
+    if (k < batch_bits<Lanes>) {
+      set_lane_bit(east[Index(k)], lane_bit_of<Lanes>(k));
     } else {
       set_constant(east[Index(k)], ((base >> k) & 1U) != 0);
     }
@@ -261,11 +290,11 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
   }
 
   // --- BFS from the start over sets of cells -------------------------------------------
-  CellWords seen{}, frontier{}, last{};
+  CellWords<Lanes> seen{}, frontier{}, last{};
   seen[0] = frontier[0] = last[0] = all;
   std::array<Lanes, 4> distance{};
   for (int layer = 1; layer < cells; ++layer) {
-    CellWords image{};
+    CellWords<Lanes> image{};
 #pragma GCC unroll 4
     for (const Line& line : rows) roll_line(frontier, image, line, east);
 #pragma GCC unroll 4
@@ -296,10 +325,10 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
   // row 3 is vertical or in row 3, fixed for the whole batch, so reachability through row
   // 3 is one scalar closure (shared_closure) that seeds the matrix.
   const SharedClosure shared = shared_closure(base);
-  CellWords leader = seen;
+  CellWords<Lanes> leader = seen;
   for (Index v = 12; v < cells; ++v)
     if (((shared.joined >> v) & 1U) != 0) leader[v] = none;
-  std::array<CellWords, cells> reach;
+  std::array<CellWords<Lanes>, cells> reach;
   for (Index i = 0; i < cells; ++i)
     for (Index j = 0; j < cells; ++j)
       set_constant(reach[i][j], i != j && ((shared.reach[i] >> j) & 1U) != 0);
@@ -332,7 +361,7 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
   for (Index top = 12; top > 0; top -= pivots) {
     const Index low = top - pivots;
     // [m][i]: pivot top - 1 - m, through the cells above it.
-    std::array<CellWords, pivots> column, row;
+    std::array<CellWords<Lanes>, pivots> column, row;
     // Column m needs the entries of rows 0..m-1 at pivot m and row m those of columns
     // 0..m-1: the 4 x 4 corner of the pivots first, pivot by pivot ...
 #pragma GCC unroll 4
@@ -422,7 +451,7 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
 
   // Transpose each 32x32 bit block (planes x lanes) in place: afterwards the low half of
   // plane[l]'s element w is the word of lane 64w + l, the high half that of 64w + 32 + l,
-  // i.e. (lane_bit_of) the word of offset 16 l + 2 w (+ 1 for the high half).
+  // i.e. (lane_bit_of) the word of offset 2 elements l + 2 w (+ 1 for the high half).
   constexpr std::array<std::uint64_t, 5> keep{0x0000FFFF0000FFFFULL, 0x00FF00FF00FF00FFULL,
                                               0x0F0F0F0F0F0F0F0FULL, 0x3333333333333333ULL,
                                               0x5555555555555555ULL};
@@ -437,35 +466,41 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
       plane[p] ^= swap << step;
     }
   }
+  constexpr Index elements = sizeof(Lanes) / 8;
   if constexpr (std::endian::native == std::endian::little) {
-    static_assert(sizeof plane == batch_size * sizeof(Summary));
-    std::memcpy(out, plane.data(), sizeof plane);  // offset c = 16 l + 2 element + half
+    static_assert(sizeof plane == batch_size<Lanes> * sizeof(Summary));
+    std::memcpy(out, plane.data(), sizeof plane);  // offset 2 elements l + 2 element + half
   } else {
     for (Index l = 0; l < 32; ++l)
-      for (int element = 0; element < 8; ++element) {
+      for (Index element = 0; element < elements; ++element) {
         const std::uint64_t word = plane[l][element];
-        store(out[16 * l + 2 * Index(element)], static_cast<std::uint32_t>(word));
-        store(out[16 * l + 2 * Index(element) + 1], static_cast<std::uint32_t>(word >> 32));
+        store(out[2 * elements * l + 2 * element], static_cast<std::uint32_t>(word));
+        store(out[2 * elements * l + 2 * element + 1], static_cast<std::uint32_t>(word >> 32));
       }
   }
 }
 
-using BatchFunction = void (*)(std::uint32_t, Summary*);
+// One instruction set's batch: the function that summarizes the batch at `base` into
+// `out`, and the configs it takes.
+struct BatchFunction {
+  void (*summarize)(std::uint32_t base, Summary* out);
+  std::uint32_t size;
+};
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f"))) void summarize_batch_avx512(std::uint32_t base, Summary* out) {
-  summarize_batch<false>(base, out, nullptr);
+  summarize_batch<Lanes512, false>(base, out, nullptr);
 }
 __attribute__((target("avx512f,avx512vpopcntdq"))) void summarize_batch_counting_avx512(
     std::uint32_t base, Summary* out, PlaneCounts& counts) {
-  summarize_batch<true>(base, out, &counts);
+  summarize_batch<Lanes512, true>(base, out, &counts);
 }
 __attribute__((target("avx2"))) void summarize_batch_avx2(std::uint32_t base, Summary* out) {
-  summarize_batch<false>(base, out, nullptr);
+  summarize_batch<Lanes256, false>(base, out, nullptr);
 }
 #endif
 void summarize_batch_portable(std::uint32_t base, Summary* out) {
-  summarize_batch<false>(base, out, nullptr);
+  summarize_batch<Lanes128, false>(base, out, nullptr);
 }
 
 BatchFunction batch_function(Isa isa) {
@@ -474,10 +509,10 @@ BatchFunction batch_function(Isa isa) {
         "tiltmaze::four::summarize_many: this CPU or build lacks the "
         "requested instruction set");
 #if defined(__x86_64__) || defined(__i386__)
-  if (isa == Isa::avx512) return summarize_batch_avx512;
-  if (isa == Isa::avx2) return summarize_batch_avx2;
+  if (isa == Isa::avx512) return {summarize_batch_avx512, batch_size<Lanes512>};
+  if (isa == Isa::avx2) return {summarize_batch_avx2, batch_size<Lanes256>};
 #endif
-  return summarize_batch_portable;
+  return {summarize_batch_portable, batch_size<Lanes128>};
 }
 
 BatchFunction best_batch_function() { return batch_function(best_isa()); }
@@ -491,17 +526,17 @@ void summarize_batches(std::uint32_t first, std::span<Summary> out, BatchFunctio
   if (first > config_count || out.size() > config_count - first)
     throw std::out_of_range("tiltmaze::four::summarize_many: configs " + std::to_string(first) +
                             " + " + std::to_string(out.size()) + " exceed 2^24");
-  std::array<Summary, batch_size> partial;
+  std::array<Summary, largest_batch> partial;
   std::size_t done = 0;
   while (done < out.size()) {
     const std::uint32_t config = first + static_cast<std::uint32_t>(done);
-    const std::uint32_t base = config & ~(batch_size - 1);
+    const std::uint32_t base = config & ~(batch.size - 1);
     const std::size_t offset = config - base;
-    const std::size_t wanted = std::min<std::size_t>(batch_size - offset, out.size() - done);
-    if (offset == 0 && wanted == batch_size) {
+    const std::size_t wanted = std::min<std::size_t>(batch.size - offset, out.size() - done);
+    if (offset == 0 && wanted == batch.size) {
       whole(base, out.data() + done);
     } else {
-      batch(base, partial.data());
+      batch.summarize(base, partial.data());
       const auto asked = out.subspan(done, wanted);
       std::copy_n(partial.begin() + static_cast<std::ptrdiff_t>(offset), wanted, asked.begin());
       part(asked);
@@ -511,7 +546,7 @@ void summarize_batches(std::uint32_t first, std::span<Summary> out, BatchFunctio
 }
 
 void summarize_range(BatchFunction batch, std::uint32_t first, std::span<Summary> out) {
-  summarize_batches(first, out, batch, batch, [](std::span<Summary>) {});
+  summarize_batches(first, out, batch, batch.summarize, [](std::span<Summary>) {});
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -519,7 +554,7 @@ void summarize_counting_in_planes(std::uint32_t first, std::span<Summary> out,
                                   SummaryCounts& counts) {
   PlaneCounts planes;
   summarize_batches(
-      first, out, summarize_batch_avx512,
+      first, out, batch_function(Isa::avx512),
       [&](std::uint32_t base, Summary* at) { summarize_batch_counting_avx512(base, at, planes); },
       [&](std::span<Summary> part) { count_summaries(part, counts, Isa::avx512); });
   const auto add = [](std::array<std::int64_t, SummaryCounts::values>& total,
