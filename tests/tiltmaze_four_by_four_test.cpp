@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -343,28 +344,39 @@ TEST(FourByFour, CountSummariesMatchesCountingOneByOne) {
   }
 }
 
-// summarize_and_count: the summaries of summarize_many and the counts of counting them one
-// by one, on whole batches (counted in the bit planes where the CPU has AVX-512 VPOPCNTDQ)
-// and on ranges with a head and a tail (those parts counted from the summaries).
+// summarize_and_count, the default and each instruction set's copy this CPU runs: the
+// summaries of summarize_many and the counts of counting them one by one, on whole batches
+// (counted in the bit planes with AVX-512 VPOPCNTDQ or AVX2) and on ranges with a head and a
+// tail (those parts counted from the summaries).
 TEST(FourByFour, SummarizeAndCountMatchesCountingTheSummaries) {
   std::cout << "counts in the bit planes: " << (counts_in_planes() ? "yes" : "no") << "\n";
-  for (const auto& [first, size] : {std::pair<std::uint32_t, std::size_t>{0, 65536},
-                                    {0x9A0000 - 1234, 5000},
-                                    {config_count - 700, 700}}) {
-    std::vector<Summary> expected(size), got(size);
-    summarize_many(first, expected);
-    SummaryCounts counts;
-    summarize_and_count(first, got, counts);
-    ASSERT_EQ(got, expected) << "from " << first;
-    SummaryCounts one_by_one;
-    for (const auto& s : expected) {
-      ++one_by_one.reachable[s.reachable];
-      ++one_by_one.components[s.components];
-      ++one_by_one.distance[s.distance];
+  for (const std::optional<Isa> isa : {std::optional<Isa>{}, std::optional{Isa::portable},
+                                       std::optional{Isa::avx2}, std::optional{Isa::avx512}}) {
+    if (isa && !isa_supported(*isa)) continue;
+    for (const auto& [first, size] : {std::pair<std::uint32_t, std::size_t>{0, 65536},
+                                      {0x9A0000 - 1234, 5000},
+                                      {config_count - 700, 700}}) {
+      std::vector<Summary> expected(size), got(size);
+      summarize_many(first, expected);
+      SummaryCounts counts;
+      if (isa) {
+        summarize_and_count(first, got, counts, *isa);
+      } else {
+        summarize_and_count(first, got, counts);
+      }
+      const std::string where = "from " + std::to_string(first) + ", isa " +
+                                (isa ? std::to_string(static_cast<int>(*isa)) : "default");
+      ASSERT_EQ(got, expected) << where;
+      SummaryCounts one_by_one;
+      for (const auto& s : expected) {
+        ++one_by_one.reachable[s.reachable];
+        ++one_by_one.components[s.components];
+        ++one_by_one.distance[s.distance];
+      }
+      EXPECT_EQ(counts.reachable, one_by_one.reachable) << where;
+      EXPECT_EQ(counts.components, one_by_one.components) << where;
+      EXPECT_EQ(counts.distance, one_by_one.distance) << where;
     }
-    EXPECT_EQ(counts.reachable, one_by_one.reachable) << "from " << first;
-    EXPECT_EQ(counts.components, one_by_one.components) << "from " << first;
-    EXPECT_EQ(counts.distance, one_by_one.distance) << "from " << first;
   }
 }
 

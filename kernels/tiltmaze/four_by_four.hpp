@@ -65,11 +65,16 @@ struct SummaryCounts {
 void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts);
 void count_summaries(std::span<const Summary> summaries, SummaryCounts& counts, Isa isa);
 
-// summarize_many and count_summaries of its summaries in one call: on a CPU with AVX-512
-// VPOPCNTDQ (counts_in_planes) the counts come from the batches' bit planes, before the
-// summaries are transposed, for a fraction of the cost; elsewhere the two calls.
+// summarize_many and count_summaries of its summaries in one call: with AVX-512 VPOPCNTDQ
+// or AVX2 (counts_in_planes) the counts come from the batches' bit planes, before the
+// summaries are transposed, for a fraction of the cost; elsewhere the two calls. The
+// overloads with an Isa run that instruction set's copy (summarize_and_count throws like
+// summarize_many) and say whether it counts in the planes.
 void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts);
+void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts,
+                         Isa isa);
 [[nodiscard]] bool counts_in_planes();
+[[nodiscard]] bool counts_in_planes(Isa isa);
 
 // The hardest two-target stop-mode puzzle of a maze: over unordered pairs {a, b} of
 // distinct resting cells, neither the start, the largest optimal length

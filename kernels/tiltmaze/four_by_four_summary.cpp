@@ -39,7 +39,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
+#include <utility>
 
 #include "kernels/tiltmaze/four_by_four.hpp"
 
@@ -222,41 +222,47 @@ inline SharedClosure shared_closure(std::uint32_t base) {
 
 // The exhaustive visit's histograms counted from a batch's bit planes, before they are
 // transposed: per value, the lanes holding it are an AND of planes (a tree, shared
-// prefixes), counted per 64-bit element by VPOPCNTQ. About half an instruction per
-// config, against two for counting the transposed summaries (four_by_four_counts.cpp).
+// prefixes), counted per 64-bit element by VPOPCNTQ on AVX-512, by scalar POPCNTs on
+// AVX2. About half an instruction per config on AVX-512, against two for counting the
+// transposed summaries (four_by_four_counts.cpp).
+template <class Lanes>
 struct PlaneCounts {
-  using Values = std::array<Lanes512, SummaryCounts::values>;
+  using Values = std::array<Lanes, SummaryCounts::values>;
   Values reachable{};
   Values components{};
   Values distance{};
 };
 
-// Written as one vector of eight popcounts, which GCC turns into a VPOPCNTQ where the target
+// Written as one vector of popcounts, which GCC turns into a VPOPCNTQ where the target
 // has it (a loop over the elements stayed eight scalar POPCNTs).
-LEVELFORGE_FOUR_INLINE void add_lane_counts(Lanes512& total, const Lanes512& mask) {
-  const auto ones = [&](int element) {
-    return static_cast<std::uint64_t>(__builtin_popcountll(mask[element]));
-  };
-  total += Lanes512{ones(0), ones(1), ones(2), ones(3), ones(4), ones(5), ones(6), ones(7)};
+template <class Lanes, std::size_t... element>
+LEVELFORGE_FOUR_INLINE void add_popcounts(Lanes& total, const Lanes& mask,
+                                          std::index_sequence<element...> /*elements*/) {
+  total += Lanes{static_cast<std::uint64_t>(__builtin_popcountll(mask[element]))...};
+}
+
+template <class Lanes>
+LEVELFORGE_FOUR_INLINE void add_lane_counts(Lanes& total, const Lanes& mask) {
+  add_popcounts(total, mask, std::make_index_sequence<sizeof(Lanes) / 8>{});
 }
 
 // counts[v] += the lanes whose value (bit b in planes[b]) is v, for v = 0 .. 16.
-template <std::size_t bits>
-LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes512, bits>& planes,
-                                  PlaneCounts::Values& counts) {
+template <class Lanes, std::size_t bits>
+LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes, bits>& planes,
+                                  typename PlaneCounts<Lanes>::Values& counts) {
   static_assert(bits == 4 || bits == 5);
   constexpr std::size_t low = 4;  // values 0..15 by a tree over planes 3..0
-  Lanes512 root = ~Lanes512{};
+  Lanes root = ~Lanes{};
   if constexpr (bits == 5) {
     root = ~planes[4];
     add_lane_counts(counts[16], planes[4] & ~(planes[3] | planes[2] | planes[1] | planes[0]));
   }
-  std::array<Lanes512, std::size_t{1} << low> masks{};
+  std::array<Lanes, std::size_t{1} << low> masks{};
   masks[0] = root;
   std::size_t width = 1;
 #pragma GCC unroll 4
   for (std::size_t step = 0; step < low; ++step) {
-    const Lanes512& plane = planes[low - 1 - step];
+    const Lanes& plane = planes[low - 1 - step];
 #pragma GCC unroll 8
     for (std::size_t i = 0; i < width; ++i) {  // value v splits into 2v (bit clear), 2v + 1
       const std::size_t v = width - 1 - i;
@@ -269,11 +275,10 @@ LEVELFORGE_FOUR_INLINE void tally(const std::array<Lanes512, bits>& planes,
   for (std::size_t v = 0; v < masks.size(); ++v) add_lane_counts(counts[v], masks[v]);
 }
 
-// Without counting (PlaneCounts* null, `counting` false) the summaries only; counting is
-// for 512-bit words.
+// Without counting (PlaneCounts* null, `counting` false) the summaries only.
 template <class Lanes, bool counting>
-LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, PlaneCounts* counts) {
-  static_assert(!counting || std::is_same_v<Lanes, Lanes512>);
+LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out,
+                                            PlaneCounts<Lanes>* counts) {
   const Lanes none{};
   const Lanes all = ~none;
   using Index = std::size_t;
@@ -431,9 +436,9 @@ LEVELFORGE_FOUR_INLINE void summarize_batch(std::uint32_t base, Summary* out, Pl
   const std::array<Lanes, 5> reachable = count(seen);
   const std::array<Lanes, 5> components = count(leader);
   if constexpr (counting) {
-    tally(reachable, counts->reachable);
-    tally(components, counts->components);
-    tally(distance, counts->distance);
+    tally<Lanes>(reachable, counts->reachable);
+    tally<Lanes>(components, counts->components);
+    tally<Lanes>(distance, counts->distance);
   }
   for (Index b = 0; b < 5; ++b) {
     plane[b] = reachable[b];
@@ -492,11 +497,16 @@ __attribute__((target("avx512f"))) void summarize_batch_avx512(std::uint32_t bas
   summarize_batch<Lanes512, false>(base, out, nullptr);
 }
 __attribute__((target("avx512f,avx512vpopcntdq"))) void summarize_batch_counting_avx512(
-    std::uint32_t base, Summary* out, PlaneCounts& counts) {
+    std::uint32_t base, Summary* out, PlaneCounts<Lanes512>& counts) {
   summarize_batch<Lanes512, true>(base, out, &counts);
 }
 __attribute__((target("avx2"))) void summarize_batch_avx2(std::uint32_t base, Summary* out) {
   summarize_batch<Lanes256, false>(base, out, nullptr);
+}
+// Every AVX2 CPU has POPCNT; the target attribute does not imply it.
+__attribute__((target("avx2,popcnt"))) void summarize_batch_counting_avx2(
+    std::uint32_t base, Summary* out, PlaneCounts<Lanes256>& counts) {
+  summarize_batch<Lanes256, true>(base, out, &counts);
 }
 #endif
 void summarize_batch_portable(std::uint32_t base, Summary* out) {
@@ -550,22 +560,32 @@ void summarize_range(BatchFunction batch, std::uint32_t first, std::span<Summary
 }
 
 #if defined(__x86_64__) || defined(__i386__)
+// `isa`'s batches counting in their planes (`counting`); a head or tail batch's part is
+// counted from its summaries.
+template <class Lanes>
 void summarize_counting_in_planes(std::uint32_t first, std::span<Summary> out,
-                                  SummaryCounts& counts) {
-  PlaneCounts planes;
+                                  SummaryCounts& counts, Isa isa,
+                                  void (*counting)(std::uint32_t, Summary*, PlaneCounts<Lanes>&)) {
+  PlaneCounts<Lanes> planes;
   summarize_batches(
-      first, out, batch_function(Isa::avx512),
-      [&](std::uint32_t base, Summary* at) { summarize_batch_counting_avx512(base, at, planes); },
-      [&](std::span<Summary> part) { count_summaries(part, counts, Isa::avx512); });
+      first, out, batch_function(isa),
+      [&](std::uint32_t base, Summary* at) { counting(base, at, planes); },
+      [&](std::span<Summary> part) { count_summaries(part, counts, isa); });
   const auto add = [](std::array<std::int64_t, SummaryCounts::values>& total,
-                      const PlaneCounts::Values& lanes) {
+                      const typename PlaneCounts<Lanes>::Values& lanes) {
     for (std::size_t v = 0; v < total.size(); ++v)
-      for (int element = 0; element < 8; ++element)
+      for (std::size_t element = 0; element < sizeof(Lanes) / 8; ++element)
         total[v] += static_cast<std::int64_t>(lanes[v][element]);
   };
   add(counts.reachable, planes.reachable);
   add(counts.components, planes.components);
   add(counts.distance, planes.distance);
+}
+
+bool has_vpopcntdq() {
+  static const bool supported =
+      isa_supported(Isa::avx512) && __builtin_cpu_supports("avx512vpopcntdq") != 0;
+  return supported;
 }
 #endif
 
@@ -580,22 +600,35 @@ void summarize_many(std::uint32_t first, std::span<Summary> out, Isa isa) {
   summarize_range(batch_function(isa), first, out);
 }
 
-bool counts_in_planes() {
+bool counts_in_planes(Isa isa) {
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool supported =
-      isa_supported(Isa::avx512) && __builtin_cpu_supports("avx512vpopcntdq") != 0;
-  return supported;
+  return (isa == Isa::avx512 && has_vpopcntdq()) || (isa == Isa::avx2 && isa_supported(isa));
 #else
+  (void)isa;
   return false;
 #endif
 }
 
-void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts) {
+bool counts_in_planes() { return counts_in_planes(best_isa()); }
+
+void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts,
+                         Isa isa) {
 #if defined(__x86_64__) || defined(__i386__)
-  if (counts_in_planes()) return summarize_counting_in_planes(first, out, counts);
+  if (counts_in_planes(isa)) {
+    if (isa == Isa::avx512)
+      return summarize_counting_in_planes<Lanes512>(first, out, counts, isa,
+                                                    summarize_batch_counting_avx512);
+    return summarize_counting_in_planes<Lanes256>(first, out, counts, isa,
+                                                  summarize_batch_counting_avx2);
+  }
 #endif
-  summarize_many(first, out);
-  count_summaries(out, counts);
+  summarize_many(first, out, isa);
+  count_summaries(out, counts, isa);
+}
+
+void summarize_and_count(std::uint32_t first, std::span<Summary> out, SummaryCounts& counts) {
+  static const Isa best = best_isa();
+  summarize_and_count(first, out, counts, best);
 }
 
 }  // namespace levelforge::tiltmaze::four

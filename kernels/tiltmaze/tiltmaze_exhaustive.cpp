@@ -97,13 +97,15 @@ std::vector<FieldSpec> TiltMaze::solution_fields() { return {}; }
 
 std::string TiltMaze::simd_paths() {
   return "4 x 4 exhaustive summaries in avx512, avx2 or portable lanes (histograms counted in "
-         "their bit planes with avx512 vpopcntdq); otherwise scalar";
+         "their bit planes with avx512 vpopcntdq or avx2 popcnt); otherwise scalar";
 }
 
 std::string TiltMaze::simd_path(const ParamSet& params) {
   if (!TiltMaze(params).enumerable()) return "scalar solver (no 4 x 4 exhaustive summaries)";
   return "4 x 4 exhaustive summaries, " + std::string(isa_name(best_isa())) +
-         (four::counts_in_planes() ? ", histograms in the bit planes (vpopcntdq)" : "");
+         (!four::counts_in_planes()   ? ""
+          : best_isa() == Isa::avx512 ? ", histograms in the bit planes (vpopcntdq)"
+                                      : ", histograms in the bit planes (popcnt)");
 }
 
 bool TiltMaze::enumerable() const {
