@@ -207,6 +207,46 @@ seed: 3
   EXPECT_EQ(solution_row, solutions.row_count());
 }
 
+// Three tasks of 4 indices, each 2-index chunk on whichever rank pulls it: a top-10 table
+// per task holds that task's 4 entries, best first, then 6 missing rows (index -1), however
+// the ranks' merged rows fell to the task that each rank writes.
+TEST_F(DriversTest, ExhaustiveTopTablesShorterThanKEndInMissingRows) {
+  const auto parsed = experiment(R"(
+experiment: short
+kernel: collatz
+driver: exhaustive
+params: {count: 4}
+exhaustive: {chunk: 2}
+sweep:
+  grid: {params.start: [27, 1, 97]}
+)");
+  EXPECT_FALSE(run(parsed).stopped);  // no signal: the run completes
+  if (world_.rank() != 0) return;
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  const auto top = read_table(file.root().open_dataset("exhaustive/top/longest"));
+  ASSERT_EQ(top.row_count(), 30U);
+  const std::int64_t starts[] = {27, 1, 97};
+  for (std::size_t task = 0; task < 3; ++task) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> by_steps;  // (-steps, index)
+    for (std::int64_t index = 0; index < 4; ++index) {
+      const auto orbit = kernels::collatz_orbit(static_cast<std::uint64_t>(starts[task] + index));
+      by_steps.emplace_back(-orbit.steps, index);
+    }
+    std::sort(by_steps.begin(), by_steps.end());
+    for (std::size_t k = 0; k < 10; ++k) {
+      const auto row = top.row(task * 10 + k);
+      if (k >= 4) {
+        EXPECT_EQ(std::get<std::int64_t>(row[1]), -1) << "task " << task << " rank " << k;
+        continue;
+      }
+      const auto [negative_steps, index] = by_steps[k];
+      EXPECT_EQ(std::get<double>(row[0]), static_cast<double>(-negative_steps));
+      EXPECT_EQ(std::get<std::int64_t>(row[1]), index) << "task " << task << " rank " << k;
+      EXPECT_EQ(std::get<std::int64_t>(row[2]), starts[task] + index);
+    }
+  }
+}
+
 TEST_F(DriversTest, ExhaustiveWithoutSolutionsWritesAnEmptyTable) {
   const auto parsed = experiment(R"(
 experiment: none

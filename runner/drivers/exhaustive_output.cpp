@@ -54,9 +54,9 @@ ExhaustiveDataset counts_dataset(const std::vector<ReductionSpec>& specs) {
   return {
       task_table("exhaustive/counts", RecordLayout(count_fields(specs)), {}),
       [offsets](const ExhaustiveResults& results, std::uint64_t task, std::span<std::byte> row) {
-        const auto* totals = results.totals.find(task);
+        const auto integers = results.totals.integers(task);
         for (std::size_t i = 0; i < offsets.size(); ++i) {
-          const auto value = totals->integers[offsets[i]];
+          const auto value = integers[offsets[i]];
           std::memcpy(row.data() + i * sizeof value, &value, sizeof value);
         }
       },
@@ -80,7 +80,7 @@ ExhaustiveDataset histogram_dataset(const ReductionSpec& spec, std::size_t offse
   return {std::move(dataset),
           [offset, width](const ExhaustiveResults& results, std::uint64_t task,
                           std::span<std::byte> block) {
-            const auto bins = std::span(results.totals.find(task)->integers).subspan(offset, width);
+            const auto bins = results.totals.integers(task).subspan(offset, width);
             std::memcpy(block.data(), bins.data(), bins.size_bytes());
           },
           [offset, width](std::span<const std::byte> block, std::uint64_t task,
@@ -100,14 +100,10 @@ ExhaustiveDataset top_dataset(const ReductionSpec& spec, std::size_t r) {
   dataset.attributes = {{"doc", spec.doc}};
   return {
       std::move(dataset),
-      [layout, r](const ExhaustiveResults& results, std::uint64_t task,
-                  std::span<std::byte> block) {
-        const auto& entries = results.totals.find(task)->tops[r];
-        for (std::size_t i = 0; i < entries.size(); ++i) {
-          Record record{entries[i].score, static_cast<std::int64_t>(entries[i].index)};
-          record.insert(record.end(), entries[i].record.begin(), entries[i].record.end());
-          layout.pack(record, block.subspan(i * layout.row_size(), layout.row_size()),
-                      "top-k table");
+      [r](const ExhaustiveResults& results, std::uint64_t task, std::span<std::byte> block) {
+        for (std::size_t i = 0; i < results.totals.top_count(r, task); ++i) {
+          const auto row = results.totals.top_row(r, task, i);
+          std::memcpy(block.data() + i * row.size(), row.data(), row.size());
         }
       },
       [layout, r](std::span<const std::byte> block, std::uint64_t task, ReductionTotals& totals) {

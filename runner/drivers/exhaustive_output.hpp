@@ -25,7 +25,7 @@ namespace levelforge {
 // The merged results the per-task datasets are filled from.
 struct ExhaustiveResults {
   const ChunkPlan& plan;
-  const ReductionTotals& totals;
+  const MergedTotals& totals;
   const std::vector<std::uint64_t>& uncovered;  // per task: indices of failed chunks
 };
 

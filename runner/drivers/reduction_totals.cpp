@@ -1,6 +1,7 @@
 #include "runner/drivers/reduction_totals.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -195,36 +196,65 @@ void ReductionTotals::absorb(const Segment& segment, std::uint64_t task_count) {
   }
 }
 
-ReductionTotals ReductionTotals::merged(const mpi::Comm& comm, std::uint64_t task_count,
-                                        IdleClock& idle) const {
-  std::vector<std::int64_t> integers(task_count * slots_.per_task, 0);
+MergedTotals ReductionTotals::merged(const mpi::Comm& comm, std::uint64_t task_count,
+                                     IdleClock& idle) const {
+  MergedTotals all;
+  all.per_task_ = slots_.per_task;
+  all.integers_.assign(task_count * slots_.per_task, 0);
   for (const auto& [task, totals] : tasks_) {
     std::copy(totals.integers.begin(), totals.integers.end(),
-              integers.begin() + static_cast<std::ptrdiff_t>(task * slots_.per_task));
+              all.integers_.begin() + static_cast<std::ptrdiff_t>(task * slots_.per_task));
   }
-  std::vector<std::vector<std::byte>> gathered(specs_->size());
+  all.tops_.resize(specs_->size());
   {
     const auto timer = idle.measure();
-    comm.all_reduce_sum(integers);
+    comm.all_reduce_sum(all.integers_);
     // k rows per task in every message, log2 P steps: no rank holds P x k rows.
     for (std::size_t r = 0; r < specs_->size(); ++r) {
       if ((*specs_)[r].kind != ReductionKind::top_k) continue;
       const auto layout = tagged_top_layout(r);
-      gathered[r] = comm.tree_reduce_bytes(
+      all.tops_[r].rows = comm.tree_reduce_bytes(
           pack_tops(r), [&](std::vector<std::byte> own, std::span<const std::byte> received) {
             return merge_top_rows(layout, (*specs_)[r].k, own, received);
           });
+      all.tops_[r].row_size = layout.row_size();
     }
   }
-  ReductionTotals all(*specs_);
-  for (std::uint64_t task = 0; task < task_count; ++task) {
-    const auto first = integers.begin() + static_cast<std::ptrdiff_t>(task * slots_.per_task);
-    std::copy_n(first, slots_.per_task, all.at(task).integers.begin());
-  }
-  for (std::size_t r = 0; r < specs_->size(); ++r) {
-    if ((*specs_)[r].kind == ReductionKind::top_k) all.absorb_tops(r, gathered[r], task_count);
+  for (auto& top : all.tops_) {
+    if (top.row_size == 0) continue;
+    // The rows come task by task: each task's first row is where a larger task starts.
+    const auto rows = top.rows.size() / top.row_size;
+    top.starts.assign(task_count + 1, rows);
+    for (std::size_t i = rows; i-- > 0;) {
+      std::int64_t task = 0;
+      std::memcpy(&task, top.rows.data() + i * top.row_size, sizeof task);
+      if (task < 0 || static_cast<std::uint64_t>(task) >= task_count)
+        throw std::logic_error(
+            fmt::format("merged top-k rows name task {} of {}", task, task_count));
+      top.starts[static_cast<std::size_t>(task)] = i;
+    }
+    for (std::size_t task = task_count; task-- > 0;)
+      top.starts[task] = std::min(top.starts[task], top.starts[task + 1]);
   }
   return all;
+}
+
+std::span<const std::int64_t> MergedTotals::integers(std::uint64_t task) const {
+  return std::span(integers_).subspan(task * per_task_, per_task_);
+}
+
+std::size_t MergedTotals::top_count(std::size_t r, std::uint64_t task) const {
+  const auto& top = tops_.at(r);
+  return top.starts.at(task + 1) - top.starts.at(task);
+}
+
+std::span<const std::byte> MergedTotals::top_row(std::size_t r, std::uint64_t task,
+                                                 std::size_t i) const {
+  const auto& top = tops_.at(r);
+  const auto row = top.starts.at(task) + i;
+  // The task column, an int64, comes first.
+  return std::span(top.rows).subspan(row * top.row_size + sizeof(std::int64_t),
+                                     top.row_size - sizeof(std::int64_t));
 }
 
 }  // namespace levelforge

@@ -40,6 +40,32 @@ struct TaskTotals {
   std::vector<std::vector<TopEntry>> tops;  // per reduction (top_k only): the k best, best first
 };
 
+// The totals over all ranks, as the result file gets them: each task's counts and histogram
+// bins, and its top-k tables as the rows the ranks merged (a tagged_top_layout row: the task,
+// then a top_layout row), never unpacked into records.
+class MergedTotals {
+ public:
+  // Counts and histogram bins of `task`, as SlotMap places them.
+  [[nodiscard]] std::span<const std::int64_t> integers(std::uint64_t task) const;
+  // Entries of top-k table `r` of `task`.
+  [[nodiscard]] std::size_t top_count(std::size_t r, std::uint64_t task) const;
+  // Its entry `i` (0: the best) as a top_layout row.
+  [[nodiscard]] std::span<const std::byte> top_row(std::size_t r, std::uint64_t task,
+                                                   std::size_t i) const;
+
+ private:
+  friend class ReductionTotals;
+  struct TopRows {
+    std::vector<std::byte> rows;      // tagged, ordered by task and then rank
+    std::size_t row_size = 0;         // of a tagged row
+    std::vector<std::size_t> starts;  // per task and one more: its first row
+  };
+
+  std::size_t per_task_ = 0;
+  std::vector<std::int64_t> integers_;  // task_count x per_task
+  std::vector<TopRows> tops_;           // per reduction (top_k only)
+};
+
 class ReductionTotals {
  public:
   explicit ReductionTotals(const std::vector<ReductionSpec>& specs);
@@ -65,8 +91,8 @@ class ReductionTotals {
   void absorb(const Segment& segment, std::uint64_t task_count);
 
   // Collective: every rank's totals added up, for each of the `task_count` tasks, on every rank.
-  [[nodiscard]] ReductionTotals merged(const mpi::Comm& comm, std::uint64_t task_count,
-                                       IdleClock& idle) const;
+  [[nodiscard]] MergedTotals merged(const mpi::Comm& comm, std::uint64_t task_count,
+                                    IdleClock& idle) const;
 
  private:
   // Rows of top-k table `r` with a leading task column.
