@@ -356,7 +356,8 @@ std::optional<Plan> plan(const Maze& maze, const RollGraph& graph, const Condens
 // ---------------------------------------------------------------------------------------
 // Solutions.
 
-// BFS over (cell, collected targets), at most max_exact_targets targets: a shortest solution.
+}  // namespace
+
 Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect) {
   const auto at = target_at(maze);
   const int targets = static_cast<int>(maze.targets.size());
@@ -392,6 +393,8 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
   }
   return {false, false, -1, ""};
 }
+
+namespace {
 
 // Plays a Plan: in each component, rolls that collect something new until none is left,
 // then the planned roll into the next component (breadth-first walks inside a component).

@@ -68,6 +68,11 @@ struct Solution {
   std::string moves;             // 'U', 'D', 'L', 'R' (direction_letters)
 };
 
+// BFS over (cell, collected targets), at most max_exact_targets targets: a shortest solution,
+// or none (solvable false) where the search runs out. What shortest_solution runs once it has
+// decided; alone, for a caller that has another count of the moves to check it against.
+Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect);
+
 // Decided as solvable() does. Up to max_exact_targets targets: BFS over (cell, collected
 // targets), a shortest solution. Beyond: a valid solution built along the condensation
 // order (the exact search's plan), not proven shortest.
