@@ -61,8 +61,9 @@ class RowBuffer {
 
   // Capacity in whole huge pages at a huge-page boundary: a transparent huge page covers
   // only an aligned 2 MiB, and mremap had moved the rows to arbitrary addresses, where most
-  // of them faulted in 4 KiB at a time (on the 2-vCPU VMs, 11 us a fault against 0.25 us a
-  // 4 KiB share of a huge one; a 2-rank matchstick run faulted 300 times a rank).
+  // of them faulted in 4 KiB at a time (on a 2-vCPU Zen 5 VM, 11 us a fault against 0.25 us
+  // a 4 KiB share of a huge one; a 2-rank matchstick run's chunks faulted 639 times a rank,
+  // now 127).
   void grow(std::size_t needed) {
     const auto wanted = std::max({needed, 2 * capacity_, huge_page});
     const auto capacity = (wanted + huge_page - 1) / huge_page * huge_page;
