@@ -370,16 +370,30 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
       gains[to_index(u)][to_index(d)] = roll_gain(maze, at, u, d, collect);
 
   const Mask start_key = key(maze.start, start_mask);
-  std::unordered_map<Mask, Mask> parent{
-      {start_key, ~Mask{0}}};  // key -> (previous key << 2) | direction
+  // key -> (previous key << 2) | direction. A table where the keys are few (a 4 x 4 maze
+  // with one target has 32: the exhaustive sweep's top-k records), a hash map otherwise.
+  constexpr Mask unvisited = ~Mask{0} - 1;  // the start's parent is ~0
+  const bool flat = targets < 16 && (static_cast<Mask>(graph.cells) << targets) <= (Mask{1} << 16);
+  std::vector<Mask> table(flat ? static_cast<std::size_t>(graph.cells) << targets : 0, unvisited);
+  std::unordered_map<Mask, Mask> hashed;
+  // Links `k` to `link` unless it has a parent already; true when it had none.
+  const auto link_new = [&](Mask k, Mask link) {
+    if (!flat) return hashed.emplace(k, link).second;
+    auto& slot = table[static_cast<std::size_t>(k)];
+    if (slot != unvisited) return false;
+    slot = link;
+    return true;
+  };
+  const auto parent = [&](Mask k) { return flat ? table[static_cast<std::size_t>(k)] : hashed.at(k); };
+  (void)link_new(start_key, ~Mask{0});
   std::vector<Mask> queue{start_key};
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const Mask current = queue[head];
     const Mask mask = current & full;
     if (mask == full) {
       std::string moves;
-      for (Mask k = current; k != start_key; k = parent[k] >> 2)
-        moves.push_back(direction_letters[parent[k] & 3]);
+      for (Mask k = current; k != start_key; k = parent(k) >> 2)
+        moves.push_back(direction_letters[parent(k) & 3]);
       std::reverse(moves.begin(), moves.end());
       return {true, true, static_cast<int>(moves.size()), moves};
     }
@@ -388,7 +402,7 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
       const int next = graph.next[to_index(cell)][to_index(d)];
       if (next == cell) continue;
       const Mask k = key(next, mask | gains[to_index(cell)][to_index(d)]);
-      if (parent.emplace(k, (current << 2) | static_cast<Mask>(d)).second) queue.push_back(k);
+      if (link_new(k, (current << 2) | static_cast<Mask>(d))) queue.push_back(k);
     }
   }
   return {false, false, -1, ""};
