@@ -384,7 +384,9 @@ Solution bfs_solution(const Maze& maze, const RollGraph& graph, Collect collect)
     slot = link;
     return true;
   };
-  const auto parent = [&](Mask k) { return flat ? table[static_cast<std::size_t>(k)] : hashed.at(k); };
+  const auto parent = [&](Mask k) {
+    return flat ? table[static_cast<std::size_t>(k)] : hashed.at(k);
+  };
   (void)link_new(start_key, ~Mask{0});
   std::vector<Mask> queue{start_key};
   for (std::size_t head = 0; head < queue.size(); ++head) {
