@@ -10,7 +10,8 @@
 // matchstick without solution records), each cut into the config's chunks:
 //   BM_ExhaustiveVisit:  the registered (type-erased) model's visit of every chunk, with
 //                        the kernel's reductions, top-k offers and solution records (rows
-//                        kept in the reductions, dropped after each chunk);
+//                        kept in the reductions, dropped after each chunk), and at the end
+//                        the top-k records a kernel builds on request, as the driver does;
 //   BM_ExhaustiveChunks: the same as the driver does it: the rows written into the
 //                        solution store's (SolutionStore::receive_from), which keeps them
 //                        all (SolutionStore::add fills in task and index).
@@ -74,6 +75,7 @@ void visit_all(benchmark::State& state, BeforeChunk before_chunk, AfterChunk aft
       model->visit(begin, std::min(count, begin + c.chunk), reductions);
       after_chunk(store, chunk, reductions);
     }
+    model->build_top_records(reductions);
     benchmark::DoNotOptimize(reductions.counts().data());
   }
   state.SetLabel(c.kernel);

@@ -56,16 +56,22 @@ TEST(MatchstickKernel, CountsAgreeWithTheReferenceSolver) {
     EXPECT_EQ(out.counts()[Matchstick::solutions], solutions);
     EXPECT_EQ(out.counts()[Matchstick::good], good);
     EXPECT_EQ(static_cast<std::int64_t>(out.solution_count()), solutions);
+    // The sweep offers scores alone; each kept entry's record, built on request, is its own
+    // puzzle's and scores what the entry does.
     const auto table = out.sorted_top(Matchstick::good_puzzles);
     EXPECT_EQ(static_cast<std::int64_t>(table.size()), std::min<std::int64_t>(good, 1000));
     for (const auto& entry : table) {
-      const auto puzzle = matchstick::parse_equation(std::get<std::string>(entry.record[0]));
+      EXPECT_TRUE(entry.record.empty());
+      const auto record = kernel.top_record(Matchstick::good_puzzles, entry.index);
+      const auto puzzle = matchstick::parse_equation(std::get<std::string>(record[0]));
+      EXPECT_EQ(puzzle, kernel.puzzle(entry.index));
       const auto found = matchstick::solve_dfs(puzzle, rules);
       ASSERT_EQ(found.size(), 1U);
-      EXPECT_EQ(std::get<std::string>(entry.record[1]), found.front().equation);
-      EXPECT_EQ(std::get<std::string>(entry.record[2]), found.front().moved);
-      EXPECT_EQ(std::get<std::int64_t>(entry.record[7]),
+      EXPECT_EQ(std::get<std::string>(record[1]), found.front().equation);
+      EXPECT_EQ(std::get<std::string>(record[2]), found.front().moved);
+      EXPECT_EQ(std::get<std::int64_t>(record[7]),
                 matchstick::well_formed_layouts(puzzle, rules) - 1);
+      EXPECT_EQ(static_cast<double>(std::get<std::int64_t>(record[8])), entry.score);
     }
   }
 }
@@ -87,6 +93,22 @@ TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
     EXPECT_EQ(batched.solution_index(i), single.solution_index(i));
     EXPECT_EQ(batched.solution_record(i), single.solution_record(i));
   }
+}
+
+// Only good puzzles have a top-k record: 6+4=4 has two solutions, 1+1=2 is true.
+TEST(MatchstickKernel, TopRecordOfAPuzzleThatIsNotGoodIsAnError) {
+  const Matchstick kernel(params_with<Matchstick>({}));
+  const auto index_of = [](std::uint64_t a, bool minus, std::uint64_t b, std::uint64_t c) {
+    return ((a * 100 + b) * 100 + c) * 2 + (minus ? 1 : 0);
+  };
+  ASSERT_EQ(matchstick::to_string(kernel.puzzle(index_of(6, false, 4, 4))), "6+4=4");
+  EXPECT_THROW((void)kernel.top_record(Matchstick::good_puzzles, index_of(6, false, 4, 4)),
+               KernelError);
+  EXPECT_THROW((void)kernel.top_record(Matchstick::good_puzzles, index_of(1, false, 1, 2)),
+               KernelError);
+  const auto good = index_of(5, false, 7, 2);  // 5+7=2: one solution, 9-7=2
+  EXPECT_EQ(std::get<std::string>(kernel.top_record(Matchstick::good_puzzles, good)[1]), "9-7=2");
+  EXPECT_THROW((void)kernel.top_record(Matchstick::puzzles, good), KernelError);
 }
 
 // 6+4=4 with one move has two solutions (0+4=4, 8-4=4): not good. 5+7=2 has one, 9-7=2:

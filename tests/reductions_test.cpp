@@ -194,6 +194,27 @@ TEST(Reductions, MakeRecordIsNotCalledForRejectedEntries) {
   EXPECT_EQ(r.tops()[top].size(), 3U);
 }
 
+// Offers without a record (TopRecordKernel) keep the same entries as offers with one, in
+// the same order, and leave the records empty for the runner to build.
+TEST(Reductions, OffersWithoutRecordsKeepTheSameEntriesWithEmptyRecords) {
+  const auto s = specs();
+  Reductions with_records(s);
+  Reductions scores_alone(s);
+  const std::vector<std::pair<std::uint64_t, double>> offers{
+      {0, 5.0}, {1, 3.0}, {2, 5.0}, {3, 7.0}, {4, 3.0}, {5, 5.0}, {6, 7.0}, {10, 7.0}, {4, 7.0}};
+  for (const auto& [index, score] : offers) {
+    with_records.begin_index(index);
+    scores_alone.begin_index(index);
+    const bool entered = with_records.offer_top(top, score, [] { return Record{std::int64_t{1}}; });
+    EXPECT_EQ(scores_alone.offer_top(top, score), entered) << "index " << index;
+    EXPECT_EQ(scores_alone.top_floor(top), with_records.top_floor(top)) << "index " << index;
+  }
+  const auto sorted = scores_alone.sorted_top(top);
+  EXPECT_EQ(scores_and_indices(sorted),
+            (std::vector<std::pair<double, std::uint64_t>>{{7.0, 3}, {7.0, 4}, {7.0, 6}}));
+  for (const auto& entry : sorted) EXPECT_TRUE(entry.record.empty());
+}
+
 TEST(Reductions, SortedTopWithFewerThanKEntriesIsSortedAndLeavesTablesAlone) {
   const auto s = specs();
   Reductions r(s);

@@ -35,6 +35,7 @@ enum class Capability : std::uint8_t {
   sweep,            // SweepKernel: the `sweep` driver
   exhaustive,       // ExhaustiveKernel: the `exhaustive` driver
   visit_range,      // RangeExhaustiveKernel: the exhaustive driver's batched visit
+  top_record,       // TopRecordKernel: top-k records built for the entries kept, not offered
   memory_estimate,  // MemoryEstimatingKernel: `run` refuses what the machine cannot hold
   puzzle,           // PuzzleKernel: `levelforge solve` and `levelforge show`
   summary,          // SummarizingKernel: what `levelforge inspect` says in the kernel's terms
@@ -162,6 +163,16 @@ concept RangeExhaustiveKernel = ExhaustiveKernel<K> &&
   { kernel.visit_range(begin, end, out) } -> std::same_as<void>;
 };
 
+// Optional exhaustive capability: visit offers top-k scores alone (out.offer_top(id, score)),
+// and the runner asks for the records of the entries it keeps, a few per task where a sweep
+// may offer many times as many (each pushed out again by a harder one later). The record
+// of an index must be what visit would have offered: it is a function of the index alone.
+template <class K>
+concept TopRecordKernel = ExhaustiveKernel<K> &&
+    requires(const K& kernel, std::size_t id, std::uint64_t index) {
+  { kernel.top_record(id, index) } -> std::same_as<Record>;
+};
+
 // Optional capability of any kernel: its memory for one task and one genome, computed from
 // the parameters alone (no kernel is built: building one may be the allocation that does not
 // fit), so that `levelforge run` refuses a run the machine cannot hold.
@@ -232,6 +243,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::sweep), SweepKernel<K>>();
   detail::check_claim<claims<K>(Capability::exhaustive), ExhaustiveKernel<K>>();
   detail::check_claim<claims<K>(Capability::visit_range), RangeExhaustiveKernel<K>>();
+  detail::check_claim<claims<K>(Capability::top_record), TopRecordKernel<K>>();
   detail::check_claim<claims<K>(Capability::memory_estimate), MemoryEstimatingKernel<K>>();
   detail::check_claim<claims<K>(Capability::puzzle), PuzzleKernel<K>>();
   detail::check_claim<claims<K>(Capability::summary), SummarizingKernel<K>>();

@@ -111,15 +111,15 @@ class Reductions {
   // make_record is called only when the entry enters the table; true when it does.
   template <class MakeRecord>
   bool offer_top(std::size_t id, double score, MakeRecord&& make_record) {
-    auto& table = tops_[id];
-    const std::size_t k = (*specs_)[id].k;
-    if (table.size() == k && !ranks_before({score, index_, {}}, table.front())) return false;
-    table.push_back({score, index_, std::forward<MakeRecord>(make_record)()});
-    std::push_heap(table.begin(), table.end(), ranks_before);
-    if (table.size() > k) {
-      std::pop_heap(table.begin(), table.end(), ranks_before);
-      table.pop_back();
-    }
+    if (!enters_top(id, score)) return false;
+    keep_top(id, {score, index_, std::forward<MakeRecord>(make_record)()});
+    return true;
+  }
+  // The same without the record, for a kernel that builds it on request (TopRecordKernel):
+  // the entry's record stays empty until the runner fills it in for the entries it keeps.
+  bool offer_top(std::size_t id, double score) {
+    if (!enters_top(id, score)) return false;
+    keep_top(id, {score, index_, {}});
     return true;
   }
 
@@ -217,6 +217,19 @@ class Reductions {
     if (solution_layout_ == nullptr)
       throw KernelError("a solution was given, but no solution fields");
     return *solution_layout_;
+  }
+  [[nodiscard]] bool enters_top(std::size_t id, double score) const {
+    const auto& table = tops_[id];
+    return table.size() < (*specs_)[id].k || ranks_before({score, index_, {}}, table.front());
+  }
+  void keep_top(std::size_t id, TopEntry entry) {
+    auto& table = tops_[id];
+    table.push_back(std::move(entry));
+    std::push_heap(table.begin(), table.end(), ranks_before);
+    if (table.size() > (*specs_)[id].k) {
+      std::pop_heap(table.begin(), table.end(), ranks_before);
+      table.pop_back();
+    }
   }
   std::span<std::byte> add_solution_row() {
     const auto size = solution_layout().row_size();

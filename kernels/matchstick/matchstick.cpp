@@ -138,6 +138,34 @@ void Matchstick::puzzle(std::uint64_t index, Layout& layout) const {
   matchstick::layout_of(a, op, b, c, layout);
 }
 
+bool Matchstick::holds(const Numbers& numbers) {
+  const auto [a, op, b, c] = numbers;
+  return (op == '+' ? a + b : a - b) == c;
+}
+
+Record Matchstick::top_record(std::size_t id, std::uint64_t index) const {
+  const auto layout = puzzle(index);
+  std::vector<matchstick::FoundLayout> found;
+  solver_.solve(layout, found);
+  if (id != good_puzzles || found.size() != 1 || holds(numbers(index))) {
+    throw KernelError("matchstick: no top-k record for index " + std::to_string(index) + " (" +
+                      matchstick::to_string(layout) + ") in table " + std::to_string(id) +
+                      ": only good puzzles have one, in good_puzzles");
+  }
+  Layout only{layout.form, {}};
+  only.cells.assign(found[0].cells.begin(), found[0].cells.begin() + layout.cells.size());
+  const auto d = difficulty(layout, only, solver_.rules());
+  return Record{matchstick::to_string(layout),
+                matchstick::to_string(only),
+                matchstick::moved_sticks(layout, only),
+                std::int64_t{found[0].distance},
+                std::int64_t{d.between},
+                std::int64_t{d.operator_changed},
+                std::int64_t{d.symbols_changed},
+                d.near_misses,
+                d.score()};
+}
+
 void Matchstick::visit(std::uint64_t index, Reductions& out) const {
   visit_range(index, index + 1, out);
 }
@@ -160,9 +188,7 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
     matchstick::layout_of(a, op, b, c, layout);
     found.clear();
     const auto n = static_cast<std::int64_t>(solver_.solve(layout, found));
-    // The sweep's puzzles are written without leading zeros, so they are true exactly when
-    // their numbers say so, under either leading-zero rule.
-    const bool is_true = (op == '+' ? a + b : a - b) == c;
+    const bool is_true = holds(at);
     true_count += is_true ? 1 : 0;
     solution_total += n;
     ++counts[static_cast<std::size_t>(std::min<std::int64_t>(n, 32))];
@@ -173,24 +199,13 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
     const auto cells_of = [&](std::size_t i) {
       return std::span<const matchstick::Pattern>(found[i].cells.data(), layout.cells.size());
     };
-    const auto text = matchstick::equation_text(layout.form, layout.cells);
     if (is_good) {
       only.form = layout.form;
       only.cells.assign(cells_of(0).begin(), cells_of(0).end());
-      const auto d = difficulty(layout, only, rules);
-      out.offer_top(good_puzzles, static_cast<double>(d.score()), [&] {
-        return Record{std::string(text.view()),
-                      matchstick::to_string(only),
-                      matchstick::moved_sticks(layout, only),
-                      std::int64_t{found[0].distance},
-                      std::int64_t{d.between},
-                      std::int64_t{d.operator_changed},
-                      std::int64_t{d.symbols_changed},
-                      d.near_misses,
-                      d.score()};
-      });
+      out.offer_top(good_puzzles, static_cast<double>(difficulty(layout, only, rules).score()));
     }
     if (!store_solutions_) continue;
+    const auto text = matchstick::equation_text(layout.form, layout.cells);
     equations.resize(found.size());
     by_equation.resize(found.size());
     for (std::size_t i = 0; i < found.size(); ++i) {

@@ -21,7 +21,8 @@ class Matchstick {
   static constexpr std::string_view summary =
       "matchstick equations: every puzzle A op B = C of a range, solved by moving k sticks";
   static constexpr Capabilities capabilities{Capability::exhaustive, Capability::visit_range,
-                                             Capability::puzzle, Capability::summary};
+                                             Capability::top_record, Capability::puzzle,
+                                             Capability::summary};
 
   static std::vector<ParamSpec> parameters();
   explicit Matchstick(const ParamSet& params);
@@ -47,6 +48,9 @@ class Matchstick {
   [[nodiscard]] std::uint64_t index_count() const;
   void visit(std::uint64_t index, Reductions& out) const;
   void visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const;
+  // The good_puzzles record of the good puzzle at `index`: a sweep offers about 7 times as
+  // many good puzzles as its table keeps, each offer a difficulty score alone.
+  [[nodiscard]] Record top_record(std::size_t id, std::uint64_t index) const;
 
   // The puzzle at `index`: op fastest, then C, B, A.
   [[nodiscard]] matchstick::Layout puzzle(std::uint64_t index) const;
@@ -60,6 +64,9 @@ class Matchstick {
     std::int64_t c;
   };
   [[nodiscard]] Numbers numbers(std::uint64_t index) const;
+  // Whether A op B = C holds: the sweep's puzzles are written without leading zeros, so they
+  // are true exactly when their numbers say so, under either leading-zero rule.
+  [[nodiscard]] static bool holds(const Numbers& numbers);
   // `at` becomes the next index's numbers, without numbers()' divisions (the sweep's loop).
   void advance(Numbers& at) const;
 

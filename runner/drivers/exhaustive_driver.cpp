@@ -156,10 +156,14 @@ class ExhaustiveRun {
   }
 
   // Moves the reductions of the chunks visited since the last bank into the banked totals,
-  // saving them into `segment` first where one is given.
+  // saving them into `segment` first where one is given. The top-k records a kernel builds
+  // on request are built here, for the entries that are still kept.
   void bank(Segment* segment = nullptr) {
     ReductionTotals delta(capability_.reductions);
-    for (auto& [task, reductions] : pending_) delta.add(task, reductions);
+    for (auto& [task, reductions] : pending_) {
+      model_of(task).build_top_records(reductions);
+      delta.add(task, reductions);
+    }
     pending_.clear();
     if (segment != nullptr) delta.save_into(*segment);
     banked_.add(std::move(delta));
@@ -198,6 +202,10 @@ class ExhaustiveRun {
     }
   }
 
+  [[nodiscard]] const ExhaustiveModel& model_of(std::uint64_t task) const {
+    return *models_[task / static_cast<std::uint64_t>(context_.experiment.replicates)];
+  }
+
   // A chunk that throws adds nothing: its partial reductions are rolled back when the run
   // records failures (an aborting run writes none).
   void visit_chunk(std::uint64_t chunk) {
@@ -209,13 +217,12 @@ class ExhaustiveRun {
           pending_.emplace(task, Reductions(capability_.reductions, &capability_.solutions)).first;
     }
     auto& reductions = pending->second;
-    const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
     // Attached first, so that a rollback to `before` drops the rows from this chunk's start.
     solutions_.receive_from(reductions);
     std::optional<Reductions> before;
     if (context_.experiment.record_failures) before = reductions;
     try {
-      models_[point]->visit(begin, end, reductions);
+      model_of(task).visit(begin, end, reductions);
     } catch (...) {
       if (before) reductions = std::move(*before);
       reductions.clear_solutions();
