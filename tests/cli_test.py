@@ -300,6 +300,16 @@ class Determinism(ConfigTest):
         self.assertEqual(len(data["/exhaustive/solutions"]), counts["solutions"])
         good = data["/exhaustive/top/good_puzzles"][0]
         self.assertTrue(np.all(np.diff(good["difficulty"]) <= 0), "hardest first")
+        # The records are built by the rank that writes them, from each row's index
+        # (((A 31 + B) 31 + C) 2 + op): each is its own puzzle's and has its row's score.
+        good = good[good["index"] >= 0]
+        self.assertEqual(len(good), min(counts["good"], 1000))
+        for row in good:
+            rest, op = divmod(int(row["index"]), 2)
+            rest, c = divmod(rest, 31)
+            a, b = divmod(rest, 31)
+            self.assertEqual(row["puzzle"].decode(), f"{a}{'+-'[op]}{b}={c}")
+            self.assertEqual(row["difficulty"], row["score"])
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -276,8 +276,8 @@ TEST(KernelFactories, ExhaustiveModelVisitsTheRangeWithIndices) {
   EXPECT_EQ(out.counts()[0], 5);
 }
 
-// matchstick offers its good puzzles' scores alone (top_record): the model builds the
-// records of the entries kept, each what the kernel gives for its index, and no others.
+// matchstick offers its good puzzles' scores alone (top_record): its top-k table is marked
+// for records on request, the entries kept have none, and the model builds each one's.
 TEST(KernelFactories, ExhaustiveModelBuildsTheRecordsOfTheEntriesKept) {
   const auto& matchstick = entry("matchstick");
   const auto model = matchstick.exhaustive->make(ParamSet::defaults(matchstick.params));
@@ -287,27 +287,26 @@ TEST(KernelFactories, ExhaustiveModelBuildsTheRecordsOfTheEntriesKept) {
                    [](const ReductionSpec& spec) { return spec.name == "good_puzzles"; }) -
       specs.begin());
   ASSERT_LT(good, specs.size());
+  for (std::size_t r = 0; r < specs.size(); ++r)
+    EXPECT_EQ(specs[r].records_on_request, r == good) << specs[r].name;
   Reductions out(specs, &matchstick.exhaustive->solutions);
   model->visit(1'500'000, 1'540'000, out);
   ASSERT_EQ(out.tops()[good].size(), specs[good].k);
-  for (const auto& kept : out.tops()[good]) ASSERT_TRUE(kept.record.empty());
-  model->build_top_records(out);
   for (const auto& kept : out.tops()[good]) {
-    ASSERT_EQ(kept.record.size(), specs[good].fields.size());
-    EXPECT_EQ(kept.record, model->top_record(good, kept.index));
-    EXPECT_EQ(static_cast<double>(std::get<std::int64_t>(kept.record.back())), kept.score);
+    ASSERT_TRUE(kept.record.empty());
+    const auto record = model->top_record(good, kept.index);
+    ASSERT_EQ(record.size(), specs[good].fields.size());
+    EXPECT_EQ(static_cast<double>(std::get<std::int64_t>(record.back())), kept.score);
   }
 }
 
-// collatz builds its records as it offers: an entry offered without one is an error that
-// names the kernel, the table and the index.
-TEST(KernelFactories, ExhaustiveModelWithoutTopRecordsRefusesARecordlessEntry) {
+// collatz builds its records as it offers: its table is not marked, and asking its model
+// for a record is an error that names the kernel, the table and the index.
+TEST(KernelFactories, ExhaustiveModelWithoutTopRecordsRefusesToBuildOne) {
   const auto& collatz = entry("collatz");
+  for (const auto& spec : collatz.exhaustive->reductions) EXPECT_FALSE(spec.records_on_request);
   const auto model = collatz.exhaustive->make(ParamSet::defaults(collatz.params));
-  Reductions out(collatz.exhaustive->reductions, &collatz.exhaustive->solutions);
-  out.begin_index(41);
-  out.offer_top(2, 1.0);
-  const auto message = testing::error_message<KernelError>([&] { model->build_top_records(out); });
+  const auto message = testing::error_message<KernelError>([&] { (void)model->top_record(2, 41); });
   EXPECT_NE(message.find("'collatz'"), std::string::npos) << message;
   EXPECT_NE(message.find("'longest'"), std::string::npos) << message;
   EXPECT_NE(message.find("index 41"), std::string::npos) << message;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "tests/error_message.hpp"
 #include "tests/top_entries.hpp"
 
 namespace levelforge {
@@ -153,6 +154,47 @@ TEST(ReductionTotalsSegments, AbsorbingTwoSegmentsAddsThem) {
   EXPECT_EQ(both.find(1)->integers, (std::vector<std::int64_t>{4, 0, 1, 2, 1}));
   EXPECT_EQ(scores_and_indices(both.find(1)->tops[best_two]),
             (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {2.0, 2}}));
+}
+
+// A table whose records the kernel builds on request: segments carry each entry's task,
+// score and index alone (24 bytes), also for an entry that came with a record (a shard's
+// rows), and give the entries back without records.
+TEST(ReductionTotalsSegments, RecordsOnRequestTravelAsScoreAndIndex) {
+  auto specs = totals_specs();
+  specs[best_two].records_on_request = true;
+  Reductions scores(specs);
+  for (const std::uint64_t index : {3, 9, 4}) {
+    scores.begin_index(index);
+    scores.offer_top(best_two, static_cast<double>(index % 5));
+  }
+  ReductionTotals saved(specs);
+  saved.add(1, scores);
+  saved.add_top(best_two, 0, {{7.0, 12, Record{std::int64_t{2}}}});
+  Segment segment;
+  saved.save_into(segment);
+  EXPECT_EQ(segment.bytes("top.best").size(), 3U * 24);
+  ReductionTotals restored(specs);
+  restored.absorb(Segment::deserialize(segment.serialize()), 2);
+  EXPECT_EQ(scores_and_indices(restored.find(1)->tops[best_two]),
+            (std::vector<std::pair<double, std::uint64_t>>{{4.0, 4}, {4.0, 9}}));
+  EXPECT_EQ(scores_and_indices(restored.find(0)->tops[best_two]),
+            (std::vector<std::pair<double, std::uint64_t>>{{7.0, 12}}));
+  for (const auto task : {0U, 1U})
+    for (const auto& entry : restored.find(task)->tops[best_two]) EXPECT_TRUE(entry.record.empty());
+}
+
+// Where the kernel gives its records with its offers, an entry offered without one is a
+// KernelError that names the table when the totals are saved.
+TEST(ReductionTotalsSegments, AnEntryWithoutItsRecordIsRefused) {
+  const auto specs = totals_specs();
+  Reductions scores(specs);
+  scores.begin_index(3);
+  scores.offer_top(best_two, 3.0);
+  ReductionTotals totals(specs);
+  totals.add(0, scores);
+  Segment segment;
+  const auto message = testing::error_message<KernelError>([&] { totals.save_into(segment); });
+  EXPECT_NE(message.find("top-k table best"), std::string::npos) << message;
 }
 
 TEST(ReductionTotalsSegments, AForeignSegmentIsRefused) {

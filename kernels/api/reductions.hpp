@@ -39,6 +39,9 @@ struct ReductionSpec {
   // top_k: the k largest scores, ties broken by the smaller index.
   std::size_t k = 0;
   std::vector<FieldSpec> fields;  // the record kept with each top-k entry
+  // top_k of a kernel that builds its records on request (TopRecordKernel), set by the
+  // runner: entries travel as (score, index), and the writer builds the records it writes.
+  bool records_on_request = false;
 };
 
 inline ReductionSpec count_reduction(std::string name, std::string doc) {

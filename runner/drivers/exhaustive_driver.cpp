@@ -141,8 +141,11 @@ class ExhaustiveRun {
     log_tasks();
     const auto totals = banked_.merged(context_.comm, plan_.task_count(), context_.idle);
     if (context_.file == nullptr) return;
-    write_task_datasets(*context_.file, exhaustive_datasets(capability_),
-                        {plan_, totals, uncovered_}, context_.comm);
+    write_task_datasets(
+        *context_.file, exhaustive_datasets(capability_),
+        {plan_, totals, uncovered_,
+         [this](std::uint64_t task) -> const ExhaustiveModel& { return model_of(task); }},
+        context_.comm);
     solutions_.write(*context_.file, plan_.chunk_count(), context_.comm, context_.idle);
   }
 
@@ -156,14 +159,10 @@ class ExhaustiveRun {
   }
 
   // Moves the reductions of the chunks visited since the last bank into the banked totals,
-  // saving them into `segment` first where one is given. The top-k records a kernel builds
-  // on request are built here, for the entries that are still kept.
+  // saving them into `segment` first where one is given.
   void bank(Segment* segment = nullptr) {
     ReductionTotals delta(capability_.reductions);
-    for (auto& [task, reductions] : pending_) {
-      model_of(task).build_top_records(reductions);
-      delta.add(task, reductions);
-    }
+    for (auto& [task, reductions] : pending_) delta.add(task, reductions);
     pending_.clear();
     if (segment != nullptr) delta.save_into(*segment);
     banked_.add(std::move(delta));

@@ -98,12 +98,21 @@ ExhaustiveDataset top_dataset(const ReductionSpec& spec, std::size_t r) {
   const auto layout = top_layout(spec);
   auto dataset = task_table("exhaustive/top/" + spec.name, layout, {spec.k});
   dataset.attributes = {{"doc", spec.doc}};
+  // The merged rows are whole rows, or their score and index where the kernel builds the
+  // records of the entries kept: only the rank that writes a task's rows builds its records.
   return {
       std::move(dataset),
-      [r](const ExhaustiveResults& results, std::uint64_t task, std::span<std::byte> block) {
+      [r, layout, fields = RecordLayout(spec.fields), on_request = spec.records_on_request,
+       context = "top-k table " + spec.name](const ExhaustiveResults& results, std::uint64_t task,
+                                             std::span<std::byte> block) {
         for (std::size_t i = 0; i < results.totals.top_count(r, task); ++i) {
-          const auto row = results.totals.top_row(r, task, i);
-          std::memcpy(block.data() + i * row.size(), row.data(), row.size());
+          const auto merged = results.totals.top_row(r, task, i);
+          const auto row = block.subspan(i * layout.row_size(), layout.row_size());
+          std::memcpy(row.data(), merged.data(), merged.size());
+          if (!on_request) continue;
+          const auto index = static_cast<std::uint64_t>(layout.get_int(row, 1));
+          fields.pack(results.model_of(task).top_record(r, index), row.subspan(merged.size()),
+                      context);
         }
       },
       [layout, r](std::span<const std::byte> block, std::uint64_t task, ReductionTotals& totals) {

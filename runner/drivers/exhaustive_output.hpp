@@ -27,6 +27,9 @@ struct ExhaustiveResults {
   const ChunkPlan& plan;
   const MergedTotals& totals;
   const std::vector<std::uint64_t>& uncovered;  // per task: indices of failed chunks
+  // The model of a task's point, which builds the records of the top-k tables whose records
+  // are built on request (ReductionSpec::records_on_request) for the rows written.
+  std::function<const ExhaustiveModel&(std::uint64_t task)> model_of;
 };
 
 struct ExhaustiveDataset {

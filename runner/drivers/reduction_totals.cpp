@@ -118,12 +118,16 @@ void ReductionTotals::add_top(std::size_t r, std::uint64_t task, std::vector<Top
 }
 
 RecordLayout ReductionTotals::tagged_top_layout(std::size_t r) const {
-  return RecordLayout::concat({int_field("task", "")}, top_layout((*specs_)[r]).fields());
+  const auto& spec = (*specs_)[r];
+  auto fields = top_layout(spec).fields();
+  if (spec.records_on_request) fields.resize(2);  // score and index: the writer builds records
+  return RecordLayout::concat({int_field("task", "")}, fields);
 }
 
 std::vector<std::byte> ReductionTotals::pack_tops(std::size_t r) const {
   const auto layout = tagged_top_layout(r);
   const RecordLayout fields((*specs_)[r].fields);
+  const bool with_records = !(*specs_)[r].records_on_request;
   const auto size = layout.row_size();
   const auto context = "top-k table " + (*specs_)[r].name;
   std::size_t entries = 0;
@@ -137,7 +141,7 @@ std::vector<std::byte> ReductionTotals::pack_tops(std::size_t r) const {
       layout.set_int(row, 0, static_cast<std::int64_t>(task));
       layout.set_real(row, 1, entry.score);
       layout.set_int(row, 2, static_cast<std::int64_t>(entry.index));
-      fields.pack(entry.record, row.subspan(size - fields.row_size()), context);
+      if (with_records) fields.pack(entry.record, row.subspan(size - fields.row_size()), context);
     }
   }
   return rows;

@@ -42,14 +42,15 @@ struct TaskTotals {
 
 // The totals over all ranks, as the result file gets them: each task's counts and histogram
 // bins, and its top-k tables as the rows the ranks merged (a tagged_top_layout row: the task,
-// then a top_layout row), never unpacked into records.
+// then a top_layout row, or only its score and index where the records are built on
+// request), never unpacked into records.
 class MergedTotals {
  public:
   // Counts and histogram bins of `task`, as SlotMap places them.
   [[nodiscard]] std::span<const std::int64_t> integers(std::uint64_t task) const;
   // Entries of top-k table `r` of `task`.
   [[nodiscard]] std::size_t top_count(std::size_t r, std::uint64_t task) const;
-  // Its entry `i` (0: the best) as a top_layout row.
+  // Its entry `i` (0: the best) as a top_layout row (records_on_request: score and index).
   [[nodiscard]] std::span<const std::byte> top_row(std::size_t r, std::uint64_t task,
                                                    std::size_t i) const;
 
@@ -95,7 +96,8 @@ class ReductionTotals {
                                     IdleClock& idle) const;
 
  private:
-  // Rows of top-k table `r` with a leading task column.
+  // Rows of top-k table `r` with a leading task column; for records_on_request, the task,
+  // score and index alone (segments and merges carry no records).
   [[nodiscard]] RecordLayout tagged_top_layout(std::size_t r) const;
   [[nodiscard]] std::vector<std::byte> pack_tops(std::size_t r) const;
   void absorb_tops(std::size_t r, std::span<const std::byte> rows, std::uint64_t task_count);

@@ -61,8 +61,12 @@ KernelEntry describe() {
                                   }};
   }
   if constexpr (claims<K>(Capability::exhaustive)) {
+    auto reductions = K::reductions();
+    for (auto& spec : reductions)
+      spec.records_on_request =
+          claims<K>(Capability::top_record) && spec.kind == ReductionKind::top_k;
     entry.exhaustive = ExhaustiveCapability{
-        K::reductions(), RecordLayout(K::solution_fields()), [](const ParamSet& params) {
+        std::move(reductions), RecordLayout(K::solution_fields()), [](const ParamSet& params) {
           return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
         }};
   }

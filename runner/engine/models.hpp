@@ -50,18 +50,9 @@ class ExhaustiveModel {
   // Visits [begin, end) in increasing order.
   virtual void visit(std::uint64_t begin, std::uint64_t end, Reductions& out) const = 0;
   // The record of top-k table `id`'s entry for `index`, from a kernel that offers scores
-  // alone (TopRecordKernel); KernelError from any other.
+  // alone (TopRecordKernel): the writer asks for those of the rows it writes. KernelError
+  // from any other kernel.
   [[nodiscard]] virtual Record top_record(std::size_t id, std::uint64_t index) const = 0;
-
-  // Fills in the records of `out`'s top-k entries that were offered without one: only the
-  // entries still kept cost a record.
-  void build_top_records(Reductions& out) const {
-    for (std::size_t id = 0; id < out.specs().size(); ++id) {
-      if (out.specs()[id].fields.empty()) continue;
-      for (auto& entry : out.tops()[id])
-        if (entry.record.empty()) entry.record = top_record(id, entry.index);
-    }
-  }
 };
 
 // The kernel's level grid; empty when it renders none.
@@ -138,11 +129,10 @@ class ErasedExhaustive final : public ExhaustiveModel {
     if constexpr (claims<K>(Capability::top_record)) {
       return kernel_.top_record(id, index);
     } else {
-      throw KernelError(std::string("kernel '") + std::string(K::name) + "': top-k table '" +
-                        K::reductions().at(id).name + "' has an entry (index " +
-                        std::to_string(index) +
-                        ") offered without its record, and the kernel builds none on request "
-                        "(the top_record capability)");
+      throw KernelError(std::string("kernel '") + std::string(K::name) +
+                        "' builds no top-k records on request (the top_record capability): "
+                        "asked for table '" +
+                        K::reductions().at(id).name + "', index " + std::to_string(index));
     }
   }
 
