@@ -69,7 +69,7 @@ TEST(TiltMazeExhaustive, RangeVisitEqualsSingleVisits) {
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       EXPECT_EQ(a[i].index, b[i].index);
-      EXPECT_EQ(a[i].record, b[i].record);
+      EXPECT_EQ(a[i].score, b[i].score);
     }
   }
   EXPECT_EQ(batched.counts()[TiltMaze::evaluated], 5000);
@@ -143,12 +143,15 @@ TEST(TiltMazeExhaustive, ReflectionOnPartialRangesCountsTheCanonicalConfiguratio
   }
 }
 
+// The sweep offers scores alone; the record each kept entry gets on request replays.
 TEST(TiltMazeExhaustive, TopEntriesAreReplayableShortestSolutions) {
   const TiltMaze kernel(four_by_four_params({{"pairs", true}}));
   const auto specs = TiltMaze::reductions();
   Reductions out(specs);
   kernel.visit_range(3'000'000, 3'200'000, out);
-  for (const auto& entry : out.sorted_top(TiltMaze::hardest)) {
+  for (auto entry : out.sorted_top(TiltMaze::hardest)) {
+    EXPECT_TRUE(entry.record.empty());
+    entry.record = kernel.top_record(TiltMaze::hardest, entry.index);
     const auto config = static_cast<std::uint32_t>(std::get<std::int64_t>(entry.record[0]));
     EXPECT_EQ(config, entry.index);
     const auto maze = tiltmaze::from_compact(std::get<std::string>(entry.record[1]));
@@ -161,7 +164,10 @@ TEST(TiltMazeExhaustive, TopEntriesAreReplayableShortestSolutions) {
     EXPECT_EQ(rests(maze, moves).back(), target);
     EXPECT_EQ(entry.score, static_cast<double>(distance));
   }
-  for (const auto& entry : out.sorted_top(TiltMaze::hardest_pair)) {
+  for (auto entry : out.sorted_top(TiltMaze::hardest_pair)) {
+    EXPECT_TRUE(entry.record.empty());
+    entry.record = kernel.top_record(TiltMaze::hardest_pair, entry.index);
+    EXPECT_EQ(entry.score, static_cast<double>(std::get<std::int64_t>(entry.record[4])));
     const auto config = static_cast<std::uint32_t>(std::get<std::int64_t>(entry.record[0]));
     const auto maze = tiltmaze::from_compact(std::get<std::string>(entry.record[1]));
     const auto first = static_cast<int>(std::get<std::int64_t>(entry.record[2]));
@@ -174,7 +180,15 @@ TEST(TiltMazeExhaustive, TopEntriesAreReplayableShortestSolutions) {
     const auto cells = rests(maze, moves);
     EXPECT_NE(std::find(cells.begin(), cells.end(), first), cells.end());
     EXPECT_NE(std::find(cells.begin(), cells.end(), second), cells.end());
+    EXPECT_EQ(config, entry.index);
   }
+}
+
+TEST(TiltMazeExhaustive, TopRecordOutsideTheTablesOrTheSweepIsAnError) {
+  const TiltMaze kernel(four_by_four_params({}));
+  EXPECT_THROW((void)kernel.top_record(TiltMaze::evaluated, 5), KernelError);
+  EXPECT_THROW((void)kernel.top_record(TiltMaze::hardest, four::config_count), KernelError);
+  EXPECT_EQ(std::get<std::int64_t>(kernel.top_record(TiltMaze::hardest, 5)[0]), 5);
 }
 
 }  // namespace

@@ -25,9 +25,9 @@ class TiltMaze {
   static constexpr std::string_view summary =
       "tilt mazes: solvability by SCC + 2-SAT, shortest solutions, all 4 x 4 mazes";
   static constexpr Capabilities capabilities{
-      Capability::ga,     Capability::render_level, Capability::measures,
-      Capability::sweep,  Capability::exhaustive,   Capability::visit_range,
-      Capability::puzzle, Capability::summary,      Capability::simd};
+      Capability::ga,         Capability::render_level, Capability::measures,   Capability::sweep,
+      Capability::exhaustive, Capability::visit_range,  Capability::top_record, Capability::puzzle,
+      Capability::summary,    Capability::simd};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -74,6 +74,8 @@ class TiltMaze {
   [[nodiscard]] std::uint64_t index_count() const;
   void visit(std::uint64_t index, Reductions& out) const;
   void visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const;
+  // The record of a kept hardest or hardest_pair entry: the sweep offers scores alone.
+  [[nodiscard]] Record top_record(std::size_t id, std::uint64_t index) const;
 
   // puzzle: one maze file (docs/tiltmaze.md) decided, solved and reported in either collect
   // mode (tiltmaze_puzzle.cpp).

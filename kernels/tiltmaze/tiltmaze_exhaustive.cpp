@@ -24,7 +24,7 @@ constexpr std::size_t hardest_kept = 100;
 // The shortest solution of config's maze with `targets`, which must have `length` tilts:
 // the fast summaries and the solver's BFS are two independent computations of the same
 // number. The BFS alone: the solvability decision before it (SCCs, 2-SAT) took 1.1 us of a
-// record's 3.8, and a 2-rank sweep builds about 300 records a rank.
+// record's 3.8.
 std::string checked_moves(std::uint32_t config, tiltmaze::Maze& maze, int length) {
   const auto solution =
       tiltmaze::bfs_solution(maze, tiltmaze::roll_graph(maze), tiltmaze::Collect::stop);
@@ -168,6 +168,25 @@ void add_counts(four::SummaryCounts& total, const four::SummaryCounts& part) {
 
 }  // namespace
 
+// The record of a kept entry, from the same fast summaries that scored it, checked against
+// the solver's search (checked_moves).
+Record TiltMaze::top_record(std::size_t id, std::uint64_t index) const {
+  if (index >= four::config_count || (id != hardest && id != hardest_pair)) {
+    throw KernelError("tiltmaze: no top-k record for table " + std::to_string(id) +
+                      ", configuration " + std::to_string(index) +
+                      ": the 4 x 4 sweep's tables are hardest and hardest_pair");
+  }
+  const auto config = static_cast<std::uint32_t>(index);
+  if (id == hardest) {
+    four::Summary summary{};
+    four::summarize_many(config, {&summary, 1});
+    return single_record(config, summary);
+  }
+  four::PairSummary pair{};
+  four::hardest_pairs_many(config, {&pair, 1});
+  return pair_record(config, pair);
+}
+
 void TiltMaze::visit(std::uint64_t index, Reductions& out) const {
   visit_range(index, index + 1, out);
 }
@@ -186,14 +205,6 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
   std::int64_t symmetric_count = 0;
-  // The single-target offers of the whole range, made at its end hardest first: a record (a
-  // solver run) is built only for what enters the table then, not for what a harder
-  // configuration later in the range would push out again.
-  struct Offer {
-    std::uint32_t config;
-    four::Summary summary;
-  };
-  std::vector<Offer> offers;
   for (auto first = begin; first < end;) {
     const auto south = first / run;
     const auto stop = std::min(end, (south + 1) * run);
@@ -223,7 +234,8 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       it = next_candidate(it, hard.end(), &four::Summary::distance,
                           std::max(least, offer_threshold(out, hardest)));
       if (it == hard.end()) break;
-      offers.push_back({static_cast<std::uint32_t>(from_config + (it - hard.begin())), *it});
+      out.begin_index(from_config + static_cast<std::uint64_t>(it - hard.begin()));
+      out.offer_top(hardest, it->distance);
     }
     if (!pairs_) continue;
     for (std::size_t i = 0; i < size; ++i) ++pair_length[pairs[i].length];
@@ -232,22 +244,9 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
       it = next_candidate(it, pair_span.end(), &four::PairSummary::length,
                           std::max(1, offer_threshold(out, hardest_pair)));
       if (it == pair_span.end()) break;
-      const auto config = static_cast<std::uint32_t>(from_config + (it - pair_span.begin()));
-      const auto& p = *it;
-      out.begin_index(config);
-      out.offer_top(hardest_pair, p.length, [config, &p] { return pair_record(config, p); });
+      out.begin_index(from_config + static_cast<std::uint64_t>(it - pair_span.begin()));
+      out.offer_top(hardest_pair, it->length);
     }
-  }
-  std::sort(offers.begin(), offers.end(), [](const Offer& x, const Offer& y) {
-    return x.summary.distance != y.summary.distance ? x.summary.distance > y.summary.distance
-                                                    : x.config < y.config;
-  });
-  for (const auto& offer : offers) {
-    out.begin_index(offer.config);
-    // Hardest first: once one is turned away, so is every one after it.
-    if (!out.offer_top(hardest, offer.summary.distance,
-                       [&] { return single_record(offer.config, offer.summary); }))
-      break;
   }
   out.count(evaluated, evaluated_count);
   out.count(configurations, configuration_count);
