@@ -95,6 +95,29 @@ TEST(MatchstickKernel, RangeVisitEqualsSingleVisits) {
   }
 }
 
+// The sweep's near misses for one move come from per-number sums of the closed form's
+// terms: equal to the count puzzle by puzzle (every 7th of the 2,000,000, under both
+// leading-zero rules); with two moves they are counted.
+TEST(MatchstickKernel, NearMissesFromNumberTermsEqualTheCount) {
+  for (const auto* zeros : {"allow", "forbid"}) {
+    const Matchstick kernel(params_with<Matchstick>({{"leading_zeros", std::string(zeros)}}));
+    const matchstick::Rules rules{1, matchstick::Count::up_to,
+                                  std::string(zeros) == "allow" ? matchstick::LeadingZeros::allow
+                                                                : matchstick::LeadingZeros::forbid};
+    for (std::uint64_t index = 0; index < kernel.index_count(); index += 7) {
+      const auto puzzle = kernel.puzzle(index);
+      ASSERT_EQ(kernel.near_misses(kernel.numbers(index), puzzle),
+                matchstick::well_formed_layouts(puzzle, rules) - 1)
+          << matchstick::to_string(puzzle) << ", leading zeros " << zeros;
+    }
+  }
+  const Matchstick two(params_with<Matchstick>({{"moves", std::int64_t{2}}}));
+  const auto index = ((12U * 100 + 34) * 100 + 56) * 2 + 1;  // 12-34=56
+  const matchstick::Rules rules{2, matchstick::Count::up_to, matchstick::LeadingZeros::allow};
+  EXPECT_EQ(two.near_misses(two.numbers(index), two.puzzle(index)),
+            matchstick::well_formed_layouts(two.puzzle(index), rules) - 1);
+}
+
 // Only good puzzles have a top-k record: 6+4=4 has two solutions, 1+1=2 is true.
 TEST(MatchstickKernel, TopRecordOfAPuzzleThatIsNotGoodIsAnError) {
   const Matchstick kernel(params_with<Matchstick>({}));

@@ -79,29 +79,22 @@ std::int64_t count_layouts(const Layout& puzzle, const Rules& rules) {
   return total;
 }
 
-// count_layouts<1> where every position shows a symbol of its kind (a sweep's good puzzle):
-// a stick moved inside one symbol, or taken from one position and placed at another.
-// -1 where a position shows none.
-std::int64_t count_one_move_layouts(const Layout& puzzle, const Rules& rules) {
-  const Form& form = puzzle.form;
-  const auto& t = tables();
-  std::int64_t inside = 0;
-  std::int64_t taken = 0;
-  std::int64_t placed = 0;
-  std::int64_t taken_and_placed_alike = 0;  // the pairs of one position, not a move between two
-  for (int position = 0; position < form.positions(); ++position) {
-    const Ways& step =
-        t.ways[puzzle.cells[static_cast<std::size_t>(position)]][slot_kind(form, position, rules)];
-    if (step[0][0] != 1) return -1;
-    inside += step[1][1];
-    taken += step[1][0];
-    placed += step[0][1];
-    taken_and_placed_alike += step[1][0] * step[0][1];
-  }
-  return inside + taken * placed - taken_and_placed_alike;
-}
-
 }  // namespace
+
+OneMoveTerms one_move_terms(const Layout& puzzle, int first, int count, const Rules& rules) {
+  const auto& t = tables();
+  OneMoveTerms terms;
+  for (int position = first; position < first + count; ++position) {
+    const Ways& step = t.ways[puzzle.cells[static_cast<std::size_t>(position)]]
+                             [slot_kind(puzzle.form, position, rules)];
+    terms.symbols = terms.symbols && step[0][0] == 1;
+    terms.inside += step[1][1];
+    terms.taken += step[1][0];
+    terms.placed += step[0][1];
+    terms.alike += step[1][0] * step[0][1];
+  }
+  return terms;
+}
 
 std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
   check_layout(puzzle);
@@ -109,8 +102,9 @@ std::int64_t well_formed_layouts(const Layout& puzzle, const Rules& rules) {
   static_assert(max_moves == 3);
   switch (rules.moves) {
     case 1: {
-      const auto count = count_one_move_layouts(puzzle, rules);
-      return count >= 0 ? count : count_layouts<1>(puzzle, rules);
+      // The closed form where each position shows a symbol (a sweep's good puzzle).
+      const auto terms = one_move_terms(puzzle, 0, puzzle.form.positions(), rules);
+      return terms.symbols ? terms.layouts() : count_layouts<1>(puzzle, rules);
     }
     case 2: return count_layouts<2>(puzzle, rules);
     default: return count_layouts<3>(puzzle, rules);

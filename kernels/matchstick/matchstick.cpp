@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <span>
 #include <string>
 #include <utility>
-
-#include "kernels/matchstick/candidates.hpp"
 
 namespace levelforge::kernels {
 
@@ -27,16 +26,14 @@ constexpr std::array<std::uint8_t, 256> pattern_sticks = [] {
   return table;
 }();
 
-}  // namespace
-
-Difficulty difficulty(const Layout& puzzle, const Layout& solution,
-                      const matchstick::Rules& rules) {
+// What `solution` changes of the puzzle: its difficulty without the near misses.
+Difficulty changes(const Layout& puzzle, std::span<const matchstick::Pattern> solution) {
   Difficulty d;
   int moved = 0;
   int kept_inside = 0;
   for (std::size_t p = 0; p < puzzle.cells.size(); ++p) {
     const auto before = static_cast<unsigned>(puzzle.cells[p]);
-    const auto after = static_cast<unsigned>(solution.cells[p]);
+    const auto after = static_cast<unsigned>(solution[p]);
     if (before == after) continue;
     ++d.symbols_changed;
     const int removed = pattern_sticks[before & ~after];
@@ -46,6 +43,14 @@ Difficulty difficulty(const Layout& puzzle, const Layout& solution,
     if (static_cast<int>(p) == puzzle.form.operator_position()) d.operator_changed = true;
   }
   d.between = moved - kept_inside;
+  return d;
+}
+
+}  // namespace
+
+Difficulty difficulty(const Layout& puzzle, const Layout& solution,
+                      const matchstick::Rules& rules) {
+  auto d = changes(puzzle, solution.cells);
   d.near_misses = matchstick::well_formed_layouts(puzzle, rules) - 1;
   return d;
 }
@@ -64,7 +69,29 @@ std::vector<ParamSpec> Matchstick::parameters() {
 Matchstick::Matchstick(const ParamSet& params)
     : values_(params.integer("max_value") + 1),
       store_solutions_(params.boolean("solutions")),
-      solver_(matchstick::rules_of(params)) {}
+      solver_(matchstick::rules_of(params)) {
+  if (solver_.rules().moves != 1 || values_ > max_tabled_value) return;
+  Layout layout;
+  for (std::int64_t v = 0; v < values_; ++v) {
+    matchstick::layout_of(v, '+', 0, 0, layout);
+    number_terms_.push_back(
+        matchstick::one_move_terms(layout, 0, layout.form.a_digits, solver_.rules()));
+  }
+  for (const char op : {'+', '-'}) {
+    matchstick::layout_of(0, op, 0, 0, layout);
+    operator_terms_[op == '+' ? 0 : 1] =
+        matchstick::one_move_terms(layout, layout.form.operator_position(), 1, solver_.rules());
+  }
+}
+
+std::int64_t Matchstick::near_misses(const Numbers& at, const Layout& puzzle) const {
+  if (!number_terms_.empty()) {
+    const auto term = [&](std::int64_t v) { return number_terms_[static_cast<std::size_t>(v)]; };
+    const auto terms = term(at.a) + operator_terms_[at.op == '+' ? 0 : 1] + term(at.b) + term(at.c);
+    if (terms.symbols) return terms.layouts() - 1;
+  }
+  return matchstick::well_formed_layouts(puzzle, solver_.rules()) - 1;
+}
 
 std::vector<ReductionSpec> Matchstick::reductions() {
   return {
@@ -172,7 +199,6 @@ void Matchstick::visit(std::uint64_t index, Reductions& out) const {
 
 void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& out) const {
   Layout layout;  // the puzzle visited, its storage reused
-  Layout only;    // a good puzzle's solution, for its difficulty
   std::vector<matchstick::FoundLayout> found;
   // The puzzle's solutions as text, and their order by it (the rows' order).
   std::vector<matchstick::EquationText> equations;
@@ -181,7 +207,6 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
   std::int64_t true_count = 0;
   std::int64_t solution_total = 0;
   std::int64_t good_count = 0;
-  const auto rules = solver_.rules();
   auto at = numbers(begin);
   for (auto index = begin; index < end; ++index, advance(at)) {
     const auto [a, op, b, c] = at;
@@ -200,9 +225,9 @@ void Matchstick::visit_range(std::uint64_t begin, std::uint64_t end, Reductions&
       return std::span<const matchstick::Pattern>(found[i].cells.data(), layout.cells.size());
     };
     if (is_good) {
-      only.form = layout.form;
-      only.cells.assign(cells_of(0).begin(), cells_of(0).end());
-      out.offer_top(good_puzzles, static_cast<double>(difficulty(layout, only, rules).score()));
+      auto d = changes(layout, cells_of(0));
+      d.near_misses = near_misses(at, layout);
+      out.offer_top(good_puzzles, static_cast<double>(d.score()));
     }
     if (!store_solutions_) continue;
     const auto text = matchstick::equation_text(layout.form, layout.cells);

@@ -4,6 +4,7 @@
 // k sticks; solution records, solution-count histograms, and the good puzzles (false
 // equations with exactly one solution) ranked by a difficulty score.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "kernels/api/concepts.hpp"
 #include "kernels/matchstick/analysis.hpp"
+#include "kernels/matchstick/candidates.hpp"
 #include "kernels/matchstick/equation.hpp"
 
 namespace levelforge::kernels {
@@ -69,6 +71,10 @@ class Matchstick {
   [[nodiscard]] static bool holds(const Numbers& numbers);
   // `at` becomes the next index's numbers, without numbers()' divisions (the sweep's loop).
   void advance(Numbers& at) const;
+  // The near misses of the puzzle `at` (laid out in `puzzle`): well_formed_layouts - 1,
+  // for one move from per-number sums of its terms (about 3 ns against 16: a sweep asks
+  // it of every good puzzle), otherwise counted.
+  [[nodiscard]] std::int64_t near_misses(const Numbers& at, const matchstick::Layout& puzzle) const;
 
   // puzzle: one equation, given as itself, solved under `moves`, `count` and `leading_zeros`
   // (matchstick_puzzle.cpp).
@@ -90,9 +96,15 @@ class Matchstick {
   static std::vector<std::string> summarize(const ResultTables& results);
 
  private:
+  static constexpr std::int64_t max_tabled_value = 1 << 16;
+
   std::int64_t values_;  // max_value + 1
   bool store_solutions_;
   matchstick::FastSolver solver_;
+  // For one move and values up to max_tabled_value: the near-miss terms of each number
+  // written without leading zeros, and of '+' and '-'.
+  std::vector<matchstick::OneMoveTerms> number_terms_;
+  std::array<matchstick::OneMoveTerms, 2> operator_terms_{};
 };
 
 static_assert(capabilities_hold<Matchstick>());
