@@ -138,8 +138,8 @@ int offer_threshold(const Reductions& out, std::size_t id) {
 
 // The least distance of a run that may still end among the `kept` hardest: one with `kept`
 // configurations of the same run strictly harder cannot, whatever the index order. Early in
-// a sweep, when the table's floor is low, it keeps the offers (each a solver run to build
-// the record) to about `kept` per run.
+// a sweep, when the table's floor is low, it keeps the offers (each a scan step and a heap
+// insertion) to about `kept` per run.
 int least_kept(const std::array<std::int64_t, four::SummaryCounts::values>& found,
                std::size_t kept) {
   std::int64_t harder = 0;
