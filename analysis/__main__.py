@@ -1,12 +1,17 @@
 """python3 -m analysis RESULT.h5: what `analysis.load` makes of a result file.
-python3 -m analysis catalog DIR [--csv FILE]: one line per result file under DIR.
-python3 -m analysis export RESULT.h5 DIR [--format csv|netcdf]: every table as
-DIR/<table>.csv, or the run as one netCDF file (Result.to_xarray())."""
+python3 -m analysis catalog DIR [--csv FILE]: one line per result file under DIR (FILE -:
+standard output).
+python3 -m analysis export RESULT.h5 DIR [--format csv|netcdf] [--force]: every table as
+DIR/<table>.csv, or the run as one netCDF file (Result.to_xarray()), with a manifest
+DIR/levelforge-export.json; a folder holding another run's export is refused unless --force.
+Exit 2: a file that cannot be loaded or an output refused, nothing written; exit 1: writing
+failed (a full disk), nothing left that looks complete."""
 
 import argparse
 import sys
 
 from . import LoadError, catalog, export_csv, export_netcdf, load
+from .files import OutputError, WriteError, output_file, standard_stream, write_whole
 from .many import ISLAND_TABLES
 
 TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
@@ -29,9 +34,14 @@ def describe(args):
 
 
 def list_catalog(args):
+    # The CSV's path is checked before the folder is searched: a refusal comes at once.
+    stream = standard_stream(args.csv) if args.csv else None
+    target = output_file(args.csv, "the catalog's CSV file") if args.csv and not stream else None
     table = catalog(args.directory)
-    if args.csv:
-        table.to_csv(args.csv, index=False)
+    if stream:
+        table.to_csv(stream, index=False)
+    elif target:
+        write_whole(target, lambda path: table.to_csv(path, index=False))
         print(f"catalog: {len(table)} files into {args.csv}")
     elif table.empty:
         print(f"{args.directory}: no .h5 files")
@@ -41,8 +51,8 @@ def list_catalog(args):
 
 def export(args):
     with load(args.result, allow_shard=args.shard) as run:
-        written = (export_csv(run, args.directory) if args.format == "csv"
-                   else [export_netcdf(run, args.directory)])
+        written = (export_csv(run, args.directory, args.force) if args.format == "csv"
+                   else [export_netcdf(run, args.directory, args.force)])
         for path in written:
             print(path)
 
@@ -56,11 +66,14 @@ def main(argv=None):
         parser.prog += f" {command}"
         if command == "catalog":
             parser.add_argument("directory", help="a directory searched for .h5 files")
-            parser.add_argument("--csv", metavar="FILE", help="write the catalog as CSV")
+            parser.add_argument("--csv", metavar="FILE",
+                                help="write the catalog as CSV (-: to standard output)")
         else:
             parser.add_argument("result", help="a levelforge result file")
             parser.add_argument("directory", help="where the CSV files go")
             parser.add_argument("--format", choices=["csv", "netcdf"], default="csv")
+            parser.add_argument("--force", action="store_true",
+                                help="replace another run's export in DIRECTORY")
             parser.add_argument("--shard", action="store_true", help="accept a shard's file")
         args = parser.parse_args(argv[1:])
         action = commands[command]
@@ -69,12 +82,29 @@ def main(argv=None):
         parser.add_argument("--shard", action="store_true", help="accept a shard's file")
         args = parser.parse_args(argv)
         action = describe
+    return run_action(action, args)
+
+
+def run_action(action, args):
+    """`action(args)`'s exit code: 0, or one `analysis: error:` line on stderr and 2 for a file
+    that cannot be loaded or an output refused before writing, 1 for a write or read that
+    failed on the way (a full disk, an I/O error)."""
     try:
         action(args)
-    except LoadError as error:
-        print(f"analysis: error: {error}", file=sys.stderr)
-        return 2
+    except (LoadError, OutputError) as error:
+        return fail(error, 2)
+    except (WriteError, OSError) as error:
+        return fail(error, 1)
     return 0
+
+
+def fail(error, code):
+    """Prints `error` as one `analysis: error:` line; returns `code`."""
+    message = str(error)
+    if isinstance(error, OSError) and not isinstance(error, WriteError) and error.strerror:
+        message = error.strerror + (f": {error.filename}" if error.filename else "")
+    print(f"analysis: error: {message}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

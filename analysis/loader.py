@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 import pandas as pd
 
-from . import seal
+from . import files, seal
 
 FORMAT = "levelforge-results"
 FORMAT_VERSION = 1
@@ -535,26 +535,35 @@ def _progress(file):
         return "its task table is unreadable"
 
 
+def _missing(path):
+    """Why there is nothing at `path`, pointing to what a run left there instead."""
+    if os.path.isdir(path + ".checkpoint"):
+        return (f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
+                f"shows how much is done and `levelforge resume {path}` continues it")
+    if os.path.exists(path + ".partial"):
+        return (f"{path} does not exist: {path}.partial is a run that is still writing or "
+                f"failed; it is not a result")
+    return f"{path} does not exist"
+
+
 def load(path, allow_shard=False):
-    """The result file at `path`. Raises LoadError for a file that is missing, does not
-    match its levelforge seal, is not a levelforge result, of another format version, or not
-    a complete run (a run still
-    writing or interrupted, a shard unless `allow_shard`), saying what is complete."""
+    """The result file at `path`. Raises LoadError for a path that is missing or not a regular
+    file (a FIFO, a device, a folder, a dangling symbolic link: refused without being opened,
+    so nothing blocks), a file that does not match its levelforge seal, is not a levelforge
+    result, of another format version, or not a complete run (a run still writing or
+    interrupted, a shard unless `allow_shard`), saying what is complete."""
     path = os.fspath(path)
-    if not os.path.exists(path):
-        if os.path.isdir(path + ".checkpoint"):
-            raise LoadError(f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
-                            f"shows how much is done and `levelforge resume {path}` continues it")
-        if os.path.exists(path + ".partial"):
-            raise LoadError(f"{path} does not exist: {path}.partial is a run that is still writing or "
-                            f"failed; it is not a result")
-        raise LoadError(f"{path} does not exist")
+    if not os.path.lexists(path):
+        raise LoadError(_missing(path))
+    found = files.problem(path, "a levelforge file")
+    if found is not None:
+        raise LoadError(f"{path} {found}")
     try:
         seal.verify(path)
     except seal.SealError as error:
         raise LoadError(str(error)) from error
     except OSError as error:
-        raise LoadError(f"{path} cannot be read: {error}") from error
+        raise LoadError(f"{path} cannot be read: {error.strerror or error}") from error
     try:
         file = h5py.File(path, "r")
     except OSError as error:

@@ -3,9 +3,11 @@
 
 import glob
 import os
+import stat
 
 import pandas as pd
 
+from . import files
 from .loader import LoadError, load
 
 # The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
@@ -90,57 +92,38 @@ CATALOG_COLUMNS = ["path", "experiment", "kernel", "driver", "seed", "commit", "
 def catalog(directory):
     """One row per .h5 file under `directory` (recursively), in path order: a result's
     experiment, kernel, driver, seed, commit, end date, tasks and how many are done and
-    failed, its size; a file `load` refuses has its reason under `note`."""
-    rows = []
-    for path in sorted(glob.glob(os.path.join(os.fspath(directory), "**", "*.h5"), recursive=True)):
-        row = dict.fromkeys(CATALOG_COLUMNS, "")
-        row.update(path=path, bytes=os.path.getsize(path))
-        try:
-            with load(path, allow_shard=True) as run:
-                provenance = run.provenance
-                status = run.tasks.status
-                row.update(experiment=provenance["experiment"], kernel=run.kernel, driver=run.driver,
-                           seed=provenance["seed"], commit=str(provenance["git_commit"])[:7],
-                           date=str(provenance.get("end_time", "")), tasks=len(status),
-                           done=int((status == 1).sum()), failed=int((status == 2).sum()))
-                if provenance.get("shard_count") is not None and not pd.isna(provenance["shard_count"]):
-                    row["note"] = (f"shard {int(provenance['shard_index'])} of "
-                                   f"{int(provenance['shard_count'])}")
-        except LoadError as error:
-            row["note"] = str(error)
-        rows.append(row)
-    return pd.DataFrame(rows, columns=CATALOG_COLUMNS)
+    failed, its size; an entry `load` refuses or cannot read (not a levelforge result, a FIFO,
+    a dangling symbolic link, permission denied) has the reason under `note`, and nothing
+    there is opened unless it is a regular file. LoadError when `directory` is no folder."""
+    directory = os.fspath(directory)
+    found = files.problem(directory, "a folder", folder=True)
+    if found is not None:
+        raise LoadError(f"{directory} {found}")
+    paths = sorted(glob.glob(os.path.join(glob.escape(directory), "**", "*.h5"), recursive=True))
+    return pd.DataFrame([_catalog_row(path) for path in paths], columns=CATALOG_COLUMNS)
 
 
-def export_netcdf(run, directory):
-    """`run.to_xarray()` as DIRECTORY/<experiment>.nc (netCDF-4); returns the path."""
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"{run.provenance['experiment']}.nc")
-    run.to_xarray().to_netcdf(path, engine="netcdf4")
-    return path
-
-
-def export_csv(run, directory):
-    """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; the
-    island tables of a GA with islands; a QD run's history, archive and measures; a genome as
-    its genes joined by spaces); returns the paths written."""
-    os.makedirs(directory, exist_ok=True)
-    tables = {"provenance": run.provenance_frame}
-    tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
-    driver_tables = {"ga": ("history", "best"), "sweep": ("records",),
-                     "exhaustive": ("reductions", "solutions"),
-                     "qd": ("qd_history", "qd_archive", "qd_measures")}[run.driver]
-    tables.update({name: getattr(run, name) for name in driver_tables})
-    if run.driver == "exhaustive":
-        tables.update({f"top_{name}": frame for name, frame in run.top.items()})
-    if run.driver == "ga":
-        tables.update({name: getattr(run, name) for name in ISLAND_TABLES
-                       if not getattr(run, name).empty})
-    written = []
-    for name, frame in tables.items():
-        if "genome" in frame.columns:
-            frame = frame.assign(genome=[" ".join(map(str, genes)) for genes in frame.genome])
-        path = os.path.join(directory, f"{name}.csv")
-        frame.to_csv(path, index=False)
-        written.append(path)
-    return written
+def _catalog_row(path):
+    """The catalog's row of `path`: what `load` reads from it, or why it cannot."""
+    row = dict.fromkeys(CATALOG_COLUMNS, "")
+    row["path"] = path
+    try:
+        info = os.stat(path)
+        if stat.S_ISREG(info.st_mode):
+            row["bytes"] = info.st_size
+        with load(path, allow_shard=True) as run:
+            provenance = run.provenance
+            status = run.tasks.status
+            row.update(experiment=provenance["experiment"], kernel=run.kernel, driver=run.driver,
+                       seed=provenance["seed"], commit=str(provenance["git_commit"])[:7],
+                       date=str(provenance.get("end_time", "")), tasks=len(status),
+                       done=int((status == 1).sum()), failed=int((status == 2).sum()))
+            if provenance.get("shard_count") is not None and not pd.isna(provenance["shard_count"]):
+                row["note"] = (f"shard {int(provenance['shard_index'])} of "
+                               f"{int(provenance['shard_count'])}")
+    except LoadError as error:
+        row["note"] = str(error)
+    except OSError as error:  # stat, or h5py reading a table: the entry, not the catalog, fails
+        found = files.problem(path, "a levelforge file")
+        row["note"] = f"{path} {found or f'cannot be read: {error.strerror or error}'}"
+    return row

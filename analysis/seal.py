@@ -7,6 +7,8 @@ import os
 
 import xxhash
 
+from . import files
+
 BLOCK = 512
 TEXT = b"levelforge seal xxh3-64\n"
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
@@ -23,8 +25,17 @@ def block_for(rest):
 
 
 def verify(path):
-    """Raises SealError unless the file at `path` carries a matching levelforge seal."""
-    with open(path, "rb") as f:
+    """Raises SealError unless the file at `path` carries a matching levelforge seal (OSError
+    when it cannot be opened). A FIFO or a device is refused without being opened: opening
+    one would wait for a writer, read without end or make the device act."""
+    special = files.special_kind(path)
+    if special is not None:
+        raise SealError(f"{path} is {special}, not a levelforge file")
+    try:
+        f = files.open_regular(path)
+    except files.NotRegularFile as error:
+        raise SealError(f"{path} is {error.kind}, not a levelforge file") from None
+    with f:
         block = f.read(BLOCK)
         if not block.startswith(TEXT):
             if block.startswith(HDF5_SIGNATURE):

@@ -4,23 +4,76 @@ what h5py reads from the same files; and the files it must refuse, with their re
 Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
+import contextlib
 import csv
+import io
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import h5py
 import numpy as np
+import xxhash
+import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
+from analysis import __main__ as analysis_cli  # noqa: E402
 from cli_support import TempDirTest, levelforge, reseal  # noqa: E402
 
 DATA = os.path.join(REPO, "tests", "data")
+# A command that should return at once, but on a FIFO would wait for a writer: a test waits
+# this long for it before failing, never longer (it returns in about a second).
+PROMPTLY_S = 60
+SHARED = {}
+
+
+def shared_sweep(test):
+    """doc_sweep.yaml's result, made once for the tests that only read it or copy it (a run
+    per test is more than the CI's time allows); tearDownModule removes it."""
+    if "sweep" not in SHARED:
+        SHARED["dir"] = tempfile.mkdtemp(prefix="levelforge-shared-")
+        path = os.path.join(SHARED["dir"], "good.h5")
+        test.assert_ok(levelforge("run", os.path.join(DATA, "doc_sweep.yaml"), "-o", path, "-q",
+                                  ranks=2))
+        SHARED["sweep"] = path
+    return SHARED["sweep"]
+
+
+def tearDownModule():
+    if "dir" in SHARED:
+        shutil.rmtree(SHARED["dir"], ignore_errors=True)
+
+
+def cli(*args):
+    """`python3 -m analysis ARGS` in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = analysis_cli.main([os.fspath(arg) for arg in args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def folder_bytes(folder):
+    """{name: bytes} of every file in `folder` (hidden ones too): what a test compares to
+    show that a command left a folder as it was."""
+    found = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            found[name] = f.read()
+    return found
+
+
+def cli_process(*args):
+    """`python3 -m analysis ARGS` as its own process, for what could block or crash it."""
+    return subprocess.run([sys.executable, "-m", "analysis", *map(os.fspath, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=PROMPTLY_S)
 
 
 def text_of(value):
@@ -319,7 +372,8 @@ class ManyRuns(TempDirTest):
                               cwd=REPO, capture_output=True, text=True)
         self.assertEqual(made.returncode, 0, made.stderr)
         self.assertEqual(sorted(os.listdir(out)), sorted(
-            f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "history", "best")))
+            [*(f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "history", "best")),
+             "levelforge-export.json"]))
         with h5py.File(ga, "r") as f:
             history = f["ga/history"][()]
             genomes = f["ga/best_genomes"][()]
@@ -348,7 +402,7 @@ class ManyRuns(TempDirTest):
             np.testing.assert_array_equal(data.history_best.sel(task=1).values[ran], history["best"][1][ran])
             self.assertTrue(np.isnan(data.history_best.sel(task=1).values[~ran]).all())
         for path in (sweep, exhaustive):
-            out = self.path("nc")
+            out = self.path(f"nc-{os.path.basename(path)}")  # one run's export per folder
             made = subprocess.run([sys.executable, "-m", "analysis", "export", path, out, "--format", "netcdf"],
                                   cwd=REPO, capture_output=True, text=True)
             self.assertEqual(made.returncode, 0, made.stderr)
@@ -449,8 +503,8 @@ class ManyRuns(TempDirTest):
                               capture_output=True, text=True)
         self.assertEqual(made.returncode, 0, made.stderr)
         self.assertEqual(sorted(os.listdir(out)), sorted(
-            f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "qd_history",
-                                       "qd_archive", "qd_measures")))
+            [*(f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "qd_history",
+                                          "qd_archive", "qd_measures")), "levelforge-export.json"]))
         with open(os.path.join(out, "qd_archive.csv")) as f:
             first = next(csv.DictReader(f))
         with h5py.File(qd, "r") as f:
@@ -460,6 +514,226 @@ class ManyRuns(TempDirTest):
                                    capture_output=True, text=True)
         self.assertEqual(described.returncode, 0, described.stderr)
         self.assertIn(f"qd_history: {4 * 6} rows", described.stdout)
+
+
+class CatalogEntries(TempDirTest):
+    """`catalog DIR` over entries it cannot read: each a row saying why, nothing opened that
+    could block; a DIR that is no folder is an error."""
+
+    def test_unreadable_entries_are_rows_with_a_note(self):
+        results = self.path("results")
+        os.mkdir(results)
+        os.symlink(shared_sweep(self), os.path.join(results, "good.h5"))
+        os.symlink(os.path.join(results, "purged.h5"), os.path.join(results, "scratch.h5"))
+        os.mkfifo(os.path.join(results, "pipe.h5"))
+        os.mkdir(os.path.join(results, "folder.h5"))
+        os.symlink("loop.h5", os.path.join(results, "loop.h5"))
+        listed = cli_process("catalog", results, "--csv", self.path("catalog.csv"))
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        with open(self.path("catalog.csv")) as f:
+            rows = {os.path.basename(row["path"]): row for row in csv.DictReader(f)}
+        self.assertEqual({name: row["note"] for name, row in rows.items()}, {
+            "folder.h5": f"{results}/folder.h5 is a directory, not a levelforge file",
+            "good.h5": "",
+            "loop.h5": f"{results}/loop.h5 cannot be read: Too many levels of symbolic links",
+            "pipe.h5": f"{results}/pipe.h5 is a FIFO (named pipe), not a levelforge file",
+            "scratch.h5": f"{results}/scratch.h5 is a symbolic link to {results}/purged.h5, "
+                          f"which does not exist"})
+        self.assertEqual((rows["good.h5"]["experiment"], rows["good.h5"]["done"]), ("doc-sweep", "10"))
+        self.assertEqual(int(rows["good.h5"]["bytes"]), os.path.getsize(shared_sweep(self)))
+
+    def test_a_missing_folder_or_a_file_is_an_error(self):
+        missing = self.path("nowhere")
+        self.assertEqual(cli("catalog", missing), (2, "", f"analysis: error: {missing} does not exist\n"))
+        good = shared_sweep(self)
+        self.assertEqual(cli("catalog", good),
+                         (2, "", f"analysis: error: {good} is a regular file, not a folder\n"))
+
+
+class Exports(TempDirTest):
+    """`export RESULT DIR`: DIR holds one run's export, listed in its manifest; another run's
+    export is replaced only with --force, files no export wrote never."""
+
+    TABLES = ["provenance.csv", "points.csv", "tasks.csv", "failures.csv", "records.csv"]
+
+    def another_run(self, name, **attributes):
+        """A copy of the shared result with `attributes` changed, as another run's file."""
+        path = self.path(name)
+        shutil.copy(shared_sweep(self), path)
+        with h5py.File(path, "r+") as f:
+            for key, value in attributes.items():
+                f.attrs[key] = value
+        reseal(path)
+        return path
+
+    def manifest(self, folder):
+        with open(os.path.join(folder, "levelforge-export.json")) as f:
+            return json.load(f)
+
+    def test_an_export_lists_its_files_and_replaces_them_when_run_again(self):
+        good = shared_sweep(self)
+        out = self.path("export")
+        code, printed, error = cli("export", good, out)
+        self.assertEqual(code, 0, error)
+        self.assertEqual(printed.split(), [os.path.join(out, name) for name in self.TABLES])
+        manifest = self.manifest(out)
+        with h5py.File(good, "r") as f:
+            # The config without the settings that change no result, as levelforge's identity.
+            config = yaml.safe_load(text_of(f.attrs["effective_config"]))
+            for key in ("output", "checkpoint", "on_error"):
+                del config[key]
+            config = json.dumps(config, sort_keys=True).encode()
+            self.assertEqual(manifest["run"], {
+                "experiment": "doc-sweep", "seed": 2, "git_commit": text_of(f.attrs["git_commit"]),
+                "levelforge_version": text_of(f.attrs["levelforge_version"]),
+                "config_xxh3": f"{xxhash.xxh3_64_intdigest(config):016x}"})
+            self.assertEqual(manifest["start_time"], text_of(f.attrs["start_time"]))
+        self.assertEqual((manifest["source"], manifest["files"]), (good, {"csv": self.TABLES}))
+        # An earlier export of the run had a table this one has not (a GA's island tables, say):
+        # exported again, the run's tables replace it and it goes.
+        manifest["files"]["csv"].append("migrations.csv")
+        with open(os.path.join(out, "levelforge-export.json"), "w") as f:
+            json.dump(manifest, f)
+        self.write("task,from,to\n", "export/migrations.csv")
+        self.assertEqual(cli("export", good, out)[0], 0)
+        self.assertEqual(sorted(os.listdir(out)), sorted([*self.TABLES, "levelforge-export.json"]))
+        # The run as netCDF beside its CSV files: one run's export in two formats.
+        self.assertEqual(cli("export", good, out, "--format", "netcdf")[0], 0)
+        self.assertEqual(self.manifest(out)["files"], {"csv": self.TABLES, "netcdf": ["doc-sweep.nc"]})
+
+    def test_another_runs_export_is_replaced_only_with_force(self):
+        good = shared_sweep(self)
+        other = self.another_run("other.h5", experiment="other-sweep")
+        out = self.path("export")
+        # The same run resumed or retried (a later start time) and moved is no other run.
+        with h5py.File(good, "r") as f:
+            config = text_of(f.attrs["effective_config"]).replace(good, self.path("moved.h5"))
+        resumed = self.another_run("resumed.h5", start_time="2027-01-02T03:04:05Z", sessions=2,
+                                   effective_config=config)
+        self.assertEqual(cli("export", good, out)[0], 0)
+        self.assertEqual(cli("export", resumed, out)[0], 0)
+        self.assertEqual(self.manifest(out)["source"], resumed)
+        shutil.rmtree(out)
+        self.assertEqual(cli("export", good, out, "--format", "netcdf")[0], 0)
+        before = folder_bytes(out)
+        code, printed, error = cli("export", other, out)
+        self.assertEqual((code, printed), (2, ""))
+        self.assertRegex(error, rf"^analysis: error: {re.escape(out)} holds the export of another run, "
+                                rf"doc-sweep seed=2 commit=\w{{7}} started \S+ from {re.escape(good)} \(1 "
+                                rf"file, listed in levelforge-export.json\): pass --force to "
+                                rf"replace it, or choose another folder\n$")
+        self.assertEqual(folder_bytes(out), before)
+        # --force: the files the old manifest lists go (doc-sweep.nc), the new run's come.
+        code, printed, error = cli("export", other, out, "--force")
+        self.assertEqual(code, 0, error)
+        self.assertEqual(sorted(os.listdir(out)), sorted([*self.TABLES, "levelforge-export.json"]))
+        self.assertEqual(self.manifest(out)["run"]["experiment"], "other-sweep")
+
+    def test_files_no_export_wrote_are_never_replaced(self):
+        good = shared_sweep(self)
+        notes = self.path("notes")
+        os.mkdir(notes)
+        self.write("point,mean\n", "notes/summary.csv")
+        for force in ([], ["--force"]):
+            code, printed, error = cli("export", good, notes, *force)
+            self.assertEqual((code, printed), (2, ""))
+            self.assertEqual(error, f"analysis: error: {notes} holds CSV or netCDF files that no "
+                                    f"export of this package lists (summary.csv); they would pass "
+                                    f"for this run's tables: move them away, or choose another "
+                                    f"folder (--force replaces an export, never these)\n")
+            self.assertEqual(os.listdir(notes), ["summary.csv"])
+        # A manifest that cannot be read: which files are the export's is unknown, --force or not.
+        os.remove(os.path.join(notes, "summary.csv"))
+        self.write("{not json", "notes/levelforge-export.json")
+        code, printed, error = cli("export", good, notes, "--force")
+        self.assertEqual(code, 2)
+        self.assertIn(f"{notes}/levelforge-export.json cannot be read as an export's manifest "
+                      f"(not JSON", error)
+        self.assertEqual(os.listdir(notes), ["levelforge-export.json"])
+
+
+class OutputErrors(TempDirTest):
+    """An output that cannot be written ends in one `analysis: error:` line, no traceback:
+    exit 2 when it is refused before anything is written, exit 1 when writing fails on the way
+    (a full disk); nothing half-written is left, an earlier export stays as it was."""
+
+    def setUp(self):
+        super().setUp()
+        self.mounts = []
+
+    def tearDown(self):
+        for folder in reversed(self.mounts):
+            subprocess.run(["umount", folder], capture_output=True, check=False)
+        super().tearDown()
+
+    def tmpfs(self, name, options):
+        """A tmpfs mounted with `options` at the scratch folder `name`, as checkpoint_test's
+        DiskFull mounts its small disks; skips the test where that is not allowed."""
+        if os.geteuid() != 0:
+            self.skipTest("mounting a tmpfs needs root")
+        folder = self.path(name)
+        os.mkdir(folder)
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", folder],
+                                 capture_output=True, text=True, check=False)
+        if mounted.returncode != 0:
+            self.skipTest(f"cannot mount a tmpfs: {mounted.stderr.strip()}")
+        self.mounts.append(folder)
+        return folder
+
+    def test_a_missing_or_wrong_output_path_is_refused(self):
+        good = shared_sweep(self)
+        results = self.path("results")
+        os.mkdir(results)
+        missing = self.path("missing")
+        for args, message in [
+                (("catalog", results, "--csv", f"{missing}/catalog.csv"),
+                 f"the catalog's CSV file {missing}/catalog.csv: its folder {missing} does not exist"),
+                (("catalog", results, "--csv", results),
+                 f"the catalog's CSV file {results} is a directory, not a regular file"),
+                (("export", good, f"{good}/export"),
+                 f"the export folder {good}/export cannot be created: Not a directory"),
+                (("export", good, good), f"the export folder {good} is a regular file, not a folder")]:
+            self.assertEqual(cli(*args), (2, "", f"analysis: error: {message}\n"), args)
+        self.assertEqual(os.listdir(results), [])
+        self.assertFalse(os.path.exists(missing))
+
+    def test_a_read_only_folder_is_refused(self):
+        good = shared_sweep(self)
+        read_only = self.tmpfs("read-only", "size=64k,ro")
+        message = f"analysis: error: cannot write into {read_only}: Read-only file system\n"
+        self.assertEqual(cli("catalog", self.dir, "--csv", f"{read_only}/catalog.csv"), (2, "", message))
+        self.assertEqual(cli("export", good, read_only), (2, "", message))
+
+    def test_a_full_disk_fails_leaving_the_earlier_export(self):
+        good = shared_sweep(self)
+        disk = self.tmpfs("disk", "size=64k")
+        out = os.path.join(disk, "export")
+        self.assertEqual(cli("export", good, out)[0], 0)
+        before = folder_bytes(out)
+        with open(os.path.join(disk, "filler"), "wb", buffering=0) as filler:
+            with contextlib.suppress(OSError):
+                while True:
+                    filler.write(bytes(4096))
+        full = r"No space left on device \(the file system of \S+ is full: 0 bytes free\)\n$"
+        code, printed, error = cli("export", good, out)
+        self.assertEqual((code, printed), (1, ""))
+        self.assertRegex(error, rf"^analysis: error: writing {re.escape(out)}/\w+\.csv: {full}")
+        self.assertEqual(folder_bytes(out), before)  # no temporary file either
+        os.mkdir(self.path("results"))
+        code, printed, error = cli("catalog", self.path("results"), "--csv", f"{disk}/catalog.csv")
+        self.assertEqual((code, printed), (1, ""))
+        self.assertRegex(error, rf"^analysis: error: writing {re.escape(disk)}/catalog\.csv: {full}")
+        # netCDF, with room to begin the file but not to end it: HDF5 crashed the process at its
+        # exit after such a write (SIGSEGV), so the command runs in a process of its own.
+        filler = os.path.join(disk, "filler")
+        os.truncate(filler, os.path.getsize(filler) - 8192)
+        done = cli_process("export", good, f"{disk}/netcdf", "--format", "netcdf")
+        self.assertEqual((done.returncode, done.stdout), (1, ""), done.stderr)
+        # HDF5's reason for it is no errno ("NetCDF: HDF error"): the free space tells.
+        self.assertRegex(done.stderr, rf"^analysis: error: writing {re.escape(disk)}/netcdf/"
+                                      rf"doc-sweep\.nc: [^\n]+ \(the file system of \S+ is full")
+        self.assertEqual(sorted(os.listdir(disk)), ["export", "filler", "netcdf"])
+        self.assertEqual(os.listdir(f"{disk}/netcdf"), [])
 
 
 class Installed(TempDirTest):
@@ -485,7 +759,7 @@ class Installed(TempDirTest):
 class Refusals(TempDirTest):
     def setUp(self):
         super().setUp()
-        self.good = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("good.h5"))
+        self.good = shared_sweep(self)
 
     def changed(self, name, **attributes):
         path = self.path(name)
@@ -545,6 +819,33 @@ class Refusals(TempDirTest):
         self.assert_refused(path, "shard 1 of 3", "levelforge merge")
         with analysis.load(path, allow_shard=True) as run:
             self.assertEqual(len(run.tasks), 10)
+
+    def test_what_is_no_regular_file_is_refused_by_name(self):
+        """A folder, a device, a dangling symbolic link (a purged scratch file) or a loop of
+        links: LoadError naming the path and what is there, from load and load_many alike."""
+        os.mkdir(self.path("folder.h5"))
+        os.symlink(self.path("purged.h5"), self.path("scratch.h5"))
+        os.symlink("loop.h5", self.path("loop.h5"))
+        self.assert_refused(self.path("folder.h5"), "folder.h5 is a directory, not a levelforge file")
+        self.assert_refused("/dev/null", "/dev/null is a character device, not a levelforge file")
+        self.assert_refused(self.path("scratch.h5"), f"scratch.h5 is a symbolic link to "
+                            f"{self.path('purged.h5')}, which does not exist")
+        self.assert_refused(self.path("loop.h5"), "loop.h5 cannot be read: Too many levels of symbolic links")
+        with self.assertRaises(analysis.LoadError) as caught:
+            analysis.load_many([self.good, self.path("scratch.h5")])
+        self.assertIn("scratch.h5 is a symbolic link to", str(caught.exception))
+        os.symlink(self.good, self.path("linked.h5"))  # a link to a result is that result
+        with analysis.load(self.path("linked.h5")) as run:
+            self.assertEqual(len(run.tasks), 10)
+
+    def test_a_fifo_is_refused_at_once(self):
+        # Opened, it would wait for a writer: the command must return, exit 2, with the reason.
+        fifo = self.path("pipe.h5")
+        os.mkfifo(fifo)
+        done = cli_process(fifo)
+        self.assertEqual((done.returncode, done.stdout), (2, ""), done.stderr)
+        self.assertEqual(done.stderr, f"analysis: error: {fifo} is a FIFO (named pipe), not a "
+                                      f"levelforge file\n")
 
     def test_not_a_levelforge_file(self):
         path = self.path("other.h5")

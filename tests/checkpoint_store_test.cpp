@@ -30,13 +30,15 @@ std::vector<std::byte> bytes_of(std::string_view text) {
 Segment good_manifest() {
   Segment manifest;
   manifest.put_bytes("format", bytes_of("levelforge-checkpoint"));
-  manifest.put_ints("format_version", {2});
+  manifest.put_ints("format_version", {3});
   manifest.put_ints("session", {2});
   manifest.put_ints("tasks", {10});
   manifest.put_bytes("experiment", bytes_of("demo"));
   manifest.put_bytes("driver", bytes_of("sweep"));
   manifest.put_bytes("config", bytes_of("experiment: demo\n"));
   manifest.put_bytes("identity", bytes_of("shard\n0 of 1\n"));
+  manifest.put_bytes("builds", bytes_of("sessions 0-2: levelforge 0.1.0 (commit abc)\n"));
+  manifest.put_ints("retry_session", {-1});
   return manifest;
 }
 
@@ -122,7 +124,7 @@ TEST_F(CheckpointManifests, AnotherFormatVersionIsNamed) {
   manifest.put_ints("format_version", {7});
   write(manifest);
   const auto message = refusal();
-  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 2"),
+  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 3"),
             std::string::npos)
       << message;
 }
@@ -167,6 +169,31 @@ TEST_F(CheckpointManifests, FindCheckpointTellsLevelforgesFromOthers) {
   const auto file = directory_ / "notes.txt";
   EXPECT_EQ(find_checkpoint(file.string()).kind, Kind::foreign);
   EXPECT_NE(find_checkpoint(file.string()).problem.find("it is not a folder"), std::string::npos);
+}
+
+// A retry of failures stopped in its first session (2): units 4 and 5 failed in session 0,
+// unit 5 failed again in the retry, unit 6 failed in session 0 and succeeded in the retry.
+// Unit 4 is not done (the retry runs it again); 5 is done as a failure, 6 as a success.
+TEST_F(CheckpointManifests, AStoppedRetryCountsTheFailuresItHasNotRunAgainAsNotDone) {
+  auto manifest = good_manifest();
+  manifest.put_ints("retry_session", {2});
+  write(manifest);
+  const auto segment = [&](const std::string& name, std::vector<std::int64_t> tasks,
+                           std::vector<std::int64_t> failed) {
+    Segment saved;
+    saved.put_ints("tasks", std::move(tasks));
+    saved.put_ints("failed_units", std::move(failed));
+    saved.write((directory_ / name).string());
+  };
+  segment("s0000-r000000-000000.h5", {0, 1, 2, 3}, {4, 5, 6});
+  segment("s0002-r000000-000000.h5", {6}, {5});
+  const auto summary = summarize_checkpoint(directory_.string());
+  EXPECT_EQ(summary.retry_session, 2);
+  EXPECT_EQ(summary.units_done, 6U);  // 0-3 and 6 succeeded, 5 failed in the retry
+  EXPECT_EQ(summary.failed, 1U);
+  EXPECT_EQ(summary.to_retry, 1U);
+  EXPECT_EQ(describe_progress(summary),
+            "6 of 10 tasks done (1 failed; 1 more failed earlier, being retried) in 3 sessions");
 }
 
 TEST_F(CheckpointManifests, ASavedRunIsReadBackWithItsShard) {

@@ -58,7 +58,7 @@ std::vector<Segment> restored_on(int rank) {
 TEST_F(FailureLogTest, AResumeKeepsTheNewestFailureOfEachUnitOnce) {
   FailureLog log;
   const std::vector<std::uint64_t> succeeded{11};
-  const auto units = log.restore(restored_on(world_.rank()), succeeded, false, world_);
+  const auto units = log.restore(restored_on(world_.rank()), succeeded, 0, world_);
   EXPECT_EQ(units, (std::vector<std::uint64_t>{7, 8}));
   EXPECT_EQ(log.unsaved(), 0U);  // already in the checkpoint
   const auto all = log.gather(world_);
@@ -73,10 +73,26 @@ TEST_F(FailureLogTest, AResumeKeepsTheNewestFailureOfEachUnitOnce) {
 
 TEST_F(FailureLogTest, ARetryForgetsThemAndNamesTheirUnits) {
   FailureLog log;
-  const auto units = log.restore(restored_on(world_.rank()), {11}, true, world_);
+  const auto units = log.restore(restored_on(world_.rank()), {11}, world_.size(), world_);
   EXPECT_TRUE(units.empty());
   EXPECT_TRUE(log.gather(world_).empty());
   EXPECT_EQ(log.retried(), (std::vector<std::uint64_t>{7, 8}));
+}
+
+// A retry that was stopped in its first session (1) and continued: unit 8's failure is of
+// the session before the retry and runs again; unit 7 failed again in the retry (session
+// size - 1 >= 1 on 2 and 3 ranks) and stays a failure.
+TEST_F(FailureLogTest, AContinuedRetryKeepsTheFailuresOfItsOwnSessions) {
+  FailureLog log;
+  const auto units = log.restore(restored_on(world_.rank()), {11}, 1, world_);
+  const bool seven_failed_in_the_retry = world_.size() > 1;
+  const std::vector<std::uint64_t> kept =
+      seven_failed_in_the_retry ? std::vector<std::uint64_t>{7} : std::vector<std::uint64_t>{};
+  const std::vector<std::uint64_t> again = seven_failed_in_the_retry
+                                               ? std::vector<std::uint64_t>{8}
+                                               : std::vector<std::uint64_t>{7, 8};
+  EXPECT_EQ(units, kept);
+  EXPECT_EQ(log.retried(), again);
 }
 
 TEST_F(FailureLogTest, GatheredFailuresAreOrderedByTaskThenRange) {
@@ -100,7 +116,7 @@ TEST_F(FailureLogTest, ASegmentWhoseMessagesDoNotMatchIsRefused) {
   segment.put_ints(segment_key::failures, {3, -1, -1, 0, 0, 0});
   segment.put_bytes(segment_key::failure_messages, {});  // the message is missing
   FailureLog log;
-  EXPECT_THROW((void)log.restore({segment}, {}, false, world_), CheckpointError);
+  EXPECT_THROW((void)log.restore({segment}, {}, 0, world_), CheckpointError);
 }
 
 }  // namespace

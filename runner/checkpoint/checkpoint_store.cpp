@@ -1,6 +1,7 @@
 #include "runner/checkpoint/checkpoint_store.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "runner/engine/driver_specs.hpp"
+#include "runner/files/shell_word.hpp"
 #include "runner/h5/seal.hpp"
 
 namespace levelforge {
@@ -22,8 +24,9 @@ namespace fs = std::filesystem;
 constexpr std::string_view manifest_name = "manifest.h5";
 // What Segment::write leaves of a manifest it was writing when the process died.
 constexpr std::string_view unfinished_manifest_name = "manifest.h5.tmp";
-// 2: every segment carries the run's identity.
-constexpr std::int64_t checkpoint_format_version = 2;
+// 2: every segment carries the run's identity. 3: the manifest holds each session's build
+// and the first session of a retry in progress.
+constexpr std::int64_t checkpoint_format_version = 3;
 constexpr std::string_view identity_key = "identity";
 
 std::vector<std::byte> to_bytes(const std::string& text) {
@@ -35,8 +38,25 @@ std::string to_text(std::span<const std::byte> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
+    lines.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return lines;
+}
+
 Segment manifest_for(const config::Experiment& experiment, const std::string& identity,
-                     std::int64_t session) {
+                     std::int64_t session, const SessionBuilds& builds,
+                     std::int64_t retry_session) {
   Segment manifest;
   manifest.put_bytes("format", to_bytes("levelforge-checkpoint"));
   manifest.put_ints("format_version", {checkpoint_format_version});
@@ -46,6 +66,8 @@ Segment manifest_for(const config::Experiment& experiment, const std::string& id
   manifest.put_bytes("driver", to_bytes(experiment.driver));
   manifest.put_bytes("config", to_bytes(experiment.config_text));
   manifest.put_bytes(std::string(identity_key), to_bytes(identity));
+  manifest.put_bytes("builds", to_bytes(join_lines(builds.lines())));
+  manifest.put_ints("retry_session", {retry_session});
   return manifest;
 }
 
@@ -120,25 +142,50 @@ DirectoryListing list_directory(const std::string& directory) {
   return listing;
 }
 
-std::string join_lines(const std::vector<std::string>& lines) {
-  std::string text;
-  for (const auto& line : lines) text += line + "\n";
-  return text;
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t begin = 0;
-  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', begin)) {
-    lines.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return lines;
-}
-
 }  // namespace
 
 std::string checkpoint_directory(const std::string& output) { return output + ".checkpoint"; }
+
+std::string resume_command_text(const std::string& output, const std::string& extra) {
+  return shell_command({"levelforge", "resume", output}) + extra;
+}
+
+namespace {
+
+std::int64_t retry_session_of(const Segment& manifest) {
+  const auto saved = manifest.ints("retry_session");
+  return saved.size() == 1 ? saved.front() : -1;
+}
+
+SessionBuilds builds_of(const Segment& manifest) {
+  return SessionBuilds::parse(split_lines(to_text(manifest.bytes("builds"))));
+}
+
+// Why a checkpoint made by another build is not resumed as it is, and the ways on.
+std::string other_build(const std::string& output, const RunIdentity& saved,
+                        const RunIdentity& now, const std::vector<std::string>& lines) {
+  const auto differs = [&](const char* key) {
+    return !saved.contains(key) || !now.contains(key) || saved.at(key) != now.at(key);
+  };
+  std::vector<std::string> changed;
+  if (differs(kernel_code_key)) {
+    const auto kernel = now.find("kernel");
+    changed.push_back(fmt::format("the code of kernel {} changed",
+                                  kernel == now.end() ? std::string("?") : kernel->second));
+  }
+  if (differs(commit_key) || differs(version_key)) changed.emplace_back("levelforge changed");
+  const auto what = fmt::format("{}", fmt::join(changed, ", and "));
+  return fmt::format(
+      "cannot resume {}: its checkpoint was made by another build ({}):\n{}"
+      "its finished work is that build's. Resume it with the build that made it; or keep that "
+      "work and run the rest with this build, both builds recorded in the result: `{}` (which "
+      "also runs its recorded failures again); or start over with this build: `levelforge run "
+      "CONFIG -o {} --force`",
+      output, what, join_lines(lines), resume_command_text(output, " --retry-failed"),
+      shell_word(output));
+}
+
+}  // namespace
 
 CheckpointFound find_checkpoint(const std::string& directory) {
   using Kind = CheckpointFound::Kind;
@@ -173,6 +220,7 @@ SavedRun read_saved_run(const std::string& directory) {
   SavedRun run;
   run.config = to_text(manifest.bytes("config"));
   run.identity = decode_identity(to_text(manifest.bytes(identity_key)));
+  run.retry_session = retry_session_of(manifest);
   const auto shard = run.identity["shard"];
   try {
     run.shard = shard == "none" ? ShardSpec{} : ShardSpec::parse(shard);
@@ -184,55 +232,80 @@ SavedRun read_saved_run(const std::string& directory) {
 }
 
 CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session,
-                                 std::string identity)
+                                 std::string identity, SessionBuilds builds,
+                                 std::int64_t retry_before)
     : directory_(std::move(directory)),
       comm_(std::move(comm)),
       session_(session),
-      identity_(std::move(identity)) {}
+      identity_(std::move(identity)),
+      builds_(std::move(builds)),
+      retry_before_(retry_before) {}
 
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
-                                       const mpi::Comm& comm, std::int64_t session) {
+                                       const mpi::Comm& comm, std::int64_t session,
+                                       const SessionBuilds& earlier) {
   const auto directory = checkpoint_directory(experiment.output);
-  const auto identity = encode_identity(run_identity(experiment, shard));
+  const auto identity = run_identity(experiment, shard);
+  auto builds = earlier;
+  // A retry's seed session is the result file's last, whose build the file recorded.
+  if (!builds.has(session)) builds.add(session, describe_build(identity));
+  const auto identity_text = encode_identity(identity);
   const auto problem = mpi::root_verdict(comm, [&] {
     // The caller has made sure that whatever is there is levelforge's to replace.
     fs::remove_all(directory);
     fs::create_directories(directory);
-    manifest_for(experiment, identity, session).write(manifest_path(directory));
+    manifest_for(experiment, identity_text, session, builds, -1).write(manifest_path(directory));
   });
   if (!problem.empty()) {
     throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
   }
-  return {directory, comm.dup(), session, identity};
+  return {directory, comm.dup(), session, identity_text, builds, 0};
 }
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
-                                        const ShardSpec& shard, const mpi::Comm& comm) {
+                                        const ShardSpec& shard, const mpi::Comm& comm,
+                                        bool retry_failed) {
   const auto directory = checkpoint_directory(experiment.output);
   const auto identity = run_identity(experiment, shard);
   const auto identity_text = encode_identity(identity);
+  const auto experiment_text = encode_identity(experiment_part(identity));
   std::string files;
   std::int64_t session = 0;
+  std::int64_t retry_session = -1;
+  std::string builds_text;
   DirectoryListing listing;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto manifest = read_manifest(directory);
-    const auto lines = identity_differences(decode_identity(to_text(manifest.bytes(identity_key))),
-                                            identity, "in the checkpoint", "now");
+    const auto saved = decode_identity(to_text(manifest.bytes(identity_key)));
+    const auto lines = identity_differences(experiment_part(saved), experiment_part(identity),
+                                            "in the checkpoint", "now");
     if (!lines.empty()) {
       throw CheckpointError("cannot resume " + experiment.output +
                             ": its checkpoint was made by a different run:\n" + join_lines(lines) +
-                            "resume it with `levelforge resume " + experiment.output +
+                            "resume it with `" + resume_command_text(experiment.output) +
                             "`, which runs what the checkpoint holds, or start over with --force");
     }
+    const auto build_lines =
+        identity_differences(build_part(saved), build_part(identity), "in the checkpoint", "now");
+    if (!build_lines.empty() && !retry_failed)
+      throw CheckpointError(other_build(experiment.output, saved, identity, build_lines));
     listing = list_directory(directory);
     session = manifest.ints("session").front() + 1;
+    retry_session = retry_failed ? session : retry_session_of(manifest);
+    auto builds = builds_of(manifest);
+    builds.add(session, describe_build(identity));
+    builds_text = join_lines(builds.lines());
     files = join_lines(listing.segments);
   });
   if (!problem.empty()) throw CheckpointError(problem);
   comm.broadcast(files, 0);
   comm.broadcast_value(session, 0);
+  comm.broadcast_value(retry_session, 0);
+  comm.broadcast(builds_text, 0);
+  const auto builds = SessionBuilds::parse(split_lines(builds_text));
 
-  CheckpointStore store(directory, comm.dup(), session, identity_text);
+  CheckpointStore store(directory, comm.dup(), session, identity_text, builds,
+                        std::max<std::int64_t>(retry_session, 0));
   const auto names = split_lines(files);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < names.size();
@@ -247,7 +320,9 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
           path, error.what(), directory);
       break;
     }
-    if (to_text(store.restored_.back().bytes(identity_key)) != identity_text) {
+    // Of this experiment; the build of a session before a rebuild may differ (resume's check).
+    if (encode_identity(experiment_part(decode_identity(
+            to_text(store.restored_.back().bytes(identity_key))))) != experiment_text) {
       local_problem = fmt::format(
           "{}: a checkpoint segment of another run (its identity is not the manifest's); it "
           "is not merged into this one. Move it out of {} to resume without it",
@@ -269,7 +344,8 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
           listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
           fmt::join(listing.unfinished, ", "));
     }
-    manifest_for(experiment, identity_text, session).write(manifest_path(directory));
+    manifest_for(experiment, identity_text, session, builds, retry_session)
+        .write(manifest_path(directory));
   });
   if (!committed.empty()) {
     throw CheckpointError("updating the checkpoint " + directory + ": " + committed);
@@ -309,6 +385,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   summary.driver = to_text(manifest.bytes("driver"));
   summary.shard = decode_identity(to_text(manifest.bytes(identity_key)))["shard"];
   summary.sessions = manifest.ints("session").front() + 1;
+  summary.retry_session = retry_session_of(manifest);
   summary.tasks_total = static_cast<std::uint64_t>(manifest.ints("tasks").front());
   const auto* driver = find_driver_spec(summary.driver);
   if (driver == nullptr) {
@@ -324,9 +401,11 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
   summary.unfinished_files = listing.unfinished.size();
   std::set<std::int64_t> tasks;
   std::set<std::int64_t> units;
-  std::set<std::int64_t> failed;
+  std::map<std::int64_t, std::int64_t> failed;  // unit: the newest session it failed in
   std::map<std::int64_t, std::int64_t> snapshots;
   for (const auto& name : listing.segments) {
+    // "sSSSS-rRRRRRR-NNNNNN.h5": written in session SSSS.
+    const std::int64_t segment_session = std::strtoll(name.c_str() + 1, nullptr, 10);
     const auto path = (fs::path(directory) / name).string();
     Segment segment;
     try {
@@ -338,8 +417,8 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
     for (auto unit : segment.ints(units_are_tasks ? segment_key::tasks : segment_key::chunks))
       units.insert(unit);
     for (auto unit : segment.ints(segment_key::failed_units)) {
-      units.insert(unit);
-      failed.insert(unit);
+      auto& newest = failed.try_emplace(unit, segment_session).first->second;
+      newest = std::max(newest, segment_session);
     }
     if (const auto total = segment.ints(segment_key::chunk_total); !total.empty())
       summary.units_total = static_cast<std::uint64_t>(total.front());
@@ -350,8 +429,17 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
       newest = std::max(newest, generations[i]);
     }
   }
-  summary.units_done = units.size();
-  summary.failed = failed.size();
+  // A unit that succeeded in any session is done; one that only failed is done as a failure,
+  // unless a retry in progress runs it again.
+  for (const auto& [unit, session] : failed) {
+    if (units.contains(unit)) continue;
+    if (session < summary.retry_session) {
+      ++summary.to_retry;
+    } else {
+      ++summary.failed;
+    }
+  }
+  summary.units_done = units.size() + summary.failed;
   for (const auto& [task, generations] : snapshots) {
     if (!tasks.contains(task))
       summary.in_progress.emplace_back(static_cast<std::uint64_t>(task), generations);
@@ -362,8 +450,12 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
 std::string describe_progress(const CheckpointSummary& summary) {
   const auto sessions =
       fmt::format("{} session{}", summary.sessions, summary.sessions == 1 ? "" : "s");
+  std::vector<std::string> notes;
+  if (summary.failed > 0) notes.push_back(fmt::format("{} failed", summary.failed));
+  if (summary.to_retry > 0)
+    notes.push_back(fmt::format("{} more failed earlier, being retried", summary.to_retry));
   const auto failed =
-      summary.failed == 0 ? std::string() : fmt::format(" ({} failed)", summary.failed);
+      notes.empty() ? std::string() : fmt::format(" ({})", fmt::join(notes, "; "));
   return fmt::format("{} of {} {}s done{} in {}", summary.units_done,
                      summary.units_total > 0 ? std::to_string(summary.units_total)
                                              : std::string("(not yet known)"),

@@ -15,6 +15,7 @@
 
 #include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/segment.hpp"
+#include "runner/checkpoint/session_builds.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/mpi/mpi.hpp"
@@ -44,6 +45,10 @@ inline constexpr const char* failure_messages = "failure_messages";
 
 std::string checkpoint_directory(const std::string& output);
 
+// The command that continues the run of `output`, quoted for the shell: "levelforge resume
+// 'my results/x.h5'" and `extra` (e.g. " --retry-failed").
+std::string resume_command_text(const std::string& output, const std::string& extra = {});
+
 // What stands at a checkpoint path before a run, as rank 0 finds it. Only the kinds
 // levelforge made (unstarted, levelforge, unusable) are ever deleted, and only on request.
 struct CheckpointFound {
@@ -70,6 +75,9 @@ struct SavedRun {
   std::string config;  // the config text after overrides
   ShardSpec shard;
   RunIdentity identity;
+  // A retry of failures in progress (`--retry-failed`, stopped): its first session, whose
+  // earlier sessions' failures run again; -1 when none.
+  std::int64_t retry_session = -1;
 };
 // One process; throws CheckpointError when `directory` is not a readable checkpoint.
 SavedRun read_saved_run(const std::string& directory);
@@ -86,6 +94,9 @@ struct CheckpointSummary {
   std::uint64_t units_total = 0;  // 0 until known: chunks are counted by the first segment
   std::uint64_t units_done = 0;
   std::uint64_t failed = 0;  // of the done units, those that failed
+  // Failed units of the sessions before a retry in progress, which it runs again: not done.
+  std::uint64_t to_retry = 0;
+  std::int64_t retry_session = -1;  // SavedRun's
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
   std::size_t segments = 0;
   std::size_t unfinished_files = 0;  // .tmp: being written when the run died
@@ -99,17 +110,25 @@ std::string describe_progress(const CheckpointSummary& summary);
 class CheckpointStore {
  public:
   // Collective. Creates the directory and its manifest for `session` (0 for a new run; a
-  // retry of a complete result's failures continues its sessions).
+  // retry of a complete result's failures continues its sessions, after `earlier` builds).
   static CheckpointStore start(const config::Experiment& experiment, const ShardSpec& shard,
-                               const mpi::Comm& comm, std::int64_t session = 0);
+                               const mpi::Comm& comm, std::int64_t session = 0,
+                               const SessionBuilds& earlier = {});
   // Collective. Continues the checkpoint of `experiment`'s output: checks that it was made
-  // by the same config, seed, version and shard (CheckpointError listing the differences
-  // otherwise) and that every segment is whole and of that run, reads this rank's share of
-  // them, and only then starts a new session: a refused resume changes nothing.
+  // by the same experiment and shard, and by this build unless `retry_failed` (a retry after
+  // a fix runs with the new build, and both are recorded), CheckpointError listing the
+  // differences otherwise; that every segment is whole and of that run; reads this rank's
+  // share of them, and only then starts a new session: a refused resume changes nothing.
+  // With `retry_failed` the new session is a retry: the failures of every earlier session
+  // run again; without, a retry in progress goes on (retry_before_session).
   static CheckpointStore resume(const config::Experiment& experiment, const ShardSpec& shard,
-                                const mpi::Comm& comm);
+                                const mpi::Comm& comm, bool retry_failed = false);
 
   [[nodiscard]] std::int64_t session() const { return session_; }
+  // Failures of sessions before this one run again (a retry's first session); 0: none do.
+  [[nodiscard]] std::int64_t retry_before_session() const { return retry_before_; }
+  // Which build ran each session, this one included.
+  [[nodiscard]] const SessionBuilds& builds() const { return builds_; }
   [[nodiscard]] const std::string& directory() const { return directory_; }
   // What resume() read on this rank; each segment is read by exactly one rank.
   [[nodiscard]] std::vector<Segment> take_restored() { return std::move(restored_); }
@@ -124,12 +143,14 @@ class CheckpointStore {
 
  private:
   CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session,
-                  std::string identity);
+                  std::string identity, SessionBuilds builds, std::int64_t retry_before);
 
   std::string directory_;
   mpi::Comm comm_;
   std::int64_t session_;
   std::string identity_;  // encode_identity's text, in every segment
+  SessionBuilds builds_;
+  std::int64_t retry_before_ = 0;
   std::int64_t next_sequence_ = 0;
   std::vector<Segment> restored_;
   std::vector<std::string> notes_;

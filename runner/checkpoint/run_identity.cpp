@@ -14,9 +14,20 @@ namespace levelforge {
 
 namespace {
 
-// Keys of the effective config that may change between sessions of one run.
+// Keys of the effective config that may change between sessions of one run: where results
+// go, how often they are saved, and what a kernel's exception does to the rest of the run
+// (the finished work is the same either way; docs/checkpoint.md).
 bool is_identity_key(const std::string& key) {
-  return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.");
+  return key != "output" && !key.starts_with("output.") && !key.starts_with("checkpoint.") &&
+         key != "on_error";
+}
+
+RunIdentity part(const RunIdentity& identity, bool build) {
+  RunIdentity kept;
+  for (const auto& [key, value] : identity) {
+    if (is_build_key(key) == build) kept.emplace(key, value);
+  }
+  return kept;
 }
 
 // One line per value. A list of maps or lists (a table's rows) is keyed by index, so that a
@@ -58,10 +69,33 @@ RunIdentity run_identity(const config::Experiment& experiment, const ShardSpec& 
   for (auto& [key, value] : config) {
     if (is_identity_key(key)) identity.emplace(key, std::move(value));
   }
-  identity["levelforge version"] = std::string(build_version());
-  identity["git commit"] = std::string(build_commit());
+  identity[version_key] = std::string(build_version());
+  identity[commit_key] = commit_identity(std::string(build_commit()), std::string(build_changes()));
+  if (const auto* kernel = find_kernel(experiment.kernel)) {
+    identity[kernel_code_key] = kernel->code.identity();
+  }
   identity["shard"] = shard.sharded() ? shard.text() : "none";
   return identity;
+}
+
+bool is_build_key(const std::string& key) {
+  return key == version_key || key == commit_key || key == kernel_code_key;
+}
+
+RunIdentity experiment_part(const RunIdentity& identity) { return part(identity, false); }
+RunIdentity build_part(const RunIdentity& identity) { return part(identity, true); }
+
+std::string commit_identity(const std::string& commit, const std::string& changes) {
+  return changes.empty() ? commit : commit + " with uncommitted changes " + changes;
+}
+
+std::string describe_build(const RunIdentity& identity) {
+  const auto value = [&](const char* key) {
+    const auto found = identity.find(key);
+    return found == identity.end() ? std::string("unknown") : found->second;
+  };
+  return fmt::format("levelforge {} (commit {}), kernel code {}", value(version_key),
+                     value(commit_key), value(kernel_code_key));
 }
 
 std::vector<std::string> identity_differences(const RunIdentity& first, const RunIdentity& second,

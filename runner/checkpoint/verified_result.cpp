@@ -58,9 +58,24 @@ ResultHeader read_result_header(const h5::File& file) {
     const auto experiment =
         config::parse_experiment(header.config, header.path + ": config", {}, config_schema());
     header.identity = run_identity(experiment, header.shard.value_or(ShardSpec{}));
-    // The identity names this binary's version; the file's own version counts.
-    header.identity["levelforge version"] = root.read_string_attribute("levelforge_version");
-    header.identity["git commit"] = root.read_string_attribute("git_commit");
+    // The identity names this binary's build; the file's own counts.
+    header.identity[version_key] = root.read_string_attribute("levelforge_version");
+    header.identity[commit_key] = commit_identity(
+        root.read_string_attribute("git_commit"),
+        root.has_attribute("git_changes") ? root.read_string_attribute("git_changes") : "");
+    header.identity.erase(kernel_code_key);
+    if (root.has_attribute("kernel_sources") && root.has_attribute("kernel_version")) {
+      header.identity[kernel_code_key] =
+          KernelCode{root.read_string_attribute("kernel_version"), {}, false,
+                     root.read_string_attribute("kernel_sources")}
+              .identity();
+    }
+    if (root.has_attribute("builds")) {
+      header.builds = SessionBuilds::parse(root.read_strings_attribute("builds"));
+    } else {
+      for (std::int64_t session = 0; session < header.sessions; ++session)
+        header.builds.add(session, describe_build(header.identity));
+    }
   } catch (const h5::IoError& error) {
     throw VerifyError(header.path + ": its provenance cannot be read (" + error.what() + ")");
   } catch (const config::ConfigError& error) {
@@ -69,21 +84,30 @@ ResultHeader read_result_header(const h5::File& file) {
   return header;
 }
 
-bool is_complete_result_of(const std::string& path, const RunIdentity& identity, std::string& why) {
+ResultMatch match_result(const std::string& path, const RunIdentity& identity, std::string& why) {
   try {
     const auto header = read_result_header(open_result(path));
     if (!header.complete) {
       why = path + " is a levelforge result that did not complete (complete = 0)";
-      return false;
+      return ResultMatch::other;
     }
-    const auto lines = identity_differences(header.identity, identity, "in it", "in this run");
-    if (lines.empty()) return true;
-    why = path + " is the complete result of a different run:\n" +
-          fmt::format("{}", fmt::join(lines, "\n"));
+    const auto lines = identity_differences(experiment_part(header.identity),
+                                            experiment_part(identity), "in it", "in this run");
+    if (!lines.empty()) {
+      why = path + " is the complete result of a different run:\n" +
+            fmt::format("{}", fmt::join(lines, "\n"));
+      return ResultMatch::other;
+    }
+    const auto builds = identity_differences(build_part(header.identity), build_part(identity),
+                                             "in it", "in this build");
+    if (builds.empty()) return ResultMatch::this_run;
+    why = path + " is the complete result of this experiment made by another build:\n" +
+          fmt::format("{}", fmt::join(builds, "\n"));
+    return ResultMatch::this_experiment;
   } catch (const VerifyError& error) {
     why = error.what();
   }
-  return false;
+  return ResultMatch::other;
 }
 
 }  // namespace levelforge

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "runner/checkpoint/run_identity.hpp"
+#include "runner/checkpoint/session_builds.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/h5/h5.hpp"
 
@@ -28,8 +29,12 @@ struct ResultHeader {
   bool complete = false;
   std::optional<ShardSpec> shard;  // a shard's index and count
   std::int64_t sessions = 1;
-  // The run identity of the file's config, shard, levelforge version and git commit.
+  // The run identity of the file's config, shard, levelforge version and git commit, and of
+  // its kernel's code.
   RunIdentity identity;
+  // Which build ran each session (the `builds` attribute; for a file without one, its own
+  // build for every session).
+  SessionBuilds builds;
 };
 
 // One process: opens `path` once its seal matches and it is a levelforge result file of
@@ -38,9 +43,15 @@ h5::File open_result(const std::string& path);
 // One process: the header of a file opened by open_result. Throws VerifyError.
 ResultHeader read_result_header(const h5::File& file);
 
-// One process: whether the file at `path` is the complete result of the run `identity`
-// (run_identity's); when it is not, `why` says what it is instead. Reads nothing but the
-// seal and the root attributes.
-bool is_complete_result_of(const std::string& path, const RunIdentity& identity, std::string& why);
+// What a file found at an output path is to a run.
+enum class ResultMatch {
+  other,            // not a complete result of this run's experiment (`why` says what it is)
+  this_run,         // its complete result, made by this build
+  this_experiment,  // its complete result, made by another build (`why` lists the differences)
+};
+
+// One process: what the file at `path` is to the run `identity` (run_identity's). Reads
+// nothing but the seal and the root attributes.
+ResultMatch match_result(const std::string& path, const RunIdentity& identity, std::string& why);
 
 }  // namespace levelforge

@@ -6,17 +6,22 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/output_lock.hpp"
+#include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/config/suggest.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/files/input_file.hpp"
+#include "runner/files/shell_word.hpp"
 
 namespace levelforge::cli {
 
@@ -127,7 +132,8 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
   const bool output_exists = fs::exists(fs::symlink_status(output, ignored));
   const auto identity = run_identity(experiment, shard);
   std::string what_output_is;
-  const bool output_done = output_exists && is_complete_result_of(output, identity, what_output_is);
+  const auto match =
+      output_exists ? match_result(output, identity, what_output_is) : ResultMatch::other;
 
   if (!resume) {
     if ((checkpoint.kind == Kind::levelforge || checkpoint.kind == Kind::unusable) && !force) {
@@ -137,22 +143,23 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
                        "checkpoint is deleted)");
     }
     if (output_exists && !force) {
-      throw UsageError(
-          "output file '" + output + "' already exists (" +
-          (output_done ? std::string("the complete result of this run") : what_output_is) +
-          "); pass --force to replace it");
+      throw UsageError("output file '" + output + "' already exists (" +
+                       (match == ResultMatch::this_run
+                            ? std::string("the complete result of this run")
+                            : what_output_is) +
+                       "); pass --force to replace it");
     }
     return Start::fresh;
   }
-  if (output_done) {
-    // The run had finished; a checkpoint left beside it (a kill between the result's rename
-    // and the checkpoint's removal or during it, or a retry of its failures stopped) goes
-    // only when it is this run's, and a retry continues it instead.
-    const bool leftover =
-        checkpoint.kind == Kind::unstarted ||
-        (checkpoint.kind == Kind::levelforge && read_saved_run(directory).identity == identity);
+  if (match != ResultMatch::other) {
+    // The experiment had finished. A checkpoint beside it is a kill between the result's
+    // rename and the checkpoint's removal, or a retry of its failures that was stopped.
+    std::optional<SavedRun> saved;
+    if (checkpoint.kind == Kind::levelforge) saved = read_saved_run(directory);
+    const bool of_this_experiment =
+        saved && experiment_part(saved->identity) == experiment_part(identity);
     if (how.retry_failed) {
-      if (leftover && checkpoint.kind == Kind::levelforge) return Start::resume;
+      if (of_this_experiment) return Start::resume;
       if (checkpoint.kind == Kind::levelforge || checkpoint.kind == Kind::unusable) {
         throw UsageError("cannot retry the failures of " + output + ": the checkpoint " +
                          directory + " beside it is not this run's" +
@@ -160,22 +167,33 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
       }
       const auto failures = recorded_failures(output);
       if (failures > 0) {
-        notes.push_back(fmt::format("{} is complete with {} failure{}: running {} again", output,
+        notes.push_back(fmt::format("{} is complete with {} failure{}: running {} again{}", output,
                                     failures, failures == 1 ? "" : "s",
-                                    failures == 1 ? "it" : "them"));
+                                    failures == 1 ? "it" : "them",
+                                    match == ResultMatch::this_experiment
+                                        ? " with this build (it was made by another; the result "
+                                          "records both)"
+                                        : ""));
         return Start::retry_output;
       }
       notes.push_back(output + " holds no failures to retry");
       return Start::nothing_to_do;
     }
-    if (leftover) {
+    if (of_this_experiment && saved->retry_session >= 0) {
+      notes.push_back("continuing the retry of " + output + "'s failures that was stopped");
+      return Start::resume;
+    }
+    if (checkpoint.kind == Kind::unstarted || (of_this_experiment && saved->identity == identity)) {
       remove_checkpoint(directory);
     } else if (checkpoint.kind != Kind::absent) {
       notes.push_back("the checkpoint " + directory + " beside it is not this run's and is kept: " +
-                      (checkpoint.problem.empty()
-                           ? std::string("inspect it with `levelforge inspect ") + directory + "`"
-                           : checkpoint.problem));
+                      (checkpoint.problem.empty() ? "inspect it with `" +
+                                                        shell_command({"levelforge", "inspect",
+                                                                       directory}) +
+                                                        "`"
+                                                  : checkpoint.problem));
     }
+    if (match == ResultMatch::this_experiment) notes.push_back(what_output_is);
     return Start::nothing_to_do;
   }
   if (output_exists && !force) {
@@ -268,6 +286,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
         "drop one of them");
   }
   const bool quiet_rank = comm.rank() != 0 || how.quiet;
+  std::optional<OutputLock> lock;
   RunOptions options;
   options.shard = shard;
   if (!how.no_output) {
@@ -276,6 +295,10 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
       if (!problem.empty()) throw UsageError(problem);
     });
     if (!place_problem.empty()) throw UsageError(place_problem);
+    // Held from before the first look at the output to after the last write, by rank 0.
+    const auto held = mpi::root_verdict(
+        comm, [&] { lock.emplace(OutputLock::acquire(experiment.output, how.command_line)); });
+    if (!held.empty()) throw UsageError(held);
     std::int64_t start = 0;
     std::vector<std::string> notes;
     const auto refused = mpi::root_verdict(comm, [&] {
@@ -317,10 +340,11 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   if (summary.stopped) {
     fmt::print(stderr,
                "levelforge: stopped by signal {}: checkpoint saved in {}; continue with "
-               "`levelforge resume {}` (under mpirun or srun, on any number of ranks); "
-               "`levelforge inspect {}` shows how much is done\n",
-               summary.stop_signal, checkpoint_directory(experiment.output), experiment.output,
-               experiment.output);
+               "`{}` (under mpirun or srun, on any number of ranks); "
+               "`{}` shows how much is done\n",
+               summary.stop_signal, checkpoint_directory(experiment.output),
+               resume_command_text(experiment.output),
+               shell_command({"levelforge", "inspect", experiment.output}));
     return exit_checkpointed;
   }
   fmt::print("levelforge: {} task{}, {} kernel calls in {:.4f} s on {} rank{} (max idle {:.1f}%)\n",
@@ -334,7 +358,8 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
                "The failures are in /failures{}\n",
                summary.failures, unit, summary.failures == 1 ? "" : "s",
                options.write_output
-                   ? fmt::format("; `levelforge inspect {}` lists them by point", experiment.output)
+                   ? fmt::format("; `{}` lists them by point",
+                                 shell_command({"levelforge", "inspect", experiment.output}))
                    : std::string());
     return exit_task_failures;
   }
@@ -362,6 +387,36 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   return launch(experiment, shared.models, shard, arguments.launch, comm);
 }
 
+namespace {
+
+// `resume --set`: the changes a session may make to a run, which alter no finished result
+// (on_error, checkpoint.*; docs/checkpoint.md). Any other is another experiment.
+config::Experiment with_session_changes(const config::Experiment& saved, const ShardSpec& shard,
+                                        const std::vector<std::string>& overrides,
+                                        const std::string& source) {
+  for (const auto& override : overrides) {
+    if (override.starts_with("output")) {
+      throw UsageError("resume --set " + override +
+                       ": a resume writes the output it names; the output cannot change");
+    }
+  }
+  auto changed = config::parse_experiment(saved.config_text, source, overrides, config_schema());
+  const auto lines = identity_differences(experiment_part(run_identity(saved, shard)),
+                                          experiment_part(run_identity(changed, shard)),
+                                          "in the checkpoint", "with --set");
+  if (!lines.empty()) {
+    throw UsageError(
+        "resume --set may change only what no finished result depends on (on_error, "
+        "checkpoint.every, checkpoint.seconds); these would make it another experiment:\n" +
+        config::join(lines, "\n") +
+        "\nrun that experiment into another output instead: `levelforge run CONFIG --set ... -o "
+        "OTHER.h5`");
+  }
+  return changed;
+}
+
+}  // namespace
+
 int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   const auto& output = arguments.output;
   const auto directory = checkpoint_directory(output);
@@ -378,7 +433,7 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
       throw UsageError(directory +
                        " holds nothing saved: the run stopped before its first checkpoint. "
                        "Start it again with `levelforge run CONFIG -o " +
-                       output + " --force`");
+                       shell_word(output) + " --force`");
     }
     if (found.kind == Kind::absent) {
       std::error_code ignored;
@@ -403,6 +458,8 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
       saved = read_saved_run(directory);
     }
     experiment = config::parse_experiment(saved.config, source, {}, config_schema());
+    if (!arguments.overrides.empty())
+      experiment = with_session_changes(experiment, saved.shard, arguments.overrides, source);
   });
   if (!problem.empty()) throw UsageError(problem);
   comm.broadcast_value(complete, 0);

@@ -45,6 +45,7 @@ struct Launch {
   std::string work_queue = "auto";        // --work-queue: auto, server or window (mpi/counters.hpp)
   std::string claims = "guided";          // --claims: guided or single (drivers/work_queue.hpp)
   std::string ranks_per_writer = "node";  // --ranks-per-writer (output/output_writers.hpp)
+  std::string command_line;               // as typed, shell-quoted: the output lock names it
 };
 
 struct RunArguments {
@@ -64,6 +65,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm);
 // text and shard its manifest holds; nothing to retype.
 struct ResumeArguments {
   std::string output;
+  // --set of the keys a session may change (on_error, checkpoint.*); any other is refused.
+  std::vector<std::string> overrides;
   Launch launch;  // force, no_output and resume are not options of `resume`
 };
 
@@ -77,6 +80,7 @@ struct MergeArguments {
   std::string output;
   std::vector<std::string> shards;
   bool force = false;
+  std::string command_line;
 };
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm);

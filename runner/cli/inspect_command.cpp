@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "runner/checkpoint/checkpoint_store.hpp"
+#include "runner/checkpoint/output_lock.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
@@ -77,8 +78,9 @@ void list_datasets(const h5::Group& group, const std::string& prefix) {
 }
 
 void print_provenance(const h5::Group& root) {
-  for (const auto* key : {"experiment", "kernel", "driver", "levelforge_version", "git_commit",
-                          "start_time", "end_time"}) {
+  for (const auto* key :
+       {"experiment", "kernel", "driver", "levelforge_version", "git_commit", "git_changes",
+        "kernel_version", "kernel_commit", "kernel_sources", "start_time", "end_time"}) {
     if (root.has_attribute(key)) fmt::print("{:<20} {}\n", key, root.read_string_attribute(key));
   }
   for (const auto* key : {"seed", "replicates", "ranks"}) {
@@ -87,6 +89,19 @@ void print_provenance(const h5::Group& root) {
   if (root.has_attribute("hosts")) {
     fmt::print("{:<20} {}\n", "hosts", config::join(root.read_strings_attribute("hosts")));
   }
+  // Listed when sessions ran on different builds (a retry after a fix).
+  if (root.has_attribute("builds")) {
+    const auto builds = root.read_strings_attribute("builds");
+    if (builds.size() > 1) {
+      for (const auto& build : builds) fmt::print("{:<20} {}\n", "build", build);
+    }
+  }
+}
+
+// Who is writing `output` right now, as its lock says.
+void print_lock_holder(const std::string& output) {
+  if (const auto holder = lock_holder(output))
+    fmt::print("{:<20} {}\n", "in use by", holder->describe());
 }
 
 void print_task_summary(const TableData& tasks, std::size_t rows) {
@@ -336,6 +351,11 @@ void inspect_checkpoint(const std::string& directory) {
         "them again)\n",
         "failed", summary.failed, summary.unit + "s");
   }
+  if (summary.to_retry > 0) {
+    fmt::print("{:<20} {} {}s that failed before session {}, not yet run again (a retry of "
+               "failures in progress)\n",
+               "retrying", summary.to_retry, summary.unit, summary.retry_session);
+  }
   for (const auto& [task, generations] : summary.in_progress)
     fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);
   fmt::print("{:<20} {}\n", "segments", summary.segments);
@@ -347,7 +367,8 @@ void inspect_checkpoint(const std::string& directory) {
   while (output.size() > 1 && output.ends_with('/')) output.pop_back();
   if (output.ends_with(".checkpoint"))
     output.resize(output.size() - std::string(".checkpoint").size());
-  fmt::print("continue with `levelforge resume {}`\n", output);
+  print_lock_holder(output);
+  fmt::print("continue with `{}`\n", resume_command_text(output));
 }
 
 void inspect(const std::string& path, const InspectDetail& detail) {
@@ -379,6 +400,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
     fmt::print("WARNING: the run did not complete; its datasets may be partial\n");
   }
   print_provenance(root);
+  print_lock_holder(path);
   if (root.has_attribute("sessions"))
     fmt::print("{:<20} {}\n", "sessions", root.read_int_attribute("sessions"));
   if (root.has_attribute("shard_count")) {

@@ -23,6 +23,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/files/shell_word.hpp"
 #include "runner/output/provenance.hpp"
 
 namespace {
@@ -152,7 +153,8 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
   run_app
       ->add_flag("--retry-failed", run.launch.retry_failed,
                  "with --resume: run the tasks and chunks recorded as failed again "
-                 "(on_error: record)")
+                 "(on_error: record), with this build even when another made the checkpoint "
+                 "or result (both builds are recorded)")
       ->needs(run_app->get_option("--resume"));
   add_distribution_options(*run_app, run.launch);
   run_app->add_option("--shard", run.shard,
@@ -180,7 +182,14 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}));
   resume_app->add_flag("-q,--quiet", resume.launch.quiet, "no progress reports");
   resume_app->add_flag("--retry-failed", resume.launch.retry_failed,
-                       "run the tasks and chunks recorded as failed again (on_error: record)");
+                       "run the tasks and chunks recorded as failed again (on_error: record), "
+                       "with this build even when it is not the one that made the checkpoint "
+                       "or result (a retry after a fix; both builds are recorded)");
+  resume_app
+      ->add_option("--set", resume.overrides,
+                   "change what no finished result depends on: on_error=record, "
+                   "checkpoint.every=N, checkpoint.seconds=S")
+      ->allow_extra_args(false);
   add_distribution_options(*resume_app, resume.launch);
 
   cli::MergeArguments merge;
@@ -300,6 +309,8 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
     return code == 0 ? cli::exit_ok : cli::exit_usage;
   }
 
+  const auto command_line = shell_command({argv, argv + argc});
+  run.launch.command_line = resume.launch.command_line = merge.command_line = command_line;
   if (run_app->parsed()) return cli::run_command(run, mpi.world());
   if (resume_app->parsed()) return cli::resume_command(resume, mpi.world());
   if (merge_app->parsed()) return cli::merge_command(merge, mpi.world());

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "runner/checkpoint/output_lock.hpp"
 #include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
@@ -84,12 +85,26 @@ std::string check_shards(const std::vector<std::string>& paths) {
 }  // namespace
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
-  check_output_free(arguments.output, arguments.force, comm);
   for (const auto& shard : arguments.shards) {
     std::error_code ignored;
     if (shard == arguments.output || std::filesystem::equivalent(shard, arguments.output, ignored))
       throw UsageError("the merged file " + arguments.output + " would replace its shard " + shard);
   }
+  // The merged file and every shard have one owner while the merge reads and writes them: a
+  // shard's own job still running (or resuming) is refused here, and so is a second merge.
+  std::vector<OutputLock> locks;
+  const auto held = mpi::root_verdict(comm, [&] {
+    locks.push_back(OutputLock::acquire(arguments.output, arguments.command_line));
+    std::set<std::string> locked;
+    for (const auto& shard : arguments.shards) {
+      std::error_code ignored;
+      const auto canonical = std::filesystem::weakly_canonical(shard, ignored).string();
+      if (locked.insert(canonical.empty() ? shard : canonical).second)
+        locks.push_back(OutputLock::acquire(shard, arguments.command_line));
+    }
+  });
+  if (!held.empty()) throw UsageError(held);
+  check_output_free(arguments.output, arguments.force, comm);
   std::string config_text;
   const auto problem =
       mpi::root_verdict(comm, [&] { config_text = check_shards(arguments.shards); });

@@ -120,7 +120,7 @@ void DriverContext::log_failed_tasks(std::uint64_t units) {
 
 std::vector<std::uint64_t> DriverContext::restore_done(std::span<const std::int64_t> succeeded) {
   auto done = gather_ids(succeeded);
-  const auto failed = failures.restore(restored, done, retry_failed, comm);
+  const auto failed = failures.restore(restored, done, retry_before_session, comm);
   std::vector<std::uint64_t> all;
   all.reserve(done.size() + failed.size());
   std::merge(done.begin(), done.end(), failed.begin(), failed.end(), std::back_inserter(all));

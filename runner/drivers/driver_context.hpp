@@ -115,7 +115,9 @@ struct DriverContext {
   // Merge: the restored work must be the whole run; nothing may be left to do.
   bool restored_is_complete = false;
   std::int64_t session = 0;
-  bool retry_failed = false;  // failures restored from earlier sessions run again
+  // Failures restored from sessions before this one run again (a retry's first session; 0:
+  // none do).
+  std::int64_t retry_before_session = 0;
   FailureLog failures{};
   std::uint64_t work_units = 0;  // kernel calls made by this rank, for the timing table
   bool stopped = false;          // set by the driver: stopped on a signal with work left

@@ -111,7 +111,8 @@ void FailureLog::save_into(Segment& segment) {
 
 std::vector<std::uint64_t> FailureLog::restore(const std::vector<Segment>& restored,
                                                const std::vector<std::uint64_t>& succeeded,
-                                               bool retry, const mpi::Comm& comm) {
+                                               std::int64_t retry_before_session,
+                                               const mpi::Comm& comm) {
   std::vector<Failure> local;
   for (const auto& segment : restored) {
     auto part = failures_of(segment);
@@ -128,7 +129,7 @@ std::vector<std::uint64_t> FailureLog::restore(const std::vector<Segment>& resto
   std::vector<std::uint64_t> units;
   std::size_t position = 0;
   for (auto& [unit, failure] : newest) {
-    if (retry) {
+    if (failure.session < retry_before_session) {
       retried_.push_back(unit);
       continue;
     }

@@ -38,11 +38,12 @@ class FailureLog {
   // Collective, once before the work: the failures of earlier sessions in every rank's
   // `restored` segments, less those of units in `succeeded` (a retry that worked) and, for a
   // unit that failed in several sessions, all but the newest. Kept spread over the ranks;
-  // returns every rank's failed units, sorted. With `retry`, keeps none: their units, in
-  // retried(), run again.
+  // returns every rank's failed units, sorted. A unit whose newest failure is of a session
+  // before `retry_before_session` (a retry's first session; 0: no retry) is not kept: it
+  // runs again, and is in retried().
   std::vector<std::uint64_t> restore(const std::vector<Segment>& restored,
-                                     const std::vector<std::uint64_t>& succeeded, bool retry,
-                                     const mpi::Comm& comm);
+                                     const std::vector<std::uint64_t>& succeeded,
+                                     std::int64_t retry_before_session, const mpi::Comm& comm);
   [[nodiscard]] const std::vector<std::uint64_t>& retried() const { return retried_; }
 
   // Collective: every rank's failures, ordered by task, then index range.

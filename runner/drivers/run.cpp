@@ -83,6 +83,11 @@ void write_provenance(ResultFile& file, const config::Experiment& experiment, co
   };
   attribute("levelforge_version", std::string(build_version()));
   attribute("git_commit", std::string(build_commit()));
+  attribute("git_changes", std::string(build_changes()));
+  const auto& code = find_kernel(experiment.kernel)->code;
+  attribute("kernel_version", code.version);
+  attribute("kernel_commit", code.commit_text());
+  attribute("kernel_sources", code.sources);
   attribute("config", experiment.config_text);
   attribute("effective_config", config::effective_yaml(experiment, config_schema()));
   attribute("experiment", experiment.name);
@@ -95,8 +100,10 @@ void write_provenance(ResultFile& file, const config::Experiment& experiment, co
   attribute("start_time", start_time);
 }
 
-void write_shard_provenance(ResultFile& file, const RunOptions& options, std::int64_t session) {
+void write_shard_provenance(ResultFile& file, const RunOptions& options, std::int64_t session,
+                            const std::vector<std::string>& builds) {
   file.write_attribute("", "sessions", session + 1);
+  file.write_attribute("", "builds", builds);
   if (options.shard.sharded()) {
     file.write_attribute("", "shard_index", options.shard.index);
     file.write_attribute("", "shard_count", options.shard.count);
@@ -156,33 +163,45 @@ void seed_checkpoint_from_output(const config::Experiment& experiment, const Poi
                                  const ShardSpec& shard, const mpi::Comm& comm,
                                  std::optional<CheckpointStore>& checkpoint) {
   std::int64_t sessions = 0;
+  std::string builds;
   Segment work;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto file = open_result(experiment.output);
-    sessions = read_result_header(file).sessions;
+    const auto header = read_result_header(file);
+    sessions = header.sessions;
+    for (const auto& line : header.builds.lines()) builds += line + "\n";
     work = shard_segment(file, experiment, *find_kernel(experiment.kernel), models, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
-  // The file's work as its last session's; the resume below is the next session.
-  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1));
+  comm.broadcast(builds, 0);
+  std::vector<std::string> lines;
+  for (std::size_t begin = 0, end = 0; (end = builds.find('\n', begin)) != std::string::npos;
+       begin = end + 1) {
+    lines.push_back(builds.substr(begin, end - begin));
+  }
+  // The file's work as its last session's; the resume below is the next session, a retry.
+  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1,
+                                            SessionBuilds::parse(lines)));
   if (comm.rank() == 0) checkpoint->save(work);
   comm.barrier();
-  checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm));
+  checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm, true));
 }
 
 // " (the file system of results/ is full: 0 bytes free ...)" when little is left there.
-std::string full_disk_note(const std::string& output) {
+// A merge keeps no checkpoint: it is run again as it was.
+std::string full_disk_note(const std::string& output, bool merging) {
   auto folder = std::filesystem::path(output).parent_path();
   if (folder.empty()) folder = ".";
   std::error_code error;
   const auto space = std::filesystem::space(folder, error);
   constexpr std::uintmax_t nearly_full = std::uintmax_t{1} << 20U;
   if (error || space.available >= nearly_full) return {};
-  return fmt::format(
-      " (the file system of {} is full: {} bytes free; free space, then `levelforge resume {}` "
-      "continues from the checkpoint)",
-      folder.string(), space.available, output);
+  const auto next = merging ? std::string("the same `levelforge merge` again (the shards are "
+                                          "untouched; a merge keeps no checkpoint) writes it")
+                            : "`" + resume_command_text(output) + "` continues from the checkpoint";
+  return fmt::format(" (the file system of {} is full: {} bytes free; free space, then {})",
+                     folder.string(), space.available, next);
 }
 
 ProgressReporter make_progress(const config::Experiment& experiment, const RunOptions& options,
@@ -261,7 +280,8 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
       seed_checkpoint_from_output(experiment, models, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
-      checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
+      checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm,
+                                                            options.retry_failed)
                                   : CheckpointStore::start(experiment, options.shard, comm);
       summary.session = checkpoint->session();
       // Said when it happens: a resume's start line is followed by what it restored.
@@ -271,7 +291,8 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
     }
     file.emplace(experiment.output, comm.dup(), all_hosts, options.writers);
     write_provenance(*file, experiment, comm, hosts, start_time);
-    write_shard_provenance(*file, options, summary.session);
+    write_shard_provenance(*file, options, summary.session,
+                           checkpoint ? checkpoint->builds().lines() : options.merged_builds);
     write_points(*file, experiment, comm);
   }
 
@@ -285,7 +306,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
   context.restored_is_complete = merging;
   context.session = summary.session;
-  context.retry_failed = options.retry_failed;
+  context.retry_before_session = checkpoint ? checkpoint->retry_before_session() : 0;
   const auto started = std::chrono::steady_clock::now();
   driver_for(experiment).run(context);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
@@ -331,11 +352,12 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
 RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
                           RunOptions options, const mpi::Comm& comm) {
   std::optional<ResultFile> file;
+  const bool merging = !options.merged_from.empty();
   try {
     return run_into(experiment, models, std::move(options), comm, file);
   } catch (const h5::IoError& error) {
     // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
-    const auto note = full_disk_note(experiment.output);
+    const auto note = full_disk_note(experiment.output, merging);
     if (file) file->remove_after_error();
     throw h5::IoError(error.what() + note);
   } catch (...) {

@@ -22,7 +22,8 @@ struct RunOptions {
   ProgressStyle progress = ProgressStyle::automatic;
   // Continue from the checkpoint beside the output (which exists); otherwise start one.
   bool resume = false;
-  // With resume: the failures of earlier sessions (on_error: record) run again.
+  // With resume: the failures of earlier sessions (on_error: record) run again, and the
+  // checkpoint may be of another build (a retry after a fix).
   bool retry_failed = false;
   // The output is this run's complete result: its work seeds a new checkpoint (and a new
   // session), and its failures run again (with retry_failed).
@@ -33,6 +34,7 @@ struct RunOptions {
   // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
   std::vector<Segment> merged;
   std::vector<std::string> merged_from;  // the shard files, for provenance
+  std::vector<std::string> merged_builds;  // the builds that made them, for provenance
 };
 
 struct RunSummary {

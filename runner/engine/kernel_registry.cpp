@@ -52,9 +52,19 @@ bool add_kernel(KernelEntry entry) {
 const std::vector<KernelEntry>& registered_kernels() {
   static const std::vector<KernelEntry> entries = [] {
     auto all = describe_all(kernels::Registered{});
+    for (auto& entry : all) {
+      auto code = in_tree_kernel_code(entry.name);
+      if (!code) {
+        throw std::logic_error("kernel '" + entry.name +
+                               "' has no code identity: declare it with levelforge_kernel_code "
+                               "in its folder's CMakeLists.txt (cmake/kernel_code.cmake)");
+      }
+      entry.code = std::move(*code);
+    }
     auto& added = added_kernels();
     added.read = true;
     for (auto& entry : added.entries) {
+      entry.code = added_kernel_code();
       if (std::any_of(all.begin(), all.end(),
                       [&](const KernelEntry& known) { return known.name == entry.name; }))
         throw std::logic_error("two kernels are registered under the name '" + entry.name + "'");

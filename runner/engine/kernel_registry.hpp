@@ -17,6 +17,7 @@
 #include "kernels/api/reductions.hpp"
 #include "kernels/api/results.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/engine/kernel_code.hpp"
 #include "runner/engine/models.hpp"
 
 namespace levelforge {
@@ -79,6 +80,8 @@ struct KernelEntry {
   // carries (SimdKernel); empty for kernels without SIMD paths.
   std::function<std::string(const ParamSet&)> simd_path;
   std::string simd_paths;
+  // Which code this is (kernel_code.hpp): part of every run's identity.
+  KernelCode code;
 
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
