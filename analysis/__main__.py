@@ -93,7 +93,7 @@ def run_action(action, args):
         action(args)
     except (LoadError, OutputError) as error:
         return fail(error, 2)
-    except (WriteError, OSError) as error:
+    except OSError as error:  # WriteError, or a read that failed after the file's checks
         return fail(error, 1)
     return 0
 

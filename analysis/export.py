@@ -32,11 +32,13 @@ MANIFEST = "levelforge-export.json"
 MANIFEST_FORMAT = "levelforge-export"
 MANIFEST_VERSION = 1
 # What tells runs apart, as levelforge tells them apart for resuming and merging
-# (docs/checkpoint.md, runner/checkpoint/run_identity.hpp): these provenance attributes and
-# the effective config without the settings that change no finished result. A file resumed or
-# retried (a later start time), moved, or made again by the same config is the same run: its
-# results are the same. A shard is not its merged file.
-IDENTITY = ("experiment", "seed", "levelforge_version", "git_commit", "shard_index", "shard_count")
+# (docs/checkpoint.md, runner/checkpoint/run_identity.hpp): these provenance attributes (the
+# build's where the file has them) and the effective config without the settings that change
+# no finished result. A file resumed or retried (a later start time), moved, or made again by
+# the same config and build is the same run: its results are the same. A shard is not its
+# merged file.
+IDENTITY = ("experiment", "seed", "levelforge_version", "git_commit", "git_changes",
+            "kernel_version", "kernel_commit", "kernel_sources", "shard_index", "shard_count")
 NOT_RESULTS = ("output", "checkpoint", "on_error")
 EXTENSIONS = {"csv": ".csv", "netcdf": ".nc"}
 # A manifest larger than this is no manifest of ours (a few hundred bytes).

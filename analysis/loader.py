@@ -12,8 +12,9 @@ FORMAT = "levelforge-results"
 FORMAT_VERSION = 1
 # Root attributes that describe the run rather than its results.
 PROVENANCE = ("experiment", "kernel", "driver", "seed", "replicates", "ranks", "hosts",
-              "levelforge_version", "git_commit", "start_time", "end_time", "sessions",
-              "shard_index", "shard_count", "merged_from", "config", "effective_config")
+              "levelforge_version", "git_commit", "git_changes", "kernel_version", "kernel_commit",
+              "kernel_sources", "start_time", "end_time", "sessions", "shard_index", "shard_count",
+              "merged_from", "config", "effective_config")
 
 
 class LoadError(Exception):

@@ -583,9 +583,11 @@ class Exports(TempDirTest):
             for key in ("output", "checkpoint", "on_error"):
                 del config[key]
             config = json.dumps(config, sort_keys=True).encode()
+            build = {key: text_of(f.attrs[key]) for key in (
+                "levelforge_version", "git_commit", "git_changes", "kernel_version",
+                "kernel_commit", "kernel_sources") if key in f.attrs}
             self.assertEqual(manifest["run"], {
-                "experiment": "doc-sweep", "seed": 2, "git_commit": text_of(f.attrs["git_commit"]),
-                "levelforge_version": text_of(f.attrs["levelforge_version"]),
+                "experiment": "doc-sweep", "seed": 2, **build,
                 "config_xxh3": f"{xxhash.xxh3_64_intdigest(config):016x}"})
             self.assertEqual(manifest["start_time"], text_of(f.attrs["start_time"]))
         self.assertEqual((manifest["source"], manifest["files"]), (good, {"csv": self.TABLES}))

@@ -37,6 +37,13 @@ ShardSpec ShardSpec::parse(const std::string& text) {
   }
   const ShardSpec shard{parse_number(std::string_view(text).substr(0, slash), text),
                         parse_number(std::string_view(text).substr(slash + 1), text)};
+  // A Slurm job array has at most MaxArraySize jobs (1001 by default); the bound keeps every
+  // count and index well inside the result's int64 attributes.
+  constexpr std::uint64_t most_shards = 1'000'000;
+  if (shard.count > most_shards) {
+    throw std::invalid_argument("--shard '" + text + "': N is at most " +
+                                std::to_string(most_shards));
+  }
   if (shard.count == 0 || shard.index >= shard.count) {
     throw std::invalid_argument(
         "--shard '" + text + "': I must be in 0.." +

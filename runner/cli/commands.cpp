@@ -22,6 +22,7 @@
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/files/input_file.hpp"
 #include "runner/files/shell_word.hpp"
+#include "runner/mpi/counters.hpp"
 
 namespace levelforge::cli {
 
@@ -220,6 +221,33 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
   }
 }
 
+// Open MPI's MPI-IO (ompio, 4.1 in Debian 12) copies the path it is given, with suffixes of
+// its own, into fixed buffers, and names its shared-file-pointer files after the file: a
+// result path of 237 bytes (its `.partial` 245) aborts the job at start-up and a file name of
+// 233 fails in MPI_File_open, each after the checkpoint was made. The path counts as typed
+// (a relative path is shorter), so the bounds leave room and the advice says so.
+constexpr std::size_t longest_output_path = 230;
+constexpr std::size_t longest_output_name = 200;
+
+std::string output_length_problem(const std::string& output) {
+  const auto name = std::filesystem::path(output).filename().string();
+  if (name.size() > longest_output_name) {
+    return fmt::format(
+        "the result file's name '{}' is {} bytes long; levelforge takes names of at most {} "
+        "(the MPI-IO library names files of its own after it, within the file system's 255): "
+        "give a shorter name (-o, or the experiment's name for a shard)",
+        name, name.size(), longest_output_name);
+  }
+  if (output.size() > longest_output_path) {
+    return fmt::format(
+        "the result path '{}' is {} bytes long; levelforge takes paths of at most {} as given "
+        "(the MPI-IO library copies it into buffers of fixed size): run from a folder nearer the "
+        "output and give it relative to there (-o results/x.h5), or shorten it",
+        output, output.size(), longest_output_path);
+  }
+  return {};
+}
+
 // Rank 0's check that the result can be written where it goes: the folder exists or can
 // be made, and a file can be created in it. Found before anything runs, so that a typo'd
 // or read-only path is a usage error naming the folder, not an HDF5 error after the work.
@@ -237,6 +265,7 @@ std::string output_place_problem(const std::string& output) {
   if (const auto kind = special_file_kind(output); !kind.empty()) {
     return "output '" + output + "' is " + kind + "; give the path of a regular file";
   }
+  if (const auto problem = output_length_problem(output); !problem.empty()) return problem;
   // The folder is made when the run starts, not here: a refused start writes nothing. Its
   // nearest existing ancestor must be a folder this process can write into.
   fs::path folder = fs::path(output).parent_path();
@@ -277,6 +306,24 @@ void check_output_free(const std::string& output, bool force, const mpi::Comm& c
 
 namespace {
 
+// Collective: a work queue asked for by name can be made here, found before the checkpoint
+// is: a window needs an MPI one-sided component, which a job's MCA settings may exclude.
+void check_work_queue(const std::string& name, const mpi::Comm& comm) {
+  const auto host = mpi::parse_counter_host(name);
+  if (host != mpi::CounterHost::window) return;
+  std::string problem;
+  try {
+    mpi::make_counters(comm, 1, host)->free();
+  } catch (const mpi::MpiError& error) {
+    problem = error.what();
+  }
+  if (auto problems = mpi::all_problems(comm, problem); !problems.empty()) {
+    problems.resize(std::min(problems.size(), problems.find('\n')));  // each rank says the same
+    throw UsageError("--work-queue window: this MPI cannot make the one-sided window (" +
+                     problems + "); use --work-queue server, or auto, which chooses");
+  }
+}
+
 // `run` and `resume` alike, once the experiment and its shard are known.
 int launch(const config::Experiment& experiment, const PointModels& models, const ShardSpec& shard,
            const Launch& how, const mpi::Comm& comm) {
@@ -295,6 +342,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
       if (!problem.empty()) throw UsageError(problem);
     });
     if (!place_problem.empty()) throw UsageError(place_problem);
+    check_work_queue(how.work_queue, comm);
     // Held from before the first look at the output to after the last write, by rank 0.
     const auto held = mpi::root_verdict(
         comm, [&] { lock.emplace(OutputLock::acquire(experiment.output, how.command_line)); });

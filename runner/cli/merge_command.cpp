@@ -2,6 +2,7 @@
 // into the file the unsharded run would have written, through the same driver code that
 // writes every result: the shards' work goes in as restored work, with nothing left to do.
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -11,6 +12,7 @@
 #include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
+#include "runner/config/suggest.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/output/result_file.hpp"
@@ -34,35 +36,58 @@ ResultHeader read_header(const std::string& path) {
   return header;
 }
 
-// Rank 0's checks of the shard set: one run, every shard exactly once. Returns the run's
-// config text.
-std::string check_shards(const std::vector<std::string>& paths) {
+// What the shards agree on: the run's config text, and the builds that made them.
+struct ShardSet {
+  std::string config;
+  std::vector<std::string> builds;
+};
+
+// Rank 0's checks of the shard set: one run of one build, every shard exactly once.
+ShardSet check_shards(const std::vector<std::string>& paths) {
   std::vector<ResultHeader> headers;
   headers.reserve(paths.size());
   for (const auto& path : paths) headers.push_back(read_header(path));
   const auto& first = headers.front();
   std::string problems;
+  std::string builds;
   for (std::size_t i = 1; i < headers.size(); ++i) {
-    const auto lines = identity_differences(first.identity, headers[i].identity,
+    const auto lines = identity_differences(experiment_part(first.identity),
+                                            experiment_part(headers[i].identity),
                                             "in " + paths.front(), "in " + paths[i]);
     for (const auto& line : lines) problems += line + "\n";
     if (headers[i].shard->count != first.shard->count) {
       problems += fmt::format("  shard count: {} in {}, {} in {}\n", first.shard->count,
                               paths.front(), headers[i].shard->count, paths[i]);
     }
+    for (const auto& line :
+         identity_differences(build_part(first.identity), build_part(headers[i].identity),
+                              "in " + paths.front(), "in " + paths[i]))
+      builds += line + "\n";
   }
   if (!problems.empty()) {
     throw UsageError("the shards are not of one run:\n" + problems +
-                     "merge the shards of one config, seed and levelforge version");
+                     "merge the shards of one config and seed");
   }
-  // The library's own version must also be the shards': the merged file is written here.
+  if (!builds.empty()) {
+    throw UsageError("the shards were made by different builds:\n" + builds +
+                     "their results are not one build's: run the shards of the other build again "
+                     "with this one (`levelforge run CONFIG --shard I/N --force`), then merge");
+  }
+  // This build must also be the shards': the merged file is written, and recorded, here.
   auto here = run_identity(experiment_of(first.config, paths.front() + ": config"), ShardSpec{});
   here.erase("shard");
   for (const auto& line : identity_differences(first.identity, here, "in the shards", "here"))
     problems += line + "\n";
   if (!problems.empty()) {
-    throw UsageError("the shards were made by another levelforge:\n" + problems +
+    throw UsageError("the shards were made by another build:\n" + problems +
                      "merge them with the levelforge that ran them");
+  }
+  ShardSet set{first.config, {}};
+  for (const auto& header : headers) {
+    for (const auto& build : header.builds.distinct()) {
+      if (std::find(set.builds.begin(), set.builds.end(), build) == set.builds.end())
+        set.builds.push_back(build);
+    }
   }
   std::map<std::uint64_t, std::string> seen;
   for (std::size_t i = 0; i < headers.size(); ++i) {
@@ -79,7 +104,7 @@ std::string check_shards(const std::vector<std::string>& paths) {
     throw UsageError(fmt::format("missing shard{} {} of the run", missing.size() == 1 ? "" : "s",
                                  fmt::join(missing, ", ")));
   }
-  return first.config;
+  return set;
 }
 
 }  // namespace
@@ -105,10 +130,10 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   });
   if (!held.empty()) throw UsageError(held);
   check_output_free(arguments.output, arguments.force, comm);
-  std::string config_text;
-  const auto problem =
-      mpi::root_verdict(comm, [&] { config_text = check_shards(arguments.shards); });
+  ShardSet shards;
+  const auto problem = mpi::root_verdict(comm, [&] { shards = check_shards(arguments.shards); });
   if (!problem.empty()) throw UsageError(problem);
+  auto& config_text = shards.config;
   comm.broadcast(config_text, 0);
   auto experiment = experiment_of(config_text, "the shards' config");
   experiment.output = arguments.output;
@@ -116,6 +141,14 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   // Each rank reads its share of the shards; any failure is reported by all alike.
   RunOptions options;
   options.merged_from = arguments.shards;
+  // An attribute every rank writes alike; rank 0 read them.
+  std::string builds = config::join(shards.builds, "\n");
+  comm.broadcast(builds, 0);
+  for (std::size_t begin = 0; begin < builds.size();) {
+    const auto end = std::min(builds.find('\n', begin), builds.size());
+    options.merged_builds.push_back(builds.substr(begin, end - begin));
+    begin = end + 1;
+  }
   options.progress = ProgressStyle::none;
   const auto* kernel = find_kernel(experiment.kernel);
   const auto models = check_runnable(experiment);

@@ -111,6 +111,15 @@ std::pair<std::vector<std::int64_t>, std::uint64_t> DriverContext::restore_tasks
   return {std::move(ids), units};
 }
 
+std::string DriverContext::ways_on_after_abort() const {
+  if (checkpoint == nullptr) return {};
+  return fmt::format(
+      "\nthe finished work is kept in {}: `{}` records this failure and goes on; once the "
+      "kernel is fixed and rebuilt, `{}` runs the rest with the new build",
+      checkpoint->directory(), resume_command_text(experiment.output, " --set on_error=record"),
+      resume_command_text(experiment.output, " --retry-failed"));
+}
+
 void DriverContext::log_failed_tasks(std::uint64_t units) {
   for (const auto& failure : failures.local()) {
     tasks.add(experiment, {failure.task, failure.wall_seconds, static_cast<int>(failure.rank),

@@ -148,11 +148,17 @@ struct DriverContext {
     } catch (const CheckpointError&) {
       throw;
     } catch (const std::exception& error) {
-      if (!experiment.record_failures)
-        throw TaskError(describe_task(experiment, task) + place() + ": " + error.what());
+      if (!experiment.record_failures) {
+        throw TaskError(describe_task(experiment, task) + place() + ": " + error.what() +
+                        ways_on_after_abort());
+      }
       return std::string(error.what());
     }
   }
+
+  // What a kernel's exception under on_error: abort leaves a user to do: the checkpoint's
+  // commands that keep the finished work. Empty without a checkpoint.
+  [[nodiscard]] std::string ways_on_after_abort() const;
 
   // After the work of a driver whose unit is the task: a /tasks row for each failed task this
   // rank holds, with `units` work units.

@@ -199,7 +199,8 @@ std::string full_disk_note(const std::string& output, bool merging) {
   if (error || space.available >= nearly_full) return {};
   const auto next = merging ? std::string("the same `levelforge merge` again (the shards are "
                                           "untouched; a merge keeps no checkpoint) writes it")
-                            : "`" + resume_command_text(output) + "` continues from the checkpoint";
+                            : fmt::format("`{}` continues from the checkpoint",
+                                          resume_command_text(output));
   return fmt::format(" (the file system of {} is full: {} bytes free; free space, then {})",
                      folder.string(), space.available, next);
 }
