@@ -9,9 +9,14 @@ from the environment (CTest sets them).
 """
 
 import os
+import re
+import shutil
+import signal
 import subprocess
 import sys
 import unittest
+
+import h5py
 
 from cli_support import MPIEXEC, MPIEXEC_FLAGS, TempDirTest
 
@@ -30,11 +35,13 @@ class OutOfTree(TempDirTest):
         return result
 
     def test_example_kernel_builds_against_the_installed_package_and_runs(self):
-        prefix, build = self.path("prefix"), self.path("build")
+        prefix, build, source = self.path("prefix"), self.path("build"), self.path("source")
         self.run_ok("cmake", "--install", BUILD_DIR, "--prefix", prefix)
         self.assertTrue(os.access(os.path.join(prefix, "bin", "levelforge"), os.X_OK))
 
-        self.run_ok("cmake", "-S", EXAMPLE, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+        # A copy, which the researcher edits below.
+        shutil.copytree(EXAMPLE, source)
+        self.run_ok("cmake", "-S", source, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                     f"-DCMAKE_PREFIX_PATH={prefix}")
         self.run_ok("cmake", "--build", build, "-j", str(os.cpu_count() or 2))
         tested = self.run_ok("ctest", "--test-dir", build, "--output-on-failure")
@@ -67,6 +74,44 @@ class OutOfTree(TempDirTest):
         self.assertTrue(os.path.isfile(os.path.join(report, "sliding_tiles_distance.png")))
         with open(os.path.join(report, "index.html"), encoding="utf-8") as index:
             self.assertIn("Board difficulty", index.read())
+        self.check_an_edited_kernel_is_other_code(source, build, tiles)
+
+    def check_an_edited_kernel_is_other_code(self, source, build, tiles):
+        """A run stopped, the kernel edited and rebuilt: its checkpoint is the old code's and is
+        not resumed as this build's; a retry after the fix runs with the new build and the
+        result names both."""
+        out = self.path("stopped.h5")
+        run = subprocess.Popen(
+            [MPIEXEC, "-n", "2", *MPIEXEC_FLAGS, tiles, "run",
+             os.path.join(source, "sliding_tiles.yaml"), "-o", out, "--set", "ga.generations=60",
+             "--set", "ga.stop_fitness=2", "--set", "checkpoint.every=1",
+             "--progress-interval", "0.02"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in run.stderr:
+            if line.startswith("progress: "):
+                run.send_signal(signal.SIGUSR1)
+                break
+        run.communicate(timeout=120)
+        self.assertEqual(run.returncode, 75)
+        with open(os.path.join(source, "sliding_tiles.cpp"), "a", encoding="utf-8") as kernel:
+            kernel.write("\n// An edit: other code, though it computes the same.\n")
+        self.run_ok("cmake", "--build", build, "--target", "levelforge-tiles")
+
+        refused = subprocess.run([tiles, "resume", out], capture_output=True, text=True, timeout=60)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn("the code of kernel sliding_tiles changed", refused.stderr)
+        self.assertRegex(refused.stderr, r"kernel code: sources sha256:\w+, version none in the "
+                                         r"checkpoint, sources sha256:\w+, version none now")
+        retried = self.run_ok(tiles, "resume", out, "--retry-failed", "-q")
+        with h5py.File(out, "r") as f:
+            builds = [b.decode() if isinstance(b, bytes) else b for b in f.attrs["builds"]]
+            sources = f.attrs["kernel_sources"]
+        self.assertEqual(len(builds), 2, builds)
+        self.assertIn(f"sources {sources}", builds[1])
+        self.assertNotIn(f"sources {sources}", builds[0])
+        inspected = self.run_ok(tiles, "inspect", out, "--brief").stdout
+        self.assertRegex(inspected, rf"kernel_sources +{re.escape(sources)}")
+        self.assertEqual(retried.returncode, 0)
 
 
 if __name__ == "__main__":
