@@ -330,6 +330,27 @@ TEST(ConfigErrors, LoneCommaIsAnEmptyConfig) {
             "exp.yaml:1:1: missing required key 'experiment' (the experiment's name)");
 }
 
+// what() is a C string: a raw NUL in a message would end it there, dropping the place and the
+// problem. Every value the config quotes shows its control characters escaped instead.
+TEST(ConfigErrors, ControlCharactersInValuesAreShownEscaped) {
+  using namespace std::string_literals;
+  EXPECT_EQ(error_of("experiment: \"a\\0b\"\nkernel: onemax\ndriver: ga\n"),
+            "exp.yaml:1:13: experiment: 'a\\0b' is not a valid name (use letters, digits, "
+            "'-', '_', '.')");
+  EXPECT_EQ(error_of("experiment: \"a\0b\"\nkernel: onemax\ndriver: ga\n"s),
+            "exp.yaml:1:13: experiment: 'a\\0b' is not a valid name (use letters, digits, "
+            "'-', '_', '.')");
+  EXPECT_EQ(error_of(onemax_ga + "\"se\\0ed\": 1\n"),
+            "exp.yaml:4:1: unknown key 'se\\0ed' at the top level; did you mean 'seed'?");
+  EXPECT_EQ(error_of(collatz_exhaustive, {"params.mode=\"st\\x01eps\\t\\\\\""}),
+            "--set params.mode=\"st\\x01eps\\t\\\\\": params.mode: 'st\\x01eps\\t\\\\' is not "
+            "one of: steps, peak, both");
+  EXPECT_EQ(error_of(onemax_ga + "ga: {population: \"1\\n2\"}\n"),
+            "exp.yaml:4:18: ga.population: expected an int, got '1\\n2' (a quoted string)");
+  EXPECT_EQ(error_of(onemax_ga + "\"a\\0\": 1\n\"a\\0\": 2\n"),
+            "exp.yaml:5:1: duplicate key 'a\\0' (first at exp.yaml:4:1)");
+}
+
 TEST(ConfigErrors, DocumentThatIsNotAMap) {
   EXPECT_EQ(error_of("- a\n- b\n"), "exp.yaml:1:1: the config must be a map of keys, got a list");
 }
@@ -870,6 +891,17 @@ TEST_F(ConfigTables, MissingFileNamesTheConfigLocationAndTheFile) {
   EXPECT_EQ(error_of(bestiary_sweep + "params: {species: elsewhere}\n"),
             "exp.yaml:4:19: params.species: table file 'elsewhere' is a directory, not a regular "
             "file");
+}
+
+// The C library reads a file name up to its first NUL: "troll.yaml\0x" must not open troll.yaml.
+TEST_F(ConfigTables, ControlCharactersInFileNamesAndKeysAreShownEscaped) {
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: \"troll.yaml\\0x\"}\n"),
+            "exp.yaml:4:19: params.species: table file 'troll.yaml\\0x' holds a NUL byte, which "
+            "no file name can");
+  const Experiment experiment =
+      parse(bestiary_sweep + "params: {species: {\"gob\\0lin\": {hp: 3}}}\n");
+  EXPECT_EQ(species(experiment).members().at(0).second.at("hp").path(),
+            "params.species.gob\\0lin.hp");
 }
 
 TEST_F(ConfigTables, SyntaxErrorInATableFileNamesThatFile) {

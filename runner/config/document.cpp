@@ -26,7 +26,7 @@ struct Source {
 };
 
 std::string key_text(const YAML::Node& key) {
-  return key.IsScalar() ? key.Scalar() : describe(key);
+  return key.IsScalar() ? quoted_value(key.Scalar()) : describe(key);
 }
 
 // yaml-cpp 0.7 keeps both entries of a repeated key, and lookups silently see the first.
@@ -44,7 +44,7 @@ void check_duplicate_keys(const YAML::Node& node, const Source& source) {
     };
     const auto first = std::find_if(keys.begin(), keys.end(), same_key);
     if (first != keys.end()) {
-      std::string message = source.at(key.Mark()) + ": duplicate key '" + key_text(key) + "'";
+      std::string message = source.at(key.Mark()) + ": duplicate key " + key_text(key);
       if (!source.is_override) message += " (first at " + source.at(first->Mark()) + ")";
       throw ConfigError(message);
     }
@@ -135,10 +135,12 @@ YAML::Node load_yaml(std::string_view original, const Source& source) {
     if (const auto tab =
             source.is_override ? std::nullopt : tab_in_indentation(text, error.mark.line)) {
       throw ConfigError(source.at(*tab) +
-                        ": a tab in the indentation; YAML indents with spaces only (" + error.msg +
-                        " at " + source.at(error.mark) + ")");
+                        ": a tab in the indentation; YAML indents with spaces only (" +
+                        printable(error.msg) + " at " + source.at(error.mark) + ")");
     }
-    const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
+    // yaml-cpp's message may hold the character it stopped at.
+    const std::string message = printable(error.msg);
+    const std::string what = source.is_override ? "invalid YAML: " + message : message;
     throw ConfigError(source.at(error.mark) + ": " + what);
   }
   if (second) {
@@ -179,8 +181,9 @@ void Document::apply_override(const std::string& assignment) {
   }
   const KeyPath path = split_override_key(std::string_view(assignment).substr(0, equals));
   if (path.empty()) {
-    throw ConfigError(location + ": malformed key path '" + assignment.substr(0, equals) +
-                      "', expected names joined by '.'");
+    throw ConfigError(location + ": malformed key path " +
+                      quoted_value(assignment.substr(0, equals)) +
+                      ", expected names joined by '.'");
   }
   const YAML::Node value = load_yaml(assignment.substr(equals + 1), Source{location, true});
   assign(path, value, location);
@@ -197,8 +200,8 @@ void Document::assign(const KeyPath& path, const YAML::Node& value, const std::s
       map[path[depth]] = YAML::Node(YAML::NodeType::Map);
       child = find_value(map, path[depth]);
     } else if (!child->IsMap()) {
-      throw ConfigError(location + ": '" + join_path(path, depth + 1) + "' is not a map but " +
-                        describe(*child));
+      throw ConfigError(location + ": " + quoted_value(join_path(path, depth + 1)) +
+                        " is not a map but " + describe(*child));
     }
     map.reset(*child);
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <regex>
 
+#include "kernels/api/text.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 
@@ -32,8 +33,9 @@ std::optional<std::string> plain_scalar(const YAML::Node& node) {
 void check_tag(const YAML::Node& node, std::string_view key_path, std::string_view location) {
   const auto& tag = node.Tag();
   if (tag.empty() || tag == "?" || tag == "!" || tag.starts_with("tag:yaml.org,2002:")) return;
-  fail(location, key_path,
-       "unknown YAML tag '" + tag + "'; a config uses none but YAML's own (!!str, ...)");
+  fail(
+      location, key_path,
+      "unknown YAML tag " + quoted_value(tag) + "; a config uses none but YAML's own (!!str, ...)");
 }
 
 enum class IntegerReading { ok, not_an_integer, outside_int64 };
@@ -200,7 +202,7 @@ std::string choice_value(const ParamSpec& spec, const YAML::Node& node, std::str
   for (const auto& choice : spec.choices) {
     if (choice == text) return text;
   }
-  fail(location, key_path, "'" + text + "' is not one of: " + join(spec.choices));
+  fail(location, key_path, quoted_value(text) + " is not one of: " + join(spec.choices));
 }
 
 std::string text_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
@@ -242,8 +244,9 @@ void check_in_range(const ParamSpec& spec, const ParamValue& value, std::string_
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
-      if (node.Tag() == string_tag) return "'" + node.Scalar() + "' (tagged !!str: a string)";
-      return "'" + node.Scalar() + "'" + (node.Tag() == "!" ? " (a quoted string)" : "");
+      if (node.Tag() == string_tag)
+        return quoted_value(node.Scalar()) + " (tagged !!str: a string)";
+      return quoted_value(node.Scalar()) + (node.Tag() == "!" ? " (a quoted string)" : "");
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     case YAML::NodeType::Null: return "null";
