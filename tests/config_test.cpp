@@ -208,6 +208,51 @@ TEST(ConfigValues, BooleansAreYamlCoreOnly) {
             "exp.yaml:4:19: params.verbose: expected a bool (true or false), got 'yes'");
 }
 
+// An explicit tag decides a scalar's type, as YAML's core schema defines it: its text must be
+// one of that type's, and the key takes it as it takes an untagged value of that type.
+TEST(ConfigValues, ExplicitTagsDecideTheType) {
+  EXPECT_EQ(error_of(onemax_ga, {"params.length=!!bool 5"}),
+            "--set params.length=!!bool 5: params.length: '5' is not a valid !!bool (true or "
+            "false)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!bool 5}\n"),
+            "exp.yaml:4:18: params.length: '5' is not a valid !!bool (true or false)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!bool true}\n"),
+            "exp.yaml:4:18: params.length: expected an int, got 'true' (tagged !!bool: a bool)");
+  EXPECT_EQ(error_of(onemax_ga, {"params.length=!!str \"5\""}),
+            "--set params.length=!!str \"5\": params.length: expected an int, got '5' (tagged "
+            "!!str: a string)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!int 1e1}\n"),
+            "exp.yaml:4:18: params.length: '1e1' is not a valid !!int (decimal digits with an "
+            "optional sign)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {noise: !!float high}\n"),
+            "exp.yaml:4:17: params.noise: 'high' is not a valid !!float (a number, .inf or .nan)");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {verbose: !!int 1}\n"),
+            "exp.yaml:4:19: params.verbose: expected a bool (true or false), got '1' (tagged "
+            "!!int: an int)");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {mode: !!null steps}\n"),
+            "exp.yaml:4:16: params.mode: 'steps' is not a valid !!null (null, ~ or nothing)");
+  // YAML 1.1's other types are not the core schema's: a config does not read them.
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!binary MTY=}\n"),
+            "exp.yaml:4:18: params.length: unknown YAML tag '!!binary'; a config uses none but "
+            "YAML's core schema's (!!str, !!int, !!float, !!bool, !!null, !!seq, !!map)");
+
+  const std::string tagged = onemax_ga +
+                             "params: {length: !!int 16, noise: !!int 1}\n"
+                             "ga: {population: !!float 20.0, elitism: !!int +2}\n";
+  const Experiment experiment = parse(tagged);
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.params.integer("length"), 16);
+  EXPECT_EQ(point.params.real("noise"), 1.0);
+  EXPECT_EQ(point.driver.integer("population"), 20);
+  EXPECT_EQ(point.driver.integer("elitism"), 2);
+  EXPECT_TRUE(parse(collatz_exhaustive, {"params.verbose=!!bool TRUE"})
+                  .points.at(0)
+                  .params.boolean("verbose"));
+  EXPECT_EQ(summary(parse(experiment.config_text)), summary(experiment));
+  // Untagged, 5 is an int.
+  EXPECT_EQ(parse(onemax_ga, {"params.length=5"}).points.at(0).params.integer("length"), 5);
+}
+
 // --- error locations and messages ------------------------------------------------------
 
 TEST(ConfigErrors, UnknownKeySuggestsTheClosestOne) {
