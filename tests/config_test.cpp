@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runner/config/document.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "tests/error_message.hpp"
@@ -398,6 +399,64 @@ TEST(ConfigErrors, ControlCharactersInValuesAreShownEscaped) {
 
 TEST(ConfigErrors, DocumentThatIsNotAMap) {
   EXPECT_EQ(error_of("- a\n- b\n"), "exp.yaml:1:1: the config must be a map of keys, got a list");
+}
+
+// Nine anchors in under 1 KB, each a list of nine aliases of the one before: 9^9 values
+// expanded, the "billion laughs". Only `levels` of them when given.
+std::string billion_laughs(const std::string& key = "sweep:\n  grid:\n    params.length:",
+                           int levels = 9) {
+  std::string text = onemax_ga + key + "\n      - &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (char anchor = 'b'; anchor < 'a' + levels; ++anchor) {
+    const std::string alias = std::string("*") + static_cast<char>(anchor - 1);
+    text += std::string("      - &") + anchor + " [" + alias;
+    for (int i = 1; i < 9; ++i) text += ", " + alias;
+    text += "]\n";
+  }
+  return text;
+}
+
+// Aliases are counted, not expanded: the config is refused at once, naming the alias at which
+// they pass the bound. &a holds 10 nodes, &b 91, ... &f 597871; the aliases of &b to &f add
+// 672588, and the first *f in &g passes 1048576.
+TEST(ConfigErrors, AliasesThatExpandPastTheBoundAreRefused) {
+  const std::string laughs = billion_laughs();
+  ASSERT_LT(laughs.size(), 1024u);
+  const std::string refusal =
+      ": aliases expand the config past 1048576 nodes here: alias *f stands for 597871 (nested "
+      "aliases multiply, as in a 'billion laughs')";
+  EXPECT_EQ(error_of(laughs), "exp.yaml:13:13" + refusal);
+  // Whatever the key: the count comes before the config is read.
+  EXPECT_EQ(error_of(billion_laughs("params:\n  species:")), "exp.yaml:12:13" + refusal);
+  EXPECT_EQ(error_of(billion_laughs("unknown:")), "exp.yaml:11:13" + refusal);
+  // Fewer levels stay within the bound, and the config is read as usual.
+  EXPECT_EQ(error_of(billion_laughs("unknown:", 4)),
+            "exp.yaml:4:1: unknown key 'unknown' at the top level; valid keys: experiment, "
+            "kernel, driver, params, sweep, seed, output, checkpoint, on_error, exhaustive, ga");
+}
+
+// An alias inside the node its anchor marks makes yaml-cpp's tree a cycle: endless, however
+// it were walked.
+TEST(ConfigErrors, AnAliasInsideItsOwnAnchorIsRefused) {
+  EXPECT_EQ(error_of(onemax_ga + "params: &a {length: *a}\n"),
+            "exp.yaml:4:21: alias *a stands inside the node its anchor &a marks: the config "
+            "would be endless");
+  EXPECT_EQ(error_of(onemax_ga, {"sweep.grid.params.length=&l [1, [2, *l]]"}),
+            "--set sweep.grid.params.length=&l [1, [2, *l]]: alias *l stands inside the node its "
+            "anchor &l marks: the config would be endless");
+}
+
+// The bound holds exactly, each anchor measured once however often it is aliased: &a is 3
+// nodes, &b 1 + 3 + 3 = 7 (its aliases add 6), and two aliases of &b add 14 more: 20.
+TEST(ConfigErrors, AliasExpansionCountsEachAliasAsItsAnchor) {
+  const std::string text = "a: &a [1, 2]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+  EXPECT_NO_THROW(check_alias_expansion(text, "f.yaml", 20));
+  EXPECT_EQ(testing::error_message<ConfigError>([&] { check_alias_expansion(text, "f.yaml", 19); }),
+            "f.yaml:3:9: aliases expand the config past 19 nodes here: alias *b stands for 7 "
+            "(nested aliases multiply, as in a 'billion laughs')");
+  EXPECT_EQ(testing::error_message<ConfigError>([&] { check_alias_expansion(text, "f.yaml", 5); }),
+            "f.yaml:2:12: aliases expand the config past 5 nodes here: alias *a stands for 3 "
+            "(nested aliases multiply, as in a 'billion laughs')");
+  EXPECT_NO_THROW(check_alias_expansion("a: [1, 2]\n", "f.yaml", 0));
 }
 
 // --- sweeps ----------------------------------------------------------------------------
