@@ -49,8 +49,10 @@ def verify(path):
         checksum = int.from_bytes(block[len(TEXT) + 8:len(TEXT) + 16], "little")
         size = os.fstat(f.fileno()).st_size
         if size != count + BLOCK:
+            how = (", past the file's end (cut short, or its seal damaged)" if count + BLOCK > size
+                   else " (extended by another program, or its seal damaged)")
             raise SealError(f"{path}: changed after levelforge wrote it: {size} bytes, sealed at "
-                            f"{count + BLOCK} (cut short, or extended by another program)")
+                            f"{count + BLOCK}{how}")
         state = xxhash.xxh3_64()
         for piece in iter(lambda: f.read(1 << 20), b""):
             state.update(piece)

@@ -736,6 +736,20 @@ class Shards(TempDirTest):
         self.assertIn("seed: 2026 in", result.stderr)
         self.assertFalse(os.path.exists(merged))
 
+    def test_output_that_is_a_directory_is_refused_before_anything(self):
+        # As `run -o DIR`: named, exit 2, before a shard is read (these are no shards at all)
+        # or anything written; --force cannot make a directory a file.
+        folder = self.path("merged")
+        os.mkdir(folder)
+        shards = [self.write("not a shard\n", f"run.shard-{index}-of-2.h5") for index in range(2)]
+        before = tree_state(self.dir)
+        for force in (("--force",), ()):
+            result = levelforge("merge", *force, folder, *shards)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(f"output '{folder}' is a directory; give a file name (merge FILE SHARD...)",
+                          result.stderr)
+            self.assertEqual(tree_state(self.dir), before)
+
     def test_bad_shard_option_is_a_usage_error(self):
         for text in ("3/3", "1", "a/3", "0/0"):
             result = levelforge("run", DRIVERS["ga"]["config"], "-o", self.path("x.h5"), "--shard", text)

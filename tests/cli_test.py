@@ -710,6 +710,21 @@ class BadInput(ConfigTest):
         config = self.config("experiment: x\nkernel: [onemax\n")
         self.assert_refused(levelforge("validate", config), f"{config}:")
 
+    def test_billion_laughs_is_refused_at_once(self):
+        # Nine anchors, each a list of nine aliases of the one before: 9^9 values expanded,
+        # in under 1 KB. Counted, not expanded: refused in well under the timeout.
+        lines = ["experiment: laughs", "kernel: onemax", "driver: ga", "sweep:", "  grid:",
+                 "    params.length:", "      - &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+        for before, anchor in zip("abcdefgh", "bcdefghi"):
+            lines.append(f"      - &{anchor} [{', '.join(['*' + before] * 9)}]")
+        text = "\n".join(lines) + "\n"
+        self.assertLess(len(text), 1024)
+        config = self.config(text)
+        refusal = (f"{config}:13:13: aliases expand the config past 1048576 nodes here: alias *f "
+                   "stands for 597871")
+        self.assert_refused(levelforge("validate", config, timeout=30), refusal)
+        self.assert_refused(levelforge("run", config, "-o", self.path("x.h5"), timeout=30), refusal)
+
     def test_inspect_rejects_other_files(self):
         text = self.path("notes.txt")
         with open(text, "w") as out:

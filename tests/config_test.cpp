@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runner/config/document.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "tests/error_message.hpp"
@@ -208,6 +209,51 @@ TEST(ConfigValues, BooleansAreYamlCoreOnly) {
             "exp.yaml:4:19: params.verbose: expected a bool (true or false), got 'yes'");
 }
 
+// An explicit tag decides a scalar's type, as YAML's core schema defines it: its text must be
+// one of that type's, and the key takes it as it takes an untagged value of that type.
+TEST(ConfigValues, ExplicitTagsDecideTheType) {
+  EXPECT_EQ(error_of(onemax_ga, {"params.length=!!bool 5"}),
+            "--set params.length=!!bool 5: params.length: '5' is not a valid !!bool (true or "
+            "false)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!bool 5}\n"),
+            "exp.yaml:4:18: params.length: '5' is not a valid !!bool (true or false)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!bool true}\n"),
+            "exp.yaml:4:18: params.length: expected an int, got 'true' (tagged !!bool: a bool)");
+  EXPECT_EQ(error_of(onemax_ga, {"params.length=!!str \"5\""}),
+            "--set params.length=!!str \"5\": params.length: expected an int, got '5' (tagged "
+            "!!str: a string)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!int 1e1}\n"),
+            "exp.yaml:4:18: params.length: '1e1' is not a valid !!int (decimal digits with an "
+            "optional sign)");
+  EXPECT_EQ(error_of(onemax_ga + "params: {noise: !!float high}\n"),
+            "exp.yaml:4:17: params.noise: 'high' is not a valid !!float (a number, .inf or .nan)");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {verbose: !!int 1}\n"),
+            "exp.yaml:4:19: params.verbose: expected a bool (true or false), got '1' (tagged "
+            "!!int: an int)");
+  EXPECT_EQ(error_of(collatz_exhaustive + "params: {mode: !!null steps}\n"),
+            "exp.yaml:4:16: params.mode: 'steps' is not a valid !!null (null, ~ or nothing)");
+  // YAML 1.1's other types are not the core schema's: a config does not read them.
+  EXPECT_EQ(error_of(onemax_ga + "params: {length: !!binary MTY=}\n"),
+            "exp.yaml:4:18: params.length: unknown YAML tag '!!binary'; a config uses none but "
+            "YAML's core schema's (!!str, !!int, !!float, !!bool, !!null, !!seq, !!map)");
+
+  const std::string tagged = onemax_ga +
+                             "params: {length: !!int 16, noise: !!int 1}\n"
+                             "ga: {population: !!float 20.0, elitism: !!int +2}\n";
+  const Experiment experiment = parse(tagged);
+  const Point& point = experiment.points.at(0);
+  EXPECT_EQ(point.params.integer("length"), 16);
+  EXPECT_EQ(point.params.real("noise"), 1.0);
+  EXPECT_EQ(point.driver.integer("population"), 20);
+  EXPECT_EQ(point.driver.integer("elitism"), 2);
+  EXPECT_TRUE(parse(collatz_exhaustive, {"params.verbose=!!bool TRUE"})
+                  .points.at(0)
+                  .params.boolean("verbose"));
+  EXPECT_EQ(summary(parse(experiment.config_text)), summary(experiment));
+  // Untagged, 5 is an int.
+  EXPECT_EQ(parse(onemax_ga, {"params.length=5"}).points.at(0).params.integer("length"), 5);
+}
+
 // --- error locations and messages ------------------------------------------------------
 
 TEST(ConfigErrors, UnknownKeySuggestsTheClosestOne) {
@@ -330,8 +376,87 @@ TEST(ConfigErrors, LoneCommaIsAnEmptyConfig) {
             "exp.yaml:1:1: missing required key 'experiment' (the experiment's name)");
 }
 
+// what() is a C string: a raw NUL in a message would end it there, dropping the place and the
+// problem. Every value the config quotes shows its control characters escaped instead.
+TEST(ConfigErrors, ControlCharactersInValuesAreShownEscaped) {
+  using namespace std::string_literals;
+  EXPECT_EQ(error_of("experiment: \"a\\0b\"\nkernel: onemax\ndriver: ga\n"),
+            "exp.yaml:1:13: experiment: 'a\\0b' is not a valid name (use letters, digits, "
+            "'-', '_', '.')");
+  EXPECT_EQ(error_of("experiment: \"a\0b\"\nkernel: onemax\ndriver: ga\n"s),
+            "exp.yaml:1:13: experiment: 'a\\0b' is not a valid name (use letters, digits, "
+            "'-', '_', '.')");
+  EXPECT_EQ(error_of(onemax_ga + "\"se\\0ed\": 1\n"),
+            "exp.yaml:4:1: unknown key 'se\\0ed' at the top level; did you mean 'seed'?");
+  EXPECT_EQ(error_of(collatz_exhaustive, {"params.mode=\"st\\x01eps\\t\\\\\""}),
+            "--set params.mode=\"st\\x01eps\\t\\\\\": params.mode: 'st\\x01eps\\t\\\\' is not "
+            "one of: steps, peak, both");
+  EXPECT_EQ(error_of(onemax_ga + "ga: {population: \"1\\n2\"}\n"),
+            "exp.yaml:4:18: ga.population: expected an int, got '1\\n2' (a quoted string)");
+  EXPECT_EQ(error_of(onemax_ga + "\"a\\0\": 1\n\"a\\0\": 2\n"),
+            "exp.yaml:5:1: duplicate key 'a\\0' (first at exp.yaml:4:1)");
+}
+
 TEST(ConfigErrors, DocumentThatIsNotAMap) {
   EXPECT_EQ(error_of("- a\n- b\n"), "exp.yaml:1:1: the config must be a map of keys, got a list");
+}
+
+// Nine anchors in under 1 KB, each a list of nine aliases of the one before: 9^9 values
+// expanded, the "billion laughs". Only `levels` of them when given.
+std::string billion_laughs(const std::string& key = "sweep:\n  grid:\n    params.length:",
+                           int levels = 9) {
+  std::string text = onemax_ga + key + "\n      - &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
+  for (char anchor = 'b'; anchor < 'a' + levels; ++anchor) {
+    const std::string alias = std::string("*") + static_cast<char>(anchor - 1);
+    text += std::string("      - &") + anchor + " [" + alias;
+    for (int i = 1; i < 9; ++i) text += ", " + alias;
+    text += "]\n";
+  }
+  return text;
+}
+
+// Aliases are counted, not expanded: the config is refused at once, naming the alias at which
+// they pass the bound. &a holds 10 nodes, &b 91, ... &f 597871; the aliases of &b to &f add
+// 672588, and the first *f in &g passes 1048576.
+TEST(ConfigErrors, AliasesThatExpandPastTheBoundAreRefused) {
+  const std::string laughs = billion_laughs();
+  ASSERT_LT(laughs.size(), 1024u);
+  const std::string refusal =
+      ": aliases expand the config past 1048576 nodes here: alias *f stands for 597871 (nested "
+      "aliases multiply, as in a 'billion laughs')";
+  EXPECT_EQ(error_of(laughs), "exp.yaml:13:13" + refusal);
+  // Whatever the key: the count comes before the config is read.
+  EXPECT_EQ(error_of(billion_laughs("params:\n  species:")), "exp.yaml:12:13" + refusal);
+  EXPECT_EQ(error_of(billion_laughs("unknown:")), "exp.yaml:11:13" + refusal);
+  // Fewer levels stay within the bound, and the config is read as usual.
+  EXPECT_EQ(error_of(billion_laughs("unknown:", 4)),
+            "exp.yaml:4:1: unknown key 'unknown' at the top level; valid keys: experiment, "
+            "kernel, driver, params, sweep, seed, output, checkpoint, on_error, exhaustive, ga");
+}
+
+// An alias inside the node its anchor marks makes yaml-cpp's tree a cycle: endless, however
+// it were walked.
+TEST(ConfigErrors, AnAliasInsideItsOwnAnchorIsRefused) {
+  EXPECT_EQ(error_of(onemax_ga + "params: &a {length: *a}\n"),
+            "exp.yaml:4:21: alias *a stands inside the node its anchor &a marks: the config "
+            "would be endless");
+  EXPECT_EQ(error_of(onemax_ga, {"sweep.grid.params.length=&l [1, [2, *l]]"}),
+            "--set sweep.grid.params.length=&l [1, [2, *l]]: alias *l stands inside the node its "
+            "anchor &l marks: the config would be endless");
+}
+
+// The bound holds exactly, each anchor measured once however often it is aliased: &a is 3
+// nodes, &b 1 + 3 + 3 = 7 (its aliases add 6), and two aliases of &b add 14 more: 20.
+TEST(ConfigErrors, AliasExpansionCountsEachAliasAsItsAnchor) {
+  const std::string text = "a: &a [1, 2]\nb: &b [*a, *a]\nc: [*b, *b]\n";
+  EXPECT_NO_THROW(check_alias_expansion(text, "f.yaml", 20));
+  EXPECT_EQ(testing::error_message<ConfigError>([&] { check_alias_expansion(text, "f.yaml", 19); }),
+            "f.yaml:3:9: aliases expand the config past 19 nodes here: alias *b stands for 7 "
+            "(nested aliases multiply, as in a 'billion laughs')");
+  EXPECT_EQ(testing::error_message<ConfigError>([&] { check_alias_expansion(text, "f.yaml", 5); }),
+            "f.yaml:2:12: aliases expand the config past 5 nodes here: alias *a stands for 3 "
+            "(nested aliases multiply, as in a 'billion laughs')");
+  EXPECT_NO_THROW(check_alias_expansion("a: [1, 2]\n", "f.yaml", 0));
 }
 
 // --- sweeps ----------------------------------------------------------------------------
@@ -870,6 +995,17 @@ TEST_F(ConfigTables, MissingFileNamesTheConfigLocationAndTheFile) {
   EXPECT_EQ(error_of(bestiary_sweep + "params: {species: elsewhere}\n"),
             "exp.yaml:4:19: params.species: table file 'elsewhere' is a directory, not a regular "
             "file");
+}
+
+// The C library reads a file name up to its first NUL: "troll.yaml\0x" must not open troll.yaml.
+TEST_F(ConfigTables, ControlCharactersInFileNamesAndKeysAreShownEscaped) {
+  EXPECT_EQ(error_of(bestiary_sweep + "params: {species: \"troll.yaml\\0x\"}\n"),
+            "exp.yaml:4:19: params.species: table file 'troll.yaml\\0x' holds a NUL byte, which "
+            "no file name can");
+  const Experiment experiment =
+      parse(bestiary_sweep + "params: {species: {\"gob\\0lin\": {hp: 3}}}\n");
+  EXPECT_EQ(species(experiment).members().at(0).second.at("hp").path(),
+            "params.species.gob\\0lin.hp");
 }
 
 TEST_F(ConfigTables, SyntaxErrorInATableFileNamesThatFile) {

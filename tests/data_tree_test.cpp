@@ -106,6 +106,21 @@ TEST(DataNode, BadScalarsNameWhereAndPath) {
             "f:1:1: p: expected an int, got ''");
 }
 
+// what() is a C string: a raw NUL would end the message there.
+TEST(DataNode, ControlCharactersInValuesAreShownEscaped) {
+  using namespace std::string_literals;
+  const DataNode one = DataNode::scalar("1\0"s, "f:1:1", "p");
+  EXPECT_EQ(kernel_error([&] { (void)one.integer(0, 9); }),
+            "f:1:1: p: expected an int, got '1\\0'");
+  EXPECT_EQ(kernel_error([&] { (void)one.real(0, 9); }),
+            "f:1:1: p: expected a finite real, got '1\\0'");
+  EXPECT_EQ(kernel_error([&] { (void)one.boolean(); }),
+            "f:1:1: p: expected a bool (true or false), got '1\\0'");
+  const DataNode map = DataNode::map({{"a\0"s, one}}, "f:1:1", "p");
+  EXPECT_EQ(kernel_error([&] { map.check_keys({"b"}); }),
+            "f:1:1: p: unknown key 'a\\0'; valid keys: b");
+}
+
 TEST(DataNode, RangesAreInclusiveAndChecked) {
   const DataNode node = goblin();
   EXPECT_EQ(node.at("hp").integer(3, 3), 3);

@@ -237,6 +237,20 @@ class SolveBadInput(MatchstickTest):
                 self.assert_refused(result, f"<puzzle>:{column}: ",
                                     f"\n  {equation}\n  {' ' * (column - 1)}^\n")
 
+    def test_equation_beginning_with_minus_reaches_the_kernel(self):
+        # Numbers are never negative (docs/matchstick.md): the kernel refuses a leading '-'
+        # with its own message, however CLI11 would read the argument, also after `--`.
+        for equation in ("-1+2=1", "-+2=1", "-=1", "-x"):
+            for args in ((equation,), ("--", equation), ("--moves", "2", equation, "--json")):
+                with self.subTest(args=args):
+                    self.assert_refused(levelforge("solve", "matchstick", *args),
+                                        "<puzzle>:1: the first operand is empty, found '-'",
+                                        f"\n  {equation}\n  ^\n")
+        # What is no equation stays refused as before.
+        self.assert_refused(levelforge("solve", "matchstick", "6+4=4", "-x"),
+                            "The following argument was not expected: -x")
+        self.assert_refused(levelforge("solve", "matchstick", "--bogus"), "file is required")
+
     def test_option_of_the_other_kernel(self):
         self.assert_refused(levelforge("solve", "matchstick", "6+4=4", "--collect", "pass"),
                             "--collect is an option of `solve tiltmaze`; `solve matchstick` takes "

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -146,20 +147,41 @@ TEST_F(SealFiles, ACutOrExtendedFileNamesBothSizes) {
   bytes.pop_back();
   write_bytes(path("cut.h5"), bytes);
   const auto cut = refusal(path("cut.h5"));
-  EXPECT_NE(
-      cut.find("cut.h5: changed after levelforge wrote it: " + std::to_string(original.size() - 1) +
-               " bytes, sealed at " + size + " (cut short, or extended by another program)"),
-      std::string::npos)
+  EXPECT_NE(cut.find("cut.h5: changed after levelforge wrote it: " +
+                     std::to_string(original.size() - 1) + " bytes, sealed at " + size +
+                     ", past the file's end (cut short, or its seal "
+                     "damaged)"),
+            std::string::npos)
       << cut;
   bytes.resize(100);  // inside the seal's block
   write_bytes(path("cut_in_block.h5"), bytes);
   const auto cut_in_block = refusal(path("cut_in_block.h5"));
-  EXPECT_NE(cut_in_block.find(": 100 bytes, sealed at " + size + " ("), std::string::npos)
+  EXPECT_NE(cut_in_block.find(": 100 bytes, sealed at " + size + ", past the file's end ("),
+            std::string::npos)
       << cut_in_block;
   bytes = original;
   bytes.push_back('\0');
   write_bytes(path("longer.h5"), bytes);
-  EXPECT_NE(refusal(path("longer.h5")).find("bytes, sealed at"), std::string::npos);
+  const auto longer = refusal(path("longer.h5"));
+  EXPECT_NE(longer.find(": " + std::to_string(original.size() + 1) + " bytes, sealed at " + size +
+                        " (extended by another program, or its seal damaged)"),
+            std::string::npos)
+      << longer;
+}
+
+// The byte count is read from the file: a damaged one may be anything up to 2^64 - 1, and the
+// size it seals, 512 bytes more, must not wrap around to 511.
+TEST_F(SealFiles, AHugeSealedCountIsReportedAsItIsPastTheFilesEnd) {
+  auto bytes = read_bytes(sealed_file("a.h5"));
+  std::fill(bytes.begin() + 24, bytes.begin() + 32, '\xff');
+  write_bytes(path("huge.h5"), bytes);
+  const auto message = refusal(path("huge.h5"));
+  EXPECT_NE(
+      message.find("huge.h5: changed after levelforge wrote it: " + std::to_string(bytes.size()) +
+                   " bytes, sealed at 18446744073709552127, past the file's end (cut "
+                   "short, or its seal damaged)"),
+      std::string::npos)
+      << message;
 }
 
 TEST_F(SealFiles, UnsealedFilesSayWhyTheyHaveNoSeal) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kernels/api/params.hpp"
+#include "kernels/api/text.hpp"
 
 namespace levelforge {
 namespace {
@@ -77,7 +78,7 @@ std::int64_t DataNode::integer(std::int64_t min, std::int64_t max) const {
   const auto* end = value.data() + value.size();
   const auto parsed = std::from_chars(value.data(), end, result);
   if (value.empty() || parsed.ec != std::errc{} || parsed.ptr != end) {
-    fail("expected an int, got '" + value + "'");
+    fail("expected an int, got " + quoted_value(value));
   }
   if (result < min || result > max) {
     fail(value + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
@@ -92,7 +93,7 @@ double DataNode::real(double min, double max) const {
   double result = 0;
   const auto parsed = std::from_chars(begin, end, result);
   if (value.empty() || parsed.ec != std::errc{} || parsed.ptr != end || !std::isfinite(result)) {
-    fail("expected a finite real, got '" + value + "'");
+    fail("expected a finite real, got " + quoted_value(value));
   }
   if (result < min || result > max) {
     fail(value + " is out of range [" + format_value(min) + ", " + format_value(max) + "]");
@@ -104,7 +105,7 @@ bool DataNode::boolean() const {
   const std::string& value = text();
   if (value == "true" || value == "True" || value == "TRUE") return true;
   if (value == "false" || value == "False" || value == "FALSE") return false;
-  fail("expected a bool (true or false), got '" + value + "'");
+  fail("expected a bool (true or false), got " + quoted_value(value));
 }
 
 const std::vector<DataNode>& DataNode::items() const { return expect(Kind::list).items_; }
@@ -129,7 +130,7 @@ const DataNode& DataNode::at(std::string_view key) const {
 void DataNode::check_keys(std::initializer_list<std::string_view> allowed) const {
   for (const auto& [key, value] : members()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      value.fail("unknown key '" + key + "'; valid keys: " + join_keys(allowed));
+      value.fail("unknown key " + quoted_value(key) + "; valid keys: " + join_keys(allowed));
     }
   }
 }

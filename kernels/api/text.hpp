@@ -1,6 +1,6 @@
 #pragma once
-// How parse errors of puzzle and level texts show a character, and what every text reader
-// accepts the way editors write it.
+// How error messages show a character or a user's value, and what every text reader accepts
+// the way editors write it.
 
 #include <array>
 #include <cstdio>
@@ -16,6 +16,44 @@ inline std::string describe_char(char ch) {
   std::snprintf(buffer.data(), buffer.size(), "byte 0x%02x",
                 static_cast<unsigned>(static_cast<unsigned char>(ch)));
   return buffer.data();
+}
+
+// `text` as a message shows a user's value: each control character (a NUL, a tab, a line
+// break, ...) and the backslash written as an escape (\0, \t, \n, \r, \x01, \\), other bytes
+// as they are (UTF-8 stays readable). A raw NUL would end the message wherever it is printed
+// as a C string (what(), "%s"), and a raw line break would split it; the backslash is
+// escaped too, so that "\0" in a message is a NUL and never the two characters typed.
+inline std::string printable(std::string_view text) {
+  std::string shown;
+  shown.reserve(text.size());
+  for (const char ch : text) {
+    switch (ch) {
+      case '\0': shown += "\\0"; break;
+      case '\t': shown += "\\t"; break;
+      case '\n': shown += "\\n"; break;
+      case '\r': shown += "\\r"; break;
+      case '\\': shown += "\\\\"; break;
+      default: {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (byte >= 0x20 && byte != 0x7f) {
+          shown += ch;
+          break;
+        }
+        std::array<char, 8> buffer{};
+        std::snprintf(buffer.data(), buffer.size(), "\\x%02x", static_cast<unsigned>(byte));
+        shown += buffer.data();
+      }
+    }
+  }
+  return shown;
+}
+
+// A user's value in single quotes, as printable() shows it: 'a\0b'.
+inline std::string quoted_value(std::string_view text) {
+  std::string quoted(1, '\'');
+  quoted += printable(text);
+  quoted += '\'';
+  return quoted;
 }
 
 // `text` without a leading UTF-8 byte-order mark and with each lone CR (old Mac line ends)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/api/params.hpp"
+#include "kernels/api/text.hpp"
 
 namespace levelforge::monsters {
 namespace {
@@ -14,9 +15,9 @@ int kind_named(const DataNode& key_node, const std::string& key,
   const auto found = std::find(names.begin(), names.end(), key);
   if (found == names.end()) {
     std::string known = "hero";
-    for (const auto& name : names) known += ", " + name;
-    key_node.fail("'" + key + "' is neither the hero nor a species of the catalogue (" + known +
-                  ")");
+    for (const auto& name : names) known += ", " + printable(name);
+    key_node.fail(quoted_value(key) + " is neither the hero nor a species of the catalogue (" +
+                  known + ")");
   }
   return static_cast<int>(found - names.begin()) + 1;
 }
@@ -54,7 +55,7 @@ Species read_one(const DataNode& entry, const std::vector<std::string>& names) {
     for (const auto& [key, value] : wants->members()) {
       const auto kind = std::find(item_kind_names.begin(), item_kind_names.end(), key);
       if (kind == item_kind_names.end()) {
-        value.fail("'" + key + "' is not an item kind (gold, food, weapon)");
+        value.fail(quoted_value(key) + " is not an item kind (gold, food, weapon)");
       }
       species.wants[static_cast<std::size_t>(kind - item_kind_names.begin())] =
           static_cast<int>(value.integer(0, max_weight));
@@ -82,7 +83,7 @@ std::vector<Species> read_species(const DataNode& node) {
     const DataNode& name = entry.at("name");
     if (name.text() == "hero") name.fail("'hero' is reserved for the hero");
     if (std::find(names.begin(), names.end(), name.text()) != names.end()) {
-      name.fail("species '" + name.text() + "' is defined twice");
+      name.fail("species " + quoted_value(name.text()) + " is defined twice");
     }
     names.push_back(name.text());
   }
@@ -97,10 +98,10 @@ int species_kind(const std::vector<Species>& catalogue, std::string_view name,
   std::string known;
   for (std::size_t i = 0; i < catalogue.size(); ++i) {
     if (catalogue[i].name == name) return static_cast<int>(i) + 1;
-    known += (i == 0 ? "" : ", ") + catalogue[i].name;
+    known += (i == 0 ? "" : ", ") + printable(catalogue[i].name);
   }
-  throw KernelError(std::string(parameter) + ": species '" + std::string(name) +
-                    "' is not in params.species (" + known + ")");
+  throw KernelError(std::string(parameter) + ": species " + quoted_value(name) +
+                    " is not in params.species (" + known + ")");
 }
 
 }  // namespace levelforge::monsters

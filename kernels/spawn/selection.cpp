@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/api/params.hpp"
+#include "kernels/api/text.hpp"
 
 namespace levelforge::spawn {
 namespace {
@@ -37,7 +38,8 @@ std::vector<SpawnObject> parse_objects(const DataNode& table) {
     const DataNode& name = item.at("name");
     object.name = name.text();
     if (object.name.empty()) name.fail("an object's name must not be empty");
-    if (!names.insert(object.name).second) name.fail("duplicate object name '" + object.name + "'");
+    if (!names.insert(object.name).second)
+      name.fail("duplicate object name " + quoted_value(object.name));
     object.strength = item.real_or("strength", 1, 0, huge);
     if (object.strength <= 0) item.at("strength").fail("strength must be > 0");
     object.min_difficulty = item.real_or("min_difficulty", 0, 0, huge);

@@ -251,16 +251,22 @@ std::string output_length_problem(const std::string& output) {
 // Rank 0's check that the result can be written where it goes: the folder exists or can
 // be made, and a file can be created in it. Found before anything runs, so that a typo'd
 // or read-only path is a usage error naming the folder, not an HDF5 error after the work.
-std::string output_place_problem(const std::string& output) {
+// `file_argument` is how the command names its output, {} standing for the file.
+std::string output_place_problem(const std::string& output, std::string_view file_argument) {
   namespace fs = std::filesystem;
+  const auto naming = [&](const std::string& file) {
+    return fmt::format(fmt::runtime(file_argument), file);
+  };
   std::error_code error;
-  if (output.empty()) return "the output path is empty; give the result file's name (-o FILE)";
+  if (output.empty()) {
+    return "the output path is empty; give the result file's name (" + naming("FILE") + ")";
+  }
   if (fs::is_directory(output, error)) {
-    return "output '" + output + "' is a directory; give a file name (-o FILE)";
+    return "output '" + output + "' is a directory; give a file name (" + naming("FILE") + ")";
   }
   if (output.back() == '/') {
-    return "output '" + output + "' ends in '/', so it names a folder; give a file name (-o " +
-           output + "NAME.h5)";
+    return "output '" + output + "' ends in '/', so it names a folder; give a file name (" +
+           naming(output + "NAME.h5") + ")";
   }
   if (const auto kind = special_file_kind(output); !kind.empty()) {
     return "output '" + output + "' is " + kind + "; give the path of a regular file";
@@ -294,6 +300,15 @@ std::string output_place_problem(const std::string& output) {
 }
 
 }  // namespace
+
+void check_output_place(const std::string& output, std::string_view file_argument,
+                        const mpi::Comm& comm) {
+  const auto problem = mpi::root_verdict(comm, [&] {
+    const auto found = output_place_problem(output, file_argument);
+    if (!found.empty()) throw UsageError(found);
+  });
+  if (!problem.empty()) throw UsageError(problem);
+}
 
 void check_output_free(const std::string& output, bool force, const mpi::Comm& comm) {
   std::string problem;
@@ -337,11 +352,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   RunOptions options;
   options.shard = shard;
   if (!how.no_output) {
-    const auto place_problem = mpi::root_verdict(comm, [&] {
-      const auto problem = output_place_problem(experiment.output);
-      if (!problem.empty()) throw UsageError(problem);
-    });
-    if (!place_problem.empty()) throw UsageError(place_problem);
+    check_output_place(experiment.output, "-o {}", comm);
     check_work_queue(how.work_queue, comm);
     // Held from before the first look at the output to after the last write, by rank 0.
     const auto held = mpi::root_verdict(

@@ -96,6 +96,25 @@ std::string version_text() {
   return text;
 }
 
+// A puzzle given on the command line may begin with '-' ("-1+2=1": the kernel refuses it with
+// its own message), which CLI11 reads as an unknown option unless a digit follows, and keeps
+// among the extras of `command` (which allows them for this). The first extra that is no long
+// option is the input when none was given; any other extra is refused as CLI11 refuses it.
+void take_input_from_extras(const CLI::App& command, const CLI::Option& input_option,
+                            std::string& input) {
+  std::vector<std::string> extras = command.remaining();
+  // CLI11 keeps a "--" that ends the options among them.
+  std::erase(extras, "--");
+  if (input_option.count() == 0) {
+    const auto first = std::find_if(extras.begin(), extras.end(),
+                                    [](const std::string& arg) { return !arg.starts_with("--"); });
+    if (first == extras.end()) throw CLI::RequiredError(input_option.get_name());
+    input = *first;
+    extras.erase(first);
+  }
+  if (!extras.empty()) throw CLI::ExtrasError(command.get_name(), extras);
+}
+
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
@@ -240,7 +259,10 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
       ->add_option("kernel", solve.kernel,
                    "the puzzle's kernel: " + config::join(puzzle_kernels, " or "))
       ->required();
-  solve_app->add_option("file", solve.input, config::join(inputs, "; "))->required();
+  // Not required() for CLI11: take_input_from_extras requires it, where it may also begin
+  // with '-'.
+  auto* solve_input = solve_app->add_option("file", solve.input, config::join(inputs, "; "));
+  solve_app->allow_extras();
   const cli::PuzzleOptions solve_options(*solve_app);
   solve_app->add_flag("--json", solve.json, "one JSON object on stdout instead of the report");
 
@@ -303,6 +325,7 @@ int dispatch(int argc, char** argv, LazyMpi& mpi) {
 
   try {
     app.parse(argc, argv);
+    if (solve_app->parsed()) take_input_from_extras(*solve_app, *solve_input, solve.input);
   } catch (const CLI::ParseError& error) {
     if (mpi.rank() != 0) return error.get_exit_code() == 0 ? cli::exit_ok : cli::exit_usage;
     const int code = app.exit(error);

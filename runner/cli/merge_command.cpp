@@ -110,6 +110,8 @@ ShardSet check_shards(const std::vector<std::string>& paths) {
 }  // namespace
 
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
+  // Before a shard is read: a directory is no place for the result, --force or not.
+  check_output_place(arguments.output, "merge {} SHARD...", comm);
   for (const auto& shard : arguments.shards) {
     std::error_code ignored;
     if (shard == arguments.output || std::filesystem::equivalent(shard, arguments.output, ignored))

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -26,7 +28,7 @@ struct Source {
 };
 
 std::string key_text(const YAML::Node& key) {
-  return key.IsScalar() ? key.Scalar() : describe(key);
+  return key.IsScalar() ? quoted_value(key.Scalar()) : describe(key);
 }
 
 // yaml-cpp 0.7 keeps both entries of a repeated key, and lookups silently see the first.
@@ -44,7 +46,7 @@ void check_duplicate_keys(const YAML::Node& node, const Source& source) {
     };
     const auto first = std::find_if(keys.begin(), keys.end(), same_key);
     if (first != keys.end()) {
-      std::string message = source.at(key.Mark()) + ": duplicate key '" + key_text(key) + "'";
+      std::string message = source.at(key.Mark()) + ": duplicate key " + key_text(key);
       if (!source.is_override) message += " (first at " + source.at(first->Mark()) + ")";
       throw ConfigError(message);
     }
@@ -118,6 +120,101 @@ class SecondDocument : public YAML::EventHandler {
   std::optional<YAML::Mark> content_;
 };
 
+// Counts, from the parser's events, the nodes that aliases add to a document, as if each alias
+// were a copy of the node its anchor marks: that node is measured once, when it ends, and each
+// alias adds what it holds. An anchor is how yaml-cpp's tree shares one node among its aliases,
+// so nothing is expanded, here or in the tree. Throws ConfigError at the alias that passes the
+// limit, and at one inside the node its anchor marks, which makes the tree a cycle.
+class AliasMeter : public YAML::EventHandler {
+ public:
+  AliasMeter(Source source, std::uint64_t limit) : source_(std::move(source)), limit_(limit) {}
+
+  // Reads the first document of `text`.
+  void measure(std::string_view text) {
+    std::istringstream input{std::string(text)};
+    YAML::Parser parser(input);
+    parser.HandleNextDocument(*this);
+  }
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  // Comes just before the event of the node it names.
+  void OnAnchor(const YAML::Mark&, const std::string& name) override { next_anchor_name_ = name; }
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { leaf(anchor); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    leaf(anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override;
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Anchor {
+    std::string name;
+    std::optional<std::uint64_t> nodes;  // what its node holds, once that has ended
+  };
+  struct OpenNode {
+    YAML::anchor_t anchor;
+    std::uint64_t nodes;  // itself and what it holds so far
+  };
+
+  void name_anchor(YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor].name = std::exchange(next_anchor_name_, {});
+  }
+  void leaf(YAML::anchor_t anchor) {
+    name_anchor(anchor);
+    ended(anchor, 1);
+  }
+  void open(YAML::anchor_t anchor) {
+    name_anchor(anchor);
+    open_.push_back({anchor, 1});
+  }
+  void close() {
+    const OpenNode node = open_.back();
+    open_.pop_back();
+    ended(node.anchor, node.nodes);
+  }
+  // A node of `nodes` nodes is complete: its anchor's measure, and part of the node holding it.
+  void ended(YAML::anchor_t anchor, std::uint64_t nodes) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor].nodes = nodes;
+    if (!open_.empty()) open_.back().nodes += nodes;
+  }
+
+  Source source_;
+  std::uint64_t limit_;
+  std::uint64_t added_ = 0;  // by the aliases so far; never past limit_
+  std::string next_anchor_name_;
+  std::map<YAML::anchor_t, Anchor> anchors_;
+  std::vector<OpenNode> open_;
+};
+
+void AliasMeter::OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) {
+  const Anchor& target = anchors_[anchor];
+  if (!target.nodes) {
+    throw ConfigError(source_.at(mark) + ": alias *" + target.name +
+                      " stands inside the node its anchor &" + target.name +
+                      " marks: the config would be endless");
+  }
+  const std::uint64_t nodes = *target.nodes;
+  if (nodes > limit_ - added_) {
+    throw ConfigError(source_.at(mark) + ": aliases expand the config past " +
+                      std::to_string(limit_) + " nodes here: alias *" + target.name +
+                      " stands for " + std::to_string(nodes) +
+                      " (nested aliases multiply, as in a 'billion laughs')");
+  }
+  added_ += nodes;
+  ended(YAML::NullAnchor, nodes);
+}
+
 YAML::Node load_yaml(std::string_view original, const Source& source) {
   // YAML breaks lines at a lone CR too; yaml-cpp would read such a file as one line.
   const std::string text = with_plain_line_ends(original);
@@ -125,6 +222,8 @@ YAML::Node load_yaml(std::string_view original, const Source& source) {
   std::optional<YAML::Mark> second;
   try {
     document = YAML::Load(text);
+    // Before anything walks the tree, which expands what aliases share.
+    AliasMeter(source, max_alias_nodes).measure(text);
     second = SecondDocument().content(text);
   } catch (const YAML::DeepRecursion& error) {
     throw ConfigError(source.at(error.mark) + ": nested " + std::to_string(error.depth()) +
@@ -135,10 +234,12 @@ YAML::Node load_yaml(std::string_view original, const Source& source) {
     if (const auto tab =
             source.is_override ? std::nullopt : tab_in_indentation(text, error.mark.line)) {
       throw ConfigError(source.at(*tab) +
-                        ": a tab in the indentation; YAML indents with spaces only (" + error.msg +
-                        " at " + source.at(error.mark) + ")");
+                        ": a tab in the indentation; YAML indents with spaces only (" +
+                        printable(error.msg) + " at " + source.at(error.mark) + ")");
     }
-    const std::string what = source.is_override ? "invalid YAML: " + error.msg : error.msg;
+    // yaml-cpp's message may hold the character it stopped at.
+    const std::string message = printable(error.msg);
+    const std::string what = source.is_override ? "invalid YAML: " + message : message;
     throw ConfigError(source.at(error.mark) + ": " + what);
   }
   if (second) {
@@ -179,8 +280,9 @@ void Document::apply_override(const std::string& assignment) {
   }
   const KeyPath path = split_override_key(std::string_view(assignment).substr(0, equals));
   if (path.empty()) {
-    throw ConfigError(location + ": malformed key path '" + assignment.substr(0, equals) +
-                      "', expected names joined by '.'");
+    throw ConfigError(location + ": malformed key path " +
+                      quoted_value(assignment.substr(0, equals)) +
+                      ", expected names joined by '.'");
   }
   const YAML::Node value = load_yaml(assignment.substr(equals + 1), Source{location, true});
   assign(path, value, location);
@@ -197,8 +299,8 @@ void Document::assign(const KeyPath& path, const YAML::Node& value, const std::s
       map[path[depth]] = YAML::Node(YAML::NodeType::Map);
       child = find_value(map, path[depth]);
     } else if (!child->IsMap()) {
-      throw ConfigError(location + ": '" + join_path(path, depth + 1) + "' is not a map but " +
-                        describe(*child));
+      throw ConfigError(location + ": " + quoted_value(join_path(path, depth + 1)) +
+                        " is not a map but " + describe(*child));
     }
     map.reset(*child);
   }
@@ -242,6 +344,10 @@ std::string Document::yaml() const {
   YAML::Emitter out;
   out << root_;
   return out.c_str();
+}
+
+void check_alias_expansion(std::string_view text, std::string_view file_name, std::uint64_t limit) {
+  AliasMeter(Source{std::string(file_name)}, limit).measure(text);
 }
 
 YAML::Node parse_yaml_file(std::string_view text, std::string_view file_name) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <regex>
 
+#include "kernels/api/text.hpp"
 #include "runner/config/document.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/config/sweep_values.hpp"
@@ -209,7 +210,7 @@ class ModelReader {
     for (const auto& entry : top) {
       if (std::find(valid.begin(), valid.end(), entry.key) != valid.end()) continue;
       fail({entry.key}, entry.key_node,
-           "unknown key '" + entry.key + "' at the top level" +
+           "unknown key " + quoted_value(entry.key) + " at the top level" +
                closest_hint(entry.key, valid, "valid keys"));
     }
   }
@@ -239,7 +240,8 @@ class ModelReader {
     static const std::regex valid_name("[A-Za-z0-9._-]+");
     if (!std::regex_match(name, valid_name)) {
       fail({entry->key}, entry->value,
-           "experiment: '" + name + "' is not a valid name (use letters, digits, '-', '_', '.')");
+           "experiment: " + quoted_value(name) +
+               " is not a valid name (use letters, digits, '-', '_', '.')");
     }
     return name;
   }
@@ -251,7 +253,7 @@ class ModelReader {
     std::string kernel = read_string(*entry);
     if (!schema_.kernels.contains(kernel)) {
       fail({entry->key}, entry->value,
-           "unknown kernel '" + kernel + "'" + closest_hint(kernel, known, "known kernels"));
+           "unknown kernel " + quoted_value(kernel) + closest_hint(kernel, known, "known kernels"));
     }
     return kernel;
   }
@@ -267,7 +269,7 @@ class ModelReader {
     std::string driver = read_string(*entry);
     if (!schema_.drivers.contains(driver)) {
       fail({entry->key}, entry->value,
-           "unknown driver '" + driver + "'" +
+           "unknown driver " + quoted_value(driver) +
                closest_hint(driver, key_names(schema_.drivers), "known drivers"));
     }
     if (std::find(kernel.drivers.begin(), kernel.drivers.end(), driver) == kernel.drivers.end()) {
@@ -318,7 +320,7 @@ class ModelReader {
         for (const auto& candidate : spec_names(specs))
           if (candidate.starts_with(prefix)) valid.push_back(candidate.substr(prefix.size()));
         fail(item_path, item.key_node,
-             "unknown key '" + item.key + "' in section '" + where + "'" +
+             "unknown key " + quoted_value(item.key) + " in section '" + where + "'" +
                  closest_hint(item.key, valid, "valid keys"));
       }
       const std::string location = value_location(item_path, item);
@@ -362,7 +364,7 @@ class ModelReader {
     for (const auto& section : sections) {
       if (std::find(valid.begin(), valid.end(), section.key) == valid.end()) {
         fail({"sweep", section.key}, section.key_node,
-             "unknown key '" + section.key + "' in section 'sweep'" +
+             "unknown key " + quoted_value(section.key) + " in section 'sweep'" +
                  closest_hint(section.key, valid, "valid keys"));
       }
     }
@@ -434,7 +436,7 @@ class ModelReader {
     for (const auto& key : keys) {
       if (std::find(valid.begin(), valid.end(), key.key) == valid.end()) {
         fail(child_path(sample_path, key.key), key.key_node,
-             "unknown key '" + key.key + "' in section 'sweep.sample'" +
+             "unknown key " + quoted_value(key.key) + " in section 'sweep.sample'" +
                  closest_hint(key.key, valid, "valid keys"));
       }
     }
@@ -501,12 +503,12 @@ class ModelReader {
     if (spec != nullptr) return *spec;
     if (section != driver && is_driver_section(section)) {
       fail(path, item.key_node,
-           "sweep key '" + item.key + "': " + not_this_driver(section, driver));
+           "sweep key " + quoted_value(item.key) + ": " + not_this_driver(section, driver));
     }
     std::vector<std::string> valid = spec_names(kernel.params, "params.");
     for (auto& name : spec_names(settings, driver + ".")) valid.push_back(std::move(name));
     fail(path, item.key_node,
-         "unknown key '" + item.key + "' in section '" +
+         "unknown key " + quoted_value(item.key) + " in section '" +
              join(KeyPath(path.begin(), path.end() - 1), ".") + "'" +
              closest_hint(item.key, valid, "valid keys"));
   }

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "kernels/api/rng.hpp"
+#include "kernels/api/text.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/config/values.hpp"
@@ -40,7 +41,7 @@ Form read_form(const YAML::Node& node, const std::vector<std::string>& names,
   const std::string name = entry.first.as<std::string>();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     fail_at(locate(entry.first), key_path,
-            "unknown form '" + name + "'" + closest_hint(name, names, "valid forms"));
+            "unknown form " + quoted_value(name) + closest_hint(name, names, "valid forms"));
   }
   return {name, entry.first, entry.second};
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/api/text.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/config/values.hpp"
@@ -30,8 +31,9 @@ std::string row_path(const std::string& key_path, std::size_t index) {
   return key_path + "[" + std::to_string(index) + "]";
 }
 
+// For messages only: a key of the table's own shows as printable() shows it.
 std::string member_path(const std::string& key_path, const std::string& key) {
-  return key_path + "." + key;
+  return key_path + "." + printable(key);
 }
 
 // Any YAML but null. A null has no text of its own to point at, so `anchor` (its key, or
@@ -77,7 +79,7 @@ std::string read_text(const std::string& file, const std::string& key_path,
   std::string text;
   if (!read_input_file(file, config_size_limit, text)) {
     fail(location, key_path,
-         "cannot read '" + file + "': " + std::generic_category().message(errno));
+         "cannot read " + quoted_value(file) + ": " + std::generic_category().message(errno));
   }
   return text;
 }

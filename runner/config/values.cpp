@@ -1,11 +1,14 @@
 #include "runner/config/values.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <regex>
 
+#include "kernels/api/text.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
 
@@ -15,25 +18,6 @@ namespace {
 [[noreturn]] void fail(std::string_view location, std::string_view key_path,
                        const std::string& problem) {
   throw ConfigError(std::string(location) + ": " + std::string(key_path) + ": " + problem);
-}
-
-constexpr std::string_view string_tag = "tag:yaml.org,2002:str";
-
-// Quoted scalars and those tagged !!str are strings in YAML, so only plain ones can be
-// numbers or booleans.
-std::optional<std::string> plain_scalar(const YAML::Node& node) {
-  if (!node.IsScalar() || node.Tag() == "!" || node.Tag() == string_tag) return std::nullopt;
-  return node.Scalar();
-}
-
-// YAML's own tags are honoured (!!str makes a string of any scalar); a config has no use
-// for any other (`!python/object`, `!custom`), and a tag it ignored would change nothing
-// silently.
-void check_tag(const YAML::Node& node, std::string_view key_path, std::string_view location) {
-  const auto& tag = node.Tag();
-  if (tag.empty() || tag == "?" || tag == "!" || tag.starts_with("tag:yaml.org,2002:")) return;
-  fail(location, key_path,
-       "unknown YAML tag '" + tag + "'; a config uses none but YAML's own (!!str, ...)");
 }
 
 enum class IntegerReading { ok, not_an_integer, outside_int64 };
@@ -123,6 +107,100 @@ std::optional<bool> read_boolean(const std::string& text) {
   return std::nullopt;
 }
 
+// A tag of YAML's core schema (YAML 1.2, 10.3), the ones a config honours: !!NAME.
+struct CoreTag {
+  std::string_view name;
+  std::string_view noun;   // what its values are: "an int"
+  std::string_view texts;  // the scalar texts it takes: "true or false"
+  bool (*takes)(const std::string& text);
+};
+
+bool is_null_text(const std::string& text) {
+  return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+}
+
+// Decimal only: a config reads no other integer (0x10 and 0o20 are refused untagged too).
+bool is_integer_text(const std::string& text) {
+  static const std::regex decimal("[-+]?[0-9]+");
+  return std::regex_match(text, decimal);
+}
+
+const std::array<CoreTag, 7>& core_tags() {
+  static const std::array<CoreTag, 7> tags = {{
+      {"str", "a string", "any text", [](const std::string&) { return true; }},
+      {"int", "an int", "decimal digits with an optional sign", is_integer_text},
+      {"float", "a real", "a number, .inf or .nan",
+       [](const std::string& text) {
+         return read_real(text).reading != RealReading::not_a_number;
+       }},
+      {"bool", "a bool", "true or false",
+       [](const std::string& text) { return read_boolean(text).has_value(); }},
+      {"null", "null", "null, ~ or nothing", is_null_text},
+      {"seq", "a list", "a list, never a single value", [](const std::string&) { return false; }},
+      {"map", "a map", "a map, never a single value", [](const std::string&) { return false; }},
+  }};
+  return tags;
+}
+
+constexpr std::string_view yaml_tag_prefix = "tag:yaml.org,2002:";
+
+// The tag as it is written: !!int for YAML's own.
+std::string written_tag(const std::string& tag) {
+  return tag.starts_with(yaml_tag_prefix) ? "!!" + tag.substr(yaml_tag_prefix.size()) : tag;
+}
+
+// Whether `node` has a tag of its own: yaml-cpp gives a plain scalar "?" and a quoted one "!"
+// (a string).
+bool explicitly_tagged(const YAML::Node& node) {
+  const auto& tag = node.Tag();
+  return !tag.empty() && tag != "?" && tag != "!";
+}
+
+// The core schema's tag `node` carries; nullptr for none, or another one.
+const CoreTag* core_tag(const YAML::Node& node) {
+  const auto& tag = node.Tag();
+  if (!tag.starts_with(yaml_tag_prefix)) return nullptr;
+  const std::string_view name = std::string_view(tag).substr(yaml_tag_prefix.size());
+  const auto& tags = core_tags();
+  const auto found = std::find_if(tags.begin(), tags.end(),
+                                  [&](const CoreTag& core) { return core.name == name; });
+  return found == tags.end() ? nullptr : &*found;
+}
+
+// A tag decides the type of its scalar, so it must be one the config knows and its text one
+// of that type's: `!!bool 5` is an invalid bool, not the integer 5. A config has no use for
+// other tags (`!python/object`, YAML 1.1's `!!binary`), and a tag it ignored would change
+// nothing silently.
+void check_tag(const YAML::Node& node, std::string_view key_path, std::string_view location) {
+  if (!explicitly_tagged(node)) return;
+  const CoreTag* tag = core_tag(node);
+  if (tag == nullptr) {
+    fail(location, key_path,
+         "unknown YAML tag " + quoted_value(written_tag(node.Tag())) +
+             "; a config uses none but YAML's core schema's (!!str, !!int, !!float, !!bool, "
+             "!!null, !!seq, !!map)");
+  }
+  if (node.IsScalar() && !tag->takes(node.Scalar())) {
+    fail(location, key_path,
+         quoted_value(node.Scalar()) + " is not a valid !!" + std::string(tag->name) + " (" +
+             std::string(tag->texts) + ")");
+  }
+}
+
+// The text of `node` where it may be a value of one of `types` (core schema names): a plain
+// scalar, whose text then decides, or one tagged with one of them. A quoted scalar is a
+// string.
+std::optional<std::string> scalar_of_type(const YAML::Node& node,
+                                          std::initializer_list<std::string_view> types) {
+  if (!node.IsScalar() || node.Tag() == "!") return std::nullopt;
+  if (!explicitly_tagged(node)) return node.Scalar();
+  const CoreTag* tag = core_tag(node);
+  if (tag == nullptr || std::find(types.begin(), types.end(), tag->name) == types.end()) {
+    return std::nullopt;
+  }
+  return node.Scalar();
+}
+
 std::string expected_type(const ParamSpec& spec) {
   switch (spec.type) {
     case ParamType::integer: return "an int";
@@ -151,7 +229,8 @@ std::string range_text(const ParamSpec& spec) {
 
 std::int64_t integer_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                            std::string_view location) {
-  const auto text = plain_scalar(node);
+  // An integral real is an integer ("2e7", "16.0"), tagged !!float or not.
+  const auto text = scalar_of_type(node, {"int", "float"});
   if (!text) fail_type(spec, node, key_path, location);
   const IntegerResult result = read_integer(*text);
   if (result.reading == IntegerReading::not_an_integer) fail_type(spec, node, key_path, location);
@@ -168,7 +247,7 @@ std::int64_t integer_value(const ParamSpec& spec, const YAML::Node& node, std::s
 
 double real_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                   std::string_view location) {
-  const auto text = plain_scalar(node);
+  const auto text = scalar_of_type(node, {"int", "float"});
   if (!text) fail_type(spec, node, key_path, location);
   const RealResult result = read_real(*text);
   if (result.reading == RealReading::not_a_number) fail_type(spec, node, key_path, location);
@@ -187,7 +266,7 @@ double real_value(const ParamSpec& spec, const YAML::Node& node, std::string_vie
 
 bool boolean_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
                    std::string_view location) {
-  const auto text = plain_scalar(node);
+  const auto text = scalar_of_type(node, {"bool"});
   const auto value = text ? read_boolean(*text) : std::nullopt;
   if (!value) fail_type(spec, node, key_path, location);
   return *value;
@@ -200,7 +279,7 @@ std::string choice_value(const ParamSpec& spec, const YAML::Node& node, std::str
   for (const auto& choice : spec.choices) {
     if (choice == text) return text;
   }
-  fail(location, key_path, "'" + text + "' is not one of: " + join(spec.choices));
+  fail(location, key_path, quoted_value(text) + " is not one of: " + join(spec.choices));
 }
 
 std::string text_value(const ParamSpec& spec, const YAML::Node& node, std::string_view key_path,
@@ -242,8 +321,11 @@ void check_in_range(const ParamSpec& spec, const ParamValue& value, std::string_
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
-      if (node.Tag() == string_tag) return "'" + node.Scalar() + "' (tagged !!str: a string)";
-      return "'" + node.Scalar() + "'" + (node.Tag() == "!" ? " (a quoted string)" : "");
+      if (const CoreTag* tag = core_tag(node)) {
+        return quoted_value(node.Scalar()) + " (tagged !!" + std::string(tag->name) + ": " +
+               std::string(tag->noun) + ")";
+      }
+      return quoted_value(node.Scalar()) + (node.Tag() == "!" ? " (a quoted string)" : "");
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a map";
     case YAML::NodeType::Null: return "null";

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/api/text.hpp"
+
 namespace levelforge {
 
 namespace {
@@ -54,7 +56,8 @@ std::vector<MeasureAxis> measure_axes(const QdSettings& settings,
           if (!known.empty()) known += ", ";
           known += axis.name;
         }
-        std::string problem = "the kernel has no measure '" + name + "' (its measures: ";
+        std::string problem =
+            "the kernel has no measure " + quoted_value(name) + " (its measures: ";
         problem += known;
         problem += ")";
         node.fail(problem);

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "kernels/api/text.hpp"
+
 namespace levelforge {
 
 namespace fs = std::filesystem;
@@ -38,8 +40,11 @@ std::string special_file_kind(const std::string& path) {
 
 std::string input_file_problem(const std::string& path, std::string_view what,
                                std::uintmax_t limit) {
-  const std::string named = std::string(what) + " '" + path + "'";
+  const std::string named = std::string(what) + " " + quoted_value(path);
   if (path.empty()) return std::string(what) + ": an empty path";
+  // The C library reads a name up to its first NUL: "a.yaml\0x" would open a.yaml.
+  if (path.find('\0') != std::string::npos)
+    return named + " holds a NUL byte, which no file name can";
   std::error_code error;
   const auto status = fs::status(path, error);
   if (status.type() == fs::file_type::not_found) return named + " does not exist";

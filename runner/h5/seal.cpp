@@ -75,6 +75,29 @@ Digest digest_rest(std::istream& in, const std::string& path) {
   return digest;
 }
 
+// The file size a seal's byte count stands for, in decimal: the block and the bytes after it.
+// The count is read from the file, and a damaged one may be anything up to 2^64 - 1, so the
+// sum takes more than 64 bits.
+std::string sealed_size_text(std::uint64_t sealed_count) {
+  __extension__ typedef unsigned __int128 Wide;  // GCC's and Clang's, no ISO C++ type
+  Wide size = Wide{sealed_count} + seal_block_size;
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(size % 10)));
+    size /= 10;
+  } while (size != 0);
+  return digits;
+}
+
+// The size found against the size sealed, and which way they differ.
+[[noreturn]] void fail_size(const std::string& path, std::uint64_t size, std::uint64_t sealed_count,
+                            bool past_end) {
+  throw IoError(path + ": changed after levelforge wrote it: " + std::to_string(size) +
+                " bytes, sealed at " + sealed_size_text(sealed_count) +
+                (past_end ? ", past the file's end (cut short, or its seal damaged)"
+                          : " (extended by another program, or its seal damaged)"));
+}
+
 bool has_hdf5_signature(const SealBlock& block, std::size_t offset) {
   return std::string_view(block.data() + offset, hdf5_signature.size()) == hdf5_signature;
 }
@@ -125,12 +148,13 @@ void verify_seal(const std::string& path) {
   // A file cut inside its block reads as zeros past its end, an empty rest included.
   const auto digest = block_read ? digest_rest(file, path) : Digest{};
   const auto sealed_count = load_le64(block, count_offset);
-  if (!block_read || digest.count != sealed_count) {
-    const auto size = block_read ? digest.count + seal_block_size
-                                 : static_cast<std::uint64_t>(std::filesystem::file_size(path));
-    throw IoError(path + ": changed after levelforge wrote it: " + std::to_string(size) +
-                  " bytes, sealed at " + std::to_string(sealed_count + seal_block_size) +
-                  " (cut short, or extended by another program)");
+  if (!block_read) {
+    // Shorter than the block: whatever the count, what it seals lies past the end.
+    fail_size(path, static_cast<std::uint64_t>(std::filesystem::file_size(path)), sealed_count,
+              true);
+  }
+  if (digest.count != sealed_count) {
+    fail_size(path, digest.count + seal_block_size, sealed_count, sealed_count > digest.count);
   }
   if (digest.checksum != load_le64(block, checksum_offset)) {
     throw IoError(path +
