@@ -63,6 +63,7 @@ MAZE_TABLE = ["3x2;0;2,4;4;4", "3x3;3;1,4,7;dc;00", "1x1;0;;;", "6x5;16;5,11,17;
 
 VOLATILE = [
     (re.compile(r"\b[0-9a-f]{40}(-dirty)?"), "<commit>"),
+    (re.compile(r"\bsha256:[0-9a-f]{16}\b"), "<hash>"),  # a kernel's sources, uncommitted changes
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "<time>"),
     (re.compile(r"\b\d+:\d\d:\d\d\b"), "<duration>"),
     (re.compile(r"\d+\.\d+(e[+-]\d+)?"), "<number>"),

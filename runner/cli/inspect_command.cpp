@@ -81,7 +81,10 @@ void print_provenance(const h5::Group& root) {
   for (const auto* key :
        {"experiment", "kernel", "driver", "levelforge_version", "git_commit", "git_changes",
         "kernel_version", "kernel_commit", "kernel_sources", "start_time", "end_time"}) {
-    if (root.has_attribute(key)) fmt::print("{:<20} {}\n", key, root.read_string_attribute(key));
+    // git_changes is empty for a build of a clean checkout.
+    if (!root.has_attribute(key)) continue;
+    const auto value = root.read_string_attribute(key);
+    if (!value.empty()) fmt::print("{:<20} {}\n", key, value);
   }
   for (const auto* key : {"seed", "replicates", "ranks"}) {
     if (root.has_attribute(key)) fmt::print("{:<20} {}\n", key, root.read_int_attribute(key));
