@@ -665,6 +665,24 @@ class DiskFull(TempDirTest):
         for moment in ("creating the checkpoint", ".tmp", "dataset"):
             self.assertTrue(any(moment in line for line in outcomes), f"never failed at {moment}")
 
+    def test_a_merge_on_a_full_disk_says_to_merge_again(self):
+        """A merge keeps no checkpoint: its advice is the same merge, once there is room."""
+        spec = config("tiltmaze_sweep.yaml")
+        shards = []
+        for index in (0, 1):
+            self.assert_ok(levelforge("run", spec, "-o", self.path("x.h5"), "-q", "--shard",
+                                      f"{index}/2", *self.OVERRIDES))
+            shards.append(self.path(f"x.shard-{index}-of-2.h5"))
+        self.mount(64)
+        merged = os.path.join(self.disk, "merged.h5")
+        full = levelforge("merge", merged, *shards, ranks=RANKS)
+        self.assertEqual(full.returncode, 1, full.stderr)
+        self.assertIn("free space, then the same `levelforge merge` again", full.stderr)
+        self.assertNotIn("levelforge resume", full.stderr)
+        self.assertFalse(os.path.exists(merged))
+        subprocess.run(["mount", "-o", "remount,size=64m", self.disk], check=True)
+        self.assert_ok(levelforge("merge", merged, *shards, ranks=RANKS))
+
 
 class Shards(TempDirTest):
     """Sharded + merged == unsharded, for every driver; bad shard sets are refused."""

@@ -273,6 +273,7 @@ Outcome take_record_lock(const std::string& path, const LockHolder& self, int& d
   }
   if (!write_holder(descriptor, self)) {
     const int error = errno;
+    ::unlink(path.c_str());  // still ours: no holder is left half-written
     ::close(descriptor);
     refuse_unmade(path, std::strerror(error));
   }
