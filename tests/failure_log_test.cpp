@@ -88,9 +88,8 @@ TEST_F(FailureLogTest, AContinuedRetryKeepsTheFailuresOfItsOwnSessions) {
   const bool seven_failed_in_the_retry = world_.size() > 1;
   const std::vector<std::uint64_t> kept =
       seven_failed_in_the_retry ? std::vector<std::uint64_t>{7} : std::vector<std::uint64_t>{};
-  const std::vector<std::uint64_t> again = seven_failed_in_the_retry
-                                               ? std::vector<std::uint64_t>{8}
-                                               : std::vector<std::uint64_t>{7, 8};
+  const std::vector<std::uint64_t> again =
+      seven_failed_in_the_retry ? std::vector<std::uint64_t>{8} : std::vector<std::uint64_t>{7, 8};
   EXPECT_EQ(units, kept);
   EXPECT_EQ(log.retried(), again);
 }

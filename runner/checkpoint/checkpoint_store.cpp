@@ -162,8 +162,8 @@ SessionBuilds builds_of(const Segment& manifest) {
 }
 
 // Why a checkpoint made by another build is not resumed as it is, and the ways on.
-std::string other_build(const std::string& output, const RunIdentity& saved,
-                        const RunIdentity& now, const std::vector<std::string>& lines) {
+std::string other_build(const std::string& output, const RunIdentity& saved, const RunIdentity& now,
+                        const std::vector<std::string>& lines) {
   const auto differs = [&](const char* key) {
     return !saved.contains(key) || !now.contains(key) || saved.at(key) != now.at(key);
   };
@@ -454,8 +454,7 @@ std::string describe_progress(const CheckpointSummary& summary) {
   if (summary.failed > 0) notes.push_back(fmt::format("{} failed", summary.failed));
   if (summary.to_retry > 0)
     notes.push_back(fmt::format("{} more failed earlier, being retried", summary.to_retry));
-  const auto failed =
-      notes.empty() ? std::string() : fmt::format(" ({})", fmt::join(notes, "; "));
+  const auto failed = notes.empty() ? std::string() : fmt::format(" ({})", fmt::join(notes, "; "));
   return fmt::format("{} of {} {}s done{} in {}", summary.units_done,
                      summary.units_total > 0 ? std::to_string(summary.units_total)
                                              : std::string("(not yet known)"),

@@ -96,7 +96,7 @@ struct CheckpointSummary {
   std::uint64_t failed = 0;  // of the done units, those that failed
   // Failed units of the sessions before a retry in progress, which it runs again: not done.
   std::uint64_t to_retry = 0;
-  std::int64_t retry_session = -1;  // SavedRun's
+  std::int64_t retry_session = -1;                                  // SavedRun's
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
   std::size_t segments = 0;
   std::size_t unfinished_files = 0;  // .tmp: being written when the run died
@@ -142,8 +142,8 @@ class CheckpointStore {
   void remove();
 
  private:
-  CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session,
-                  std::string identity, SessionBuilds builds, std::int64_t retry_before);
+  CheckpointStore(std::string directory, mpi::Comm comm, std::int64_t session, std::string identity,
+                  SessionBuilds builds, std::int64_t retry_before);
 
   std::string directory_;
   mpi::Comm comm_;

@@ -172,7 +172,8 @@ std::string output_of(const std::string& lock) {
 
 [[noreturn]] void refuse_held(const std::string& path, const std::optional<LockHolder>& holder) {
   const auto output = output_of(path);
-  std::string who = holder ? holder->describe() : "another process (it has not yet written who it is)";
+  std::string who =
+      holder ? holder->describe() : "another process (it has not yet written who it is)";
   std::string stop;
   if (holder && holder->pid > 0) {
     stop = fmt::format(" (`kill -TERM {}`{} saves its checkpoint)", holder->pid,
@@ -192,9 +193,9 @@ std::string output_of(const std::string& lock) {
 }
 
 [[noreturn]] void refuse_unmade(const std::string& path, const std::string& problem) {
-  throw CheckpointError(fmt::format(
-      "cannot take the lock {} that makes this job the only writer of {}: {}", path,
-      output_of(path), problem));
+  throw CheckpointError(
+      fmt::format("cannot take the lock {} that makes this job the only writer of {}: {}", path,
+                  output_of(path), problem));
 }
 
 // The output's folders that do not exist yet, made now, outermost first.
@@ -210,8 +211,8 @@ std::vector<std::string> make_folders(const std::string& output) {
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
     if (!fs::create_directory(*it, error) && error) {
       for (auto undo = made.rbegin(); undo != made.rend(); ++undo) fs::remove(*undo, error);
-      refuse_unmade(output + ".lock", "cannot create the folder " + it->string() + ": " +
-                                          error.message());
+      refuse_unmade(output + ".lock",
+                    "cannot create the folder " + it->string() + ": " + error.message());
     }
     made.push_back(it->string());
   }
@@ -233,7 +234,9 @@ void check_regular(int descriptor, const std::string& path) {
   }
 }
 
-bool no_record_locks(int error) { return error == ENOLCK || error == ENOSYS || error == EOPNOTSUPP; }
+bool no_record_locks(int error) {
+  return error == ENOLCK || error == ENOSYS || error == EOPNOTSUPP;
+}
 
 struct flock whole_file(short type) {
   struct flock lock {};
@@ -364,7 +367,7 @@ OutputLock OutputLock::acquire(const std::string& output, const std::string& com
   const auto path = lock_path(output);
   const char* chosen = std::getenv("LEVELFORGE_OUTPUT_LOCK");
   auto method = chosen != nullptr && std::string_view(chosen) == "file" ? LockMethod::exclusive_file
-                                                                         : LockMethod::record;
+                                                                        : LockMethod::record;
   auto folders = make_folders(output);
   try {
     for (int attempt = 0; attempt < attempts; ++attempt) {
@@ -392,8 +395,8 @@ OutputLock OutputLock::acquire(const std::string& output, const std::string& com
       held->heartbeat = std::thread([raw = held.get()] { raw->beat(); });
       return OutputLock(std::move(held));
     }
-    refuse_unmade(path, fmt::format("other processes took and released it {} times meanwhile",
-                                    attempts));
+    refuse_unmade(path,
+                  fmt::format("other processes took and released it {} times meanwhile", attempts));
   } catch (...) {
     remove_folders(folders);
     throw;
@@ -411,8 +414,7 @@ std::optional<LockHolder> lock_holder(const std::string& output) {
     if (holder && holder->method == LockMethod::record) {
       auto probe = whole_file(F_WRLCK);
       // Unlocked: the file of a holder killed before it could remove it.
-      if (::fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type == F_UNLCK)
-        holder.reset();
+      if (::fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type == F_UNLCK) holder.reset();
     } else if (holder && !holder_alive(*holder)) {
       holder.reset();
     }

@@ -31,8 +31,8 @@ enum class LockMethod { record, exclusive_file };
 struct LockHolder {
   std::string host;
   std::int64_t pid = 0;
-  std::string start_time;           // ISO 8601 UTC, when the lock was taken
-  std::string command;              // the holder's command line
+  std::string start_time;  // ISO 8601 UTC, when the lock was taken
+  std::string command;     // the holder's command line
   LockMethod method = LockMethod::record;
   std::uint64_t process_start = 0;  // /proc/PID/stat's start time: a reused pid is not the holder
   double seconds_since_heartbeat = 0;

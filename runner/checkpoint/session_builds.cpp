@@ -48,7 +48,9 @@ SessionBuilds SessionBuilds::parse(const std::vector<std::string>& lines) {
   return builds;
 }
 
-void SessionBuilds::add(std::int64_t session, const std::string& build) { builds_[session] = build; }
+void SessionBuilds::add(std::int64_t session, const std::string& build) {
+  builds_[session] = build;
+}
 
 std::vector<std::string> SessionBuilds::distinct() const {
   std::vector<std::string> seen = unplaced_;
@@ -62,14 +64,14 @@ std::vector<std::string> SessionBuilds::lines() const {
   std::vector<std::string> lines = unplaced_;
   for (auto it = builds_.begin(); it != builds_.end();) {
     auto last = it;
-    for (auto next = std::next(it); next != builds_.end() && next->first == last->first + 1 &&
-                                    next->second == it->second;
+    for (auto next = std::next(it);
+         next != builds_.end() && next->first == last->first + 1 && next->second == it->second;
          ++next) {
       last = next;
     }
-    lines.push_back(last == it ? fmt::format("session {}: {}", it->first, it->second)
-                               : fmt::format("sessions {}-{}: {}", it->first, last->first,
-                                             it->second));
+    lines.push_back(last == it
+                        ? fmt::format("session {}: {}", it->first, it->second)
+                        : fmt::format("sessions {}-{}: {}", it->first, last->first, it->second));
     it = std::next(last);
   }
   return lines;

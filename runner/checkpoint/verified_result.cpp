@@ -65,10 +65,11 @@ ResultHeader read_result_header(const h5::File& file) {
         root.has_attribute("git_changes") ? root.read_string_attribute("git_changes") : "");
     header.identity.erase(kernel_code_key);
     if (root.has_attribute("kernel_sources") && root.has_attribute("kernel_version")) {
-      header.identity[kernel_code_key] =
-          KernelCode{root.read_string_attribute("kernel_version"), {}, false,
-                     root.read_string_attribute("kernel_sources")}
-              .identity();
+      header.identity[kernel_code_key] = KernelCode{root.read_string_attribute("kernel_version"),
+                                                    {},
+                                                    false,
+                                                    root.read_string_attribute("kernel_sources")}
+                                             .identity();
     }
     if (root.has_attribute("builds")) {
       header.builds = SessionBuilds::parse(root.read_strings_attribute("builds"));

@@ -187,12 +187,11 @@ Start plan_start(const config::Experiment& experiment, const ShardSpec& shard, c
     if (checkpoint.kind == Kind::unstarted || (of_this_experiment && saved->identity == identity)) {
       remove_checkpoint(directory);
     } else if (checkpoint.kind != Kind::absent) {
-      notes.push_back("the checkpoint " + directory + " beside it is not this run's and is kept: " +
-                      (checkpoint.problem.empty() ? "inspect it with `" +
-                                                        shell_command({"levelforge", "inspect",
-                                                                       directory}) +
-                                                        "`"
-                                                  : checkpoint.problem));
+      notes.push_back(
+          "the checkpoint " + directory + " beside it is not this run's and is kept: " +
+          (checkpoint.problem.empty()
+               ? "inspect it with `" + shell_command({"levelforge", "inspect", directory}) + "`"
+               : checkpoint.problem));
     }
     if (match == ResultMatch::this_experiment) notes.push_back(what_output_is);
     return Start::nothing_to_do;
@@ -334,8 +333,8 @@ void check_work_queue(const std::string& name, const mpi::Comm& comm) {
   }
   if (auto problems = mpi::all_problems(comm, problem); !problems.empty()) {
     problems.resize(std::min(problems.size(), problems.find('\n')));  // each rank says the same
-    throw UsageError("--work-queue window: this MPI cannot make the one-sided window (" +
-                     problems + "); use --work-queue server, or auto, which chooses");
+    throw UsageError("--work-queue window: this MPI cannot make the one-sided window (" + problems +
+                     "); use --work-queue server, or auto, which chooses");
   }
 }
 

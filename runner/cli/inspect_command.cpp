@@ -355,9 +355,10 @@ void inspect_checkpoint(const std::string& directory) {
         "failed", summary.failed, summary.unit + "s");
   }
   if (summary.to_retry > 0) {
-    fmt::print("{:<20} {} {}s that failed before session {}, not yet run again (a retry of "
-               "failures in progress)\n",
-               "retrying", summary.to_retry, summary.unit, summary.retry_session);
+    fmt::print(
+        "{:<20} {} {}s that failed before session {}, not yet run again (a retry of "
+        "failures in progress)\n",
+        "retrying", summary.to_retry, summary.unit, summary.retry_session);
   }
   for (const auto& [task, generations] : summary.in_progress)
     fmt::print("{:<20} task {} saved after {} generations\n", "in progress", task, generations);

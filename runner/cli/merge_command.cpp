@@ -51,9 +51,9 @@ ShardSet check_shards(const std::vector<std::string>& paths) {
   std::string problems;
   std::string builds;
   for (std::size_t i = 1; i < headers.size(); ++i) {
-    const auto lines = identity_differences(experiment_part(first.identity),
-                                            experiment_part(headers[i].identity),
-                                            "in " + paths.front(), "in " + paths[i]);
+    const auto lines =
+        identity_differences(experiment_part(first.identity), experiment_part(headers[i].identity),
+                             "in " + paths.front(), "in " + paths[i]);
     for (const auto& line : lines) problems += line + "\n";
     if (headers[i].shard->count != first.shard->count) {
       problems += fmt::format("  shard count: {} in {}, {} in {}\n", first.shard->count,

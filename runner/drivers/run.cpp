@@ -181,8 +181,8 @@ void seed_checkpoint_from_output(const config::Experiment& experiment, const Poi
     lines.push_back(builds.substr(begin, end - begin));
   }
   // The file's work as its last session's; the resume below is the next session, a retry.
-  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1,
-                                            SessionBuilds::parse(lines)));
+  checkpoint.emplace(
+      CheckpointStore::start(experiment, shard, comm, sessions - 1, SessionBuilds::parse(lines)));
   if (comm.rank() == 0) checkpoint->save(work);
   comm.barrier();
   checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm, true));
@@ -197,10 +197,11 @@ std::string full_disk_note(const std::string& output, bool merging) {
   const auto space = std::filesystem::space(folder, error);
   constexpr std::uintmax_t nearly_full = std::uintmax_t{1} << 20U;
   if (error || space.available >= nearly_full) return {};
-  const auto next = merging ? std::string("the same `levelforge merge` again (the shards are "
-                                          "untouched; a merge keeps no checkpoint) writes it")
-                            : fmt::format("`{}` continues from the checkpoint",
-                                          resume_command_text(output));
+  const auto next =
+      merging ? std::string(
+                    "the same `levelforge merge` again (the shards are "
+                    "untouched; a merge keeps no checkpoint) writes it")
+              : fmt::format("`{}` continues from the checkpoint", resume_command_text(output));
   return fmt::format(" (the file system of {} is full: {} bytes free; free space, then {})",
                      folder.string(), space.available, next);
 }

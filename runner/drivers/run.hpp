@@ -33,7 +33,7 @@ struct RunOptions {
   OutputWriters writers;
   // `merge`: the shards' work, this rank's share; it must be the whole run, no checkpoint.
   std::vector<Segment> merged;
-  std::vector<std::string> merged_from;  // the shard files, for provenance
+  std::vector<std::string> merged_from;    // the shard files, for provenance
   std::vector<std::string> merged_builds;  // the builds that made them, for provenance
 };
 
