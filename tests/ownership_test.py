@@ -48,6 +48,12 @@ checkpoint: {every: 1}
 """
 
 
+def ranks_of(word, output):
+    """The levelforge processes (ranks) whose command line holds `word` and `output`."""
+    return process_ids("cmdline", lambda argv: argv[0] == LEVELFORGE.encode() and
+                       word.encode() in argv and output.encode() in argv)
+
+
 def start(*args, ranks):
     return subprocess.Popen(mpi_command(*args, ranks=ranks), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -108,9 +114,15 @@ class TwoJobs(OwnershipTest):
         for line in resume.stderr:
             if PROGRESS.search(line):
                 break
+        # Paused, so that it is surely still running when the second job comes.
+        paused = ranks_of("resume", out)
+        for pid in paused:
+            os.kill(pid, signal.SIGSTOP)
         inspected = levelforge("inspect", out + ".checkpoint")
-        self.assertRegex(inspected.stdout, r"in use by +`\S+ resume ")
         forced = levelforge("run", self.config, "-o", out, "--force", "--set", "seed=2", ranks=2)
+        for pid in paused:
+            os.kill(pid, signal.SIGCONT)
+        self.assertRegex(inspected.stdout, r"in use by +`\S+ resume ")
         self.assert_refused_in_use(forced, out)
         resume.communicate(timeout=120)
         self.assertEqual(resume.returncode, 0)
@@ -129,8 +141,7 @@ class TwoJobs(OwnershipTest):
             if PROGRESS.search(line):
                 break
         # Paused (SIGSTOP, as a debugger or a suspended job does), it still owns its output.
-        ranks = process_ids("cmdline", lambda argv: argv[0] == LEVELFORGE.encode() and
-                            b"--shard" in argv and b"1/2" in argv)
+        ranks = ranks_of("1/2", self.path("x.h5"))
         for pid in ranks:
             os.kill(pid, signal.SIGSTOP)
         merged = self.path("merged.h5")
