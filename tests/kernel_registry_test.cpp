@@ -152,6 +152,25 @@ TEST(KernelRegistry, NamesAreUniqueAndEveryKernelServesADriver) {
   EXPECT_GE(names.size(), 3U);
 }
 
+// Each in-tree kernel's code is its own folder's (and kernels/api's): the test kernels share
+// kernels/testing, the games each have their own; a run's identity names its kernel's.
+TEST(KernelRegistry, EveryKernelHasTheCodeIdentityOfItsFolder) {
+  std::set<std::string> game_sources;
+  for (const auto& kernel : registered_kernels()) {
+    EXPECT_TRUE(kernel.code.sources.starts_with("sha256:")) << kernel.name;
+    EXPECT_EQ(kernel.code.sources.size(), std::string("sha256:").size() + 16) << kernel.name;
+    EXPECT_EQ(kernel.code.version, "0.1.0") << kernel.name;
+    EXPECT_EQ(kernel.code.identity(), "sources " + kernel.code.sources + ", version 0.1.0");
+    const bool test_kernel =
+        kernel.name == "onemax" || kernel.name == "collatz" || kernel.name == "faulty";
+    if (!test_kernel) EXPECT_TRUE(game_sources.insert(kernel.code.sources).second) << kernel.name;
+  }
+  EXPECT_EQ(find_kernel("onemax")->code.sources, find_kernel("faulty")->code.sources);
+  EXPECT_EQ(game_sources.size(), 5U);
+  EXPECT_FALSE(in_tree_kernel_code("no such kernel").has_value());
+  EXPECT_EQ(added_kernel_code().sources, "unknown") << "no levelforge_add_executable here";
+}
+
 TEST(KernelRegistry, EveryParameterDefaultLiesInsideItsDeclaredRange) {
   for (const auto& kernel : registered_kernels()) expect_defaults_valid(kernel.params, kernel.name);
 }

@@ -230,18 +230,37 @@ class Builds(OwnershipTest):
         self.assertEqual(inspected.count("\nbuild "), 2, inspected)
 
     def test_a_complete_result_of_other_kernel_code_is_not_this_runs(self):
+        """Its rerun is refused, a resume has nothing to do, and a retry of its failures after
+        the fix runs them with this build, keeping the rest and recording both builds."""
         out = self.path("x.h5")
-        self.assertEqual(levelforge("run", self.config, "-o", out, "-q").returncode, 0)
+        self.assertEqual(levelforge("run", self.config, "-o", out, "-q", "--set",
+                                    "on_error=record", "--set", "params.fail_value=4",
+                                    ranks=3).returncode, 3)
         with h5py.File(out, "r+") as f:
             f.attrs["kernel_sources"] = "sha256:0123456789abcdef"
+            f.attrs["builds"] = [re.sub(r"sources sha256:\w+", "sources sha256:0123456789abcdef",
+                                        line.decode() if isinstance(line, bytes) else line)
+                                 for line in f.attrs["builds"]]
         reseal(out)
-        again = levelforge("run", self.config, "-o", out)
+        again = levelforge("run", self.config, "-o", out, "--set", "on_error=record", "--set",
+                           "params.fail_value=4")
         self.assertEqual(again.returncode, 2)
         self.assertIn("this experiment made by another build", again.stderr)
-        resumed = levelforge("run", self.config, "-o", out, "--resume")
+        resumed = levelforge("run", self.config, "-o", out, "--resume", "--set", "on_error=record",
+                             "--set", "params.fail_value=4")
         self.assertEqual(resumed.returncode, 0, resumed.stderr)
         self.assertIn("is complete; nothing to resume", resumed.stdout)
         self.assertIn("kernel code: sources sha256:0123456789abcdef", resumed.stderr)
+        retried = levelforge("resume", out, "--retry-failed", ranks=2)
+        self.assertEqual(retried.returncode, 3, retried.stderr)
+        self.assertIn("complete with 2 failures: running them again with this build (it was made "
+                      "by another", retried.stderr)
+        self.assertIn("resumed: 10 of 12 tasks restored", retried.stderr)
+        with h5py.File(out, "r") as f:
+            builds = [b.decode() if isinstance(b, bytes) else b for b in f.attrs["builds"]]
+            self.assertEqual(len(builds), 2, builds)
+            self.assertIn("sha256:0123456789abcdef", builds[0])
+            self.assertIn(f"sources {f.attrs['kernel_sources']}", builds[1])
 
 
 class WaysForward(OwnershipTest):
