@@ -49,7 +49,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/levelforgeConfigVersion.c
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/levelforgeConfig.cmake
   ${PROJECT_BINARY_DIR}/levelforgeConfigVersion.cmake cmake/levelforge_add_executable.cmake
-  cmake/write_kernel_code.cmake
+  cmake/write_kernel_code.cmake cmake/write_if_changed.cmake
   DESTINATION ${LEVELFORGE_INSTALL_CMAKEDIR})
 # The executable's main(), which levelforge_add_executable compiles with a researcher's kernels.
 install(FILES runner/cli/main.cpp DESTINATION ${LEVELFORGE_INSTALL_CMAKEDIR}

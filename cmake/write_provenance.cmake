@@ -28,9 +28,5 @@ std::string_view build_commit() { return \"${commit}\"; }
 std::string_view build_changes() { return \"${changes}\"; }
 }  // namespace levelforge
 ")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} old)
-endif()
-if(NOT "${old}" STREQUAL "${content}")
-  file(WRITE ${OUTPUT} "${content}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+write_if_changed(${OUTPUT} "${content}")
