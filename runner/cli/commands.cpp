@@ -24,7 +24,8 @@ namespace {
 
 // The contradictions between keys (elitism >= population, a range outside the index space)
 // have no single line to point at: the file is the place.
-PointModels check_experiment(const config::Experiment& experiment, const std::string& source) {
+std::vector<PointFacts> check_experiment(const config::Experiment& experiment,
+                                         const std::string& source) {
   try {
     return check_runnable(experiment);
   } catch (const config::ConfigError& error) {
@@ -32,10 +33,10 @@ PointModels check_experiment(const config::Experiment& experiment, const std::st
   }
 }
 
-// An experiment every rank holds alike, with its points' kernels built on this rank.
+// An experiment every rank holds alike, with what each point's kernel said on this rank.
 struct SharedExperiment {
   config::Experiment experiment;
-  PointModels models;
+  std::vector<PointFacts> facts;
 };
 
 // Every rank parses the config text rank 0 read, so all parse the same bytes.
@@ -47,8 +48,8 @@ SharedExperiment share_experiment(config::Experiment experiment, const std::stri
     experiment = config::parse_experiment(text, source, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  auto models = check_experiment(experiment, source);
-  return {std::move(experiment), std::move(models)};
+  auto facts = check_experiment(experiment, source);
+  return {std::move(experiment), std::move(facts)};
 }
 
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
@@ -260,8 +261,8 @@ void check_output_free(const std::string& output, bool force, const mpi::Comm& c
 namespace {
 
 // `run` and `resume` alike, once the experiment and its shard are known.
-int launch(const config::Experiment& experiment, const PointModels& models, const ShardSpec& shard,
-           const Launch& how, const mpi::Comm& comm) {
+int launch(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
+           const ShardSpec& shard, const Launch& how, const mpi::Comm& comm) {
   if (how.resume && how.no_output) {
     throw UsageError(
         "--resume continues the checkpoint beside the output, and --no-output writes none: "
@@ -309,7 +310,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);
-  const auto summary = run_experiment(experiment, models, options, comm);
+  const auto summary = run_experiment(experiment, facts, options, comm);
   if (comm.rank() != 0) {
     if (summary.stopped) return exit_checkpointed;
     return summary.failures > 0 ? exit_task_failures : exit_ok;
@@ -359,7 +360,7 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     experiment.output = shard.output_for(experiment.output);
   }
   check_memory(experiment, arguments.config_path, comm);
-  return launch(experiment, shared.models, shard, arguments.launch, comm);
+  return launch(experiment, shared.facts, shard, arguments.launch, comm);
 }
 
 int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
@@ -417,7 +418,7 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   check_memory(shared.experiment, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(shared.experiment, shared.models, saved.shard, how, comm);
+  return launch(shared.experiment, shared.facts, saved.shard, how, comm);
 }
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {

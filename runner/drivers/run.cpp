@@ -152,15 +152,16 @@ void write_simd_provenance(ResultFile& file, const config::Experiment& experimen
 // A new checkpoint holding the work of the complete result at the output: its first
 // segment, rank 0's restored work, is what the file holds, so that a retry of its failures
 // interrupted in turn resumes from the checkpoint alone.
-void seed_checkpoint_from_output(const config::Experiment& experiment, const PointModels& models,
-                                 const ShardSpec& shard, const mpi::Comm& comm,
+void seed_checkpoint_from_output(const config::Experiment& experiment,
+                                 const std::vector<PointFacts>& facts, const ShardSpec& shard,
+                                 const mpi::Comm& comm,
                                  std::optional<CheckpointStore>& checkpoint) {
   std::int64_t sessions = 0;
   Segment work;
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto file = open_result(experiment.output);
     sessions = read_result_header(file).sessions;
-    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), models, shard);
+    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), facts, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
@@ -195,21 +196,12 @@ ProgressReporter make_progress(const config::Experiment& experiment, const RunOp
 
 }  // namespace
 
-PointModels check_runnable(const config::Experiment& experiment) {
+std::vector<PointFacts> check_runnable(const config::Experiment& experiment) {
   const auto* kernel = find_kernel(experiment.kernel);
   if (kernel == nullptr) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
-  PointModels models(experiment, *kernel);
-  const auto& driver = driver_for(experiment);
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    try {
-      driver.check_point(experiment, models, p);
-    } catch (const KernelError& error) {
-      throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
-    }
-  }
-  return models;
+  return check_points(experiment, *kernel);
 }
 
 void check_memory(const config::Experiment& experiment, const std::string& source,
@@ -238,7 +230,7 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 namespace {
 
 // run_experiment, with the result file where its error path can close it.
-RunSummary run_into(const config::Experiment& experiment, const PointModels& models,
+RunSummary run_into(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
                     RunOptions options, const mpi::Comm& comm, std::optional<ResultFile>& file) {
   const auto* kernel = find_kernel(experiment.kernel);
   const auto start_time = utc_now();
@@ -258,7 +250,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
     comm.barrier();
     // Before the result file opens: a refused checkpoint then leaves no open parallel file.
     if (options.from_output) {
-      seed_checkpoint_from_output(experiment, models, options.shard, comm, checkpoint);
+      seed_checkpoint_from_output(experiment, facts, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
       checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm)
@@ -278,8 +270,8 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   auto progress = make_progress(experiment, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, models, comm,         file ? &*file : nullptr,
-                        progress,   tasks,   idle,   options.shard};
+  DriverContext context{experiment, *kernel, facts, comm,         file ? &*file : nullptr,
+                        progress,   tasks,   idle,  options.shard};
   context.queue_options = options.queue;
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
@@ -328,11 +320,12 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
 
 }  // namespace
 
-RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
-                          RunOptions options, const mpi::Comm& comm) {
+RunSummary run_experiment(const config::Experiment& experiment,
+                          const std::vector<PointFacts>& facts, RunOptions options,
+                          const mpi::Comm& comm) {
   std::optional<ResultFile> file;
   try {
-    return run_into(experiment, models, std::move(options), comm, file);
+    return run_into(experiment, facts, std::move(options), comm, file);
   } catch (const h5::IoError& error) {
     // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
     const auto note = full_disk_note(experiment.output);

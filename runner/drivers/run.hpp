@@ -46,11 +46,11 @@ struct RunSummary {
   std::uint64_t failures = 0;  // tasks and chunks recorded as failed (on_error: record)
 };
 
-// Builds every point's kernel and driver settings, so that contradictions the schema
-// cannot see (elitism >= population, a range outside the index space, a kernel refusing
-// its parameters) are config errors before anything runs. Throws config::ConfigError.
-// The kernels built are the run's: run_experiment takes them.
-[[nodiscard]] PointModels check_runnable(const config::Experiment& experiment);
+// Builds every point's kernel, one at a time, and checks its driver settings, so that
+// contradictions the schema cannot see (elitism >= population, a range outside the index
+// space, a kernel refusing its parameters) are config errors before anything runs. Throws
+// config::ConfigError. What it learned of each point is the run's: run_experiment takes it.
+[[nodiscard]] std::vector<PointFacts> check_runnable(const config::Experiment& experiment);
 
 // Collective: refuses (config::ConfigError, "SOURCE: " first) a run that needs more memory
 // per rank than its host has for each of its ranks there, before anything large is
@@ -62,7 +62,8 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
 // written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
 // seen a signal (the caller installs it).
-RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
-                          RunOptions options, const mpi::Comm& comm);
+RunSummary run_experiment(const config::Experiment& experiment,
+                          const std::vector<PointFacts>& facts, RunOptions options,
+                          const mpi::Comm& comm);
 
 }  // namespace levelforge
