@@ -33,23 +33,27 @@ std::vector<PointFacts> check_experiment(const config::Experiment& experiment,
   }
 }
 
-// An experiment every rank holds alike, with what each point's kernel said on this rank.
-struct SharedExperiment {
-  config::Experiment experiment;
-  std::vector<PointFacts> facts;
-};
+// Collective: the memory check before any point's kernel is built, so that none is built
+// that cannot fit; the points' check; and the memory check again with what it found (the QD
+// archives, the exhaustive chunks). Returns what the check found, for the run.
+std::vector<PointFacts> check_fits_and_runs(const config::Experiment& experiment,
+                                            const std::string& source, const mpi::Comm& comm) {
+  check_memory(experiment, source, comm, nullptr);
+  auto facts = check_experiment(experiment, source);
+  check_memory(experiment, source, comm, &facts);
+  return facts;
+}
 
 // Every rank parses the config text rank 0 read, so all parse the same bytes.
-SharedExperiment share_experiment(config::Experiment experiment, const std::string& source,
-                                  const mpi::Comm& comm) {
+config::Experiment share_experiment(config::Experiment experiment, const std::string& source,
+                                    const mpi::Comm& comm) {
   std::string text = experiment.config_text;
   comm.broadcast(text, 0);
   if (comm.rank() != 0) {
     experiment = config::parse_experiment(text, source, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  auto facts = check_experiment(experiment, source);
-  return {std::move(experiment), std::move(facts)};
+  return experiment;
 }
 
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
@@ -67,8 +71,9 @@ config::Experiment read_experiment(const std::string& path,
   return config::parse_experiment(content, path, overrides, config_schema());
 }
 
-SharedExperiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
-                                 const mpi::Comm& comm) {
+config::Experiment load_experiment(const std::string& path,
+                                   const std::vector<std::string>& overrides,
+                                   const mpi::Comm& comm) {
   config::Experiment experiment;
   const std::string problem =
       mpi::root_verdict(comm, [&] { experiment = read_experiment(path, overrides); });
@@ -348,8 +353,7 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   // -o is `--set output=...`, so the stored config text names the file it went to.
   auto overrides = arguments.overrides;
   if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
-  auto shared = load_experiment(arguments.config_path, overrides, comm);
-  auto& experiment = shared.experiment;
+  auto experiment = load_experiment(arguments.config_path, overrides, comm);
   ShardSpec shard;
   if (!arguments.shard.empty()) {
     try {
@@ -359,8 +363,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     }
     experiment.output = shard.output_for(experiment.output);
   }
-  check_memory(experiment, arguments.config_path, comm);
-  return launch(experiment, shared.facts, shard, arguments.launch, comm);
+  const auto facts = check_fits_and_runs(experiment, arguments.config_path, comm);
+  return launch(experiment, facts, shard, arguments.launch, comm);
 }
 
 int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
@@ -413,17 +417,34 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   }
   comm.broadcast_value(saved.shard, 0);
   comm.broadcast(source, 0);
-  auto shared = share_experiment(std::move(experiment), source, comm);
-  shared.experiment.output = output;
-  check_memory(shared.experiment, source, comm);
+  experiment = share_experiment(std::move(experiment), source, comm);
+  experiment.output = output;
+  const auto facts = check_fits_and_runs(experiment, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(shared.experiment, shared.facts, saved.shard, how, comm);
+  return launch(experiment, facts, saved.shard, how, comm);
 }
+
+namespace {
+
+// `validate`: what a rank of `experiment` run alone on this host needs, refused as `run`
+// refuses it (facts as check_memory's).
+RunMemory check_memory_alone(const config::Experiment& experiment, const std::string& source,
+                             const std::vector<PointFacts>* facts) {
+  auto needed = run_memory(experiment, 1, facts);
+  if (const auto problem = host_memory_problem(needed, 1); !problem.empty())
+    throw config::ConfigError(source + ": " + problem);
+  return needed;
+}
+
+}  // namespace
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {
   const auto experiment = read_experiment(config_path, overrides);
-  (void)check_experiment(experiment, config_path);
+  // As `run`: no kernel is built that cannot fit, and the points' check counts too.
+  (void)check_memory_alone(experiment, config_path, nullptr);
+  const auto facts = check_experiment(experiment, config_path);
+  const auto memory = check_memory_alone(experiment, config_path, &facts);
   fmt::print("{}: valid\n", config_path);
   fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
              experiment.kernel, experiment.driver, experiment.seed, experiment.output);
@@ -431,6 +452,9 @@ int validate_command(const std::string& config_path, const std::vector<std::stri
              experiment.points.size() == 1 ? "" : "s", experiment.replicates,
              experiment.replicates == 1 ? "" : "s", experiment.task_count(),
              experiment.task_count() == 1 ? "" : "s");
+  fmt::print("memory: about {} per rank on 1 rank; the largest part, {}: {}\n",
+             format_bytes(memory.bytes), format_bytes(memory.parts.front().bytes),
+             memory.parts.front().cause);
   if (!experiment.swept_keys.empty()) {
     fmt::print("points:\n");
     for (std::size_t p = 0; p < experiment.points.size(); ++p) {

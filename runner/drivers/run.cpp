@@ -36,8 +36,8 @@ FieldValue point_column(const ParamValue& value) {
   return std::visit(Cell{}, value);
 }
 
-// The swept values as columns named by key path; one row per point.
-void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+// The /points table: the swept values as columns named by key path.
+RecordLayout points_layout(const config::Experiment& experiment) {
   std::vector<FieldSpec> fields{int_field("point", "point id")};
   const auto& first = experiment.points.front().swept_values;
   for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
@@ -54,7 +54,12 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
       fields.push_back(int_field(key, "swept value (bool: 0 or 1)"));
     }
   }
-  const RecordLayout layout(std::move(fields));
+  return RecordLayout(std::move(fields));
+}
+
+// One row per point.
+void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+  const auto layout = points_layout(experiment);
   std::vector<std::byte> rows(experiment.points.size() * layout.row_size());
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     Record record{static_cast<std::int64_t>(p)};
@@ -204,24 +209,30 @@ std::vector<PointFacts> check_runnable(const config::Experiment& experiment) {
   return check_points(experiment, *kernel);
 }
 
-void check_memory(const config::Experiment& experiment, const std::string& source,
-                  const mpi::Comm& comm) {
+RunMemory run_memory(const config::Experiment& experiment, int ranks,
+                     const std::vector<PointFacts>* facts) {
   const auto* kernel = find_kernel(experiment.kernel);
-  if (kernel == nullptr) return;  // check_runnable reports it
-  // A task's row in the task log and its id.
-  const auto task_row_bytes = TaskLog::layout().row_size() + sizeof(std::uint64_t);
-  const auto needed = estimate_run_memory(experiment, *kernel, comm.size(), task_row_bytes);
+  if (kernel == nullptr) return {};  // check_runnable reports it
+  const RunRows rows{TaskLog::layout().row_size() + sizeof(std::uint64_t),
+                     points_layout(experiment).row_size()};
+  return estimate_run_memory(experiment, *kernel, ranks, rows, facts);
+}
+
+std::string host_memory_problem(const RunMemory& needed, int ranks_on_host) {
+  const auto available = available_memory();
+  return available ? memory_problem(needed, *available, ranks_on_host) : std::string();
+}
+
+void check_memory(const config::Experiment& experiment, const std::string& source,
+                  const mpi::Comm& comm, const std::vector<PointFacts>* facts) {
+  const auto needed = run_memory(experiment, comm.size(), facts);
   // Ranks on one host share its memory; one of them reads it, so a host is reported once.
   const auto hosts = comm.all_gather_strings(mpi::processor_name());
   const auto& own_host = hosts[static_cast<std::size_t>(comm.rank())];
   const auto ranks_on_host = static_cast<int>(std::count(hosts.begin(), hosts.end(), own_host));
   const bool first_on_host =
       std::find(hosts.begin(), hosts.end(), own_host) - hosts.begin() == comm.rank();
-  std::string local;
-  if (first_on_host) {
-    if (const auto available = available_memory())
-      local = memory_problem(needed, *available, ranks_on_host);
-  }
+  const auto local = first_on_host ? host_memory_problem(needed, ranks_on_host) : std::string();
   // Every rank learns every host's verdict, so all refuse together and none waits.
   const auto problems = mpi::all_problems(comm, local);
   if (!problems.empty()) throw config::ConfigError(source + ": " + problems);
