@@ -20,9 +20,10 @@ config::Experiment collatz_run(const std::string& exhaustive) {
 }
 
 ChunkPlan plan_of(const config::Experiment& experiment) {
-  std::vector<std::unique_ptr<ExhaustiveModel>> models;
-  models.push_back(find_kernel("collatz")->exhaustive->make(experiment.points[0].params));
-  return {experiment, models};
+  PointFacts facts;
+  facts.index_count =
+      find_kernel("collatz")->exhaustive->make(experiment.points[0].params)->index_count();
+  return {experiment, {facts}};
 }
 
 TEST(ChunkPlans, ChunkIdsRunOverTheTasksInOrder) {

@@ -6,6 +6,7 @@ Reads LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS from the environment (CTest sets
 
 import json
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -87,11 +88,17 @@ def mpi_command(*args, ranks, transport=()):
     return [MPIEXEC, "-n", str(ranks), *MPIEXEC_FLAGS, *transport, LEVELFORGE, *args]
 
 
-def levelforge(*args, ranks=None, stdin=None, timeout=120, transport=()):
-    """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton."""
+def levelforge(*args, ranks=None, stdin=None, timeout=120, transport=(), memory_limit=None):
+    """Runs levelforge, under mpiexec when `ranks` is given, else as a singleton. With
+    `memory_limit` (bytes) its data (heap and private mappings, RLIMIT_DATA) is limited to
+    that: a test of a run's memory then fails with bad_alloc instead of filling the machine."""
     command = ([LEVELFORGE, *args] if ranks is None
                else mpi_command(*args, ranks=ranks, transport=transport))
-    return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout)
+    limit = None
+    if memory_limit is not None:
+        limit = lambda: resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, memory_limit))
+    return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout,
+                          preexec_fn=limit)
 
 
 class TempDirTest(unittest.TestCase):

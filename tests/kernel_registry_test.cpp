@@ -2,13 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <span>
@@ -21,7 +17,6 @@
 #include "kernels/testing/onemax.hpp"
 #include "runner/engine/describe_kernel.hpp"
 #include "runner/engine/driver_specs.hpp"
-#include "runner/engine/memory_estimate.hpp"
 #include "tests/error_message.hpp"
 #include "tests/solo_group.hpp"
 
@@ -163,7 +158,9 @@ TEST(KernelRegistry, EveryKernelHasTheCodeIdentityOfItsFolder) {
     EXPECT_EQ(kernel.code.identity(), "sources " + kernel.code.sources + ", version 0.1.0");
     const bool test_kernel =
         kernel.name == "onemax" || kernel.name == "collatz" || kernel.name == "faulty";
-    if (!test_kernel) EXPECT_TRUE(game_sources.insert(kernel.code.sources).second) << kernel.name;
+    if (!test_kernel) {
+      EXPECT_TRUE(game_sources.insert(kernel.code.sources).second) << kernel.name;
+    }
   }
   EXPECT_EQ(find_kernel("onemax")->code.sources, find_kernel("faulty")->code.sources);
   EXPECT_EQ(game_sources.size(), 5U);
@@ -381,143 +378,6 @@ TEST(ExhaustiveRange, RejectsRangesThatDoNotFit) {
     EXPECT_NE(message.find("2000"), std::string::npos) << message;
     EXPECT_NE(message.find("1000"), std::string::npos) << message;
   }
-}
-
-}  // namespace
-}  // namespace levelforge
-
-// ---- memory estimate -------------------------------------------------------------------
-
-namespace levelforge {
-namespace {
-
-config::Experiment experiment_from(const std::string& yaml) {
-  return config::parse_experiment(yaml, "memory.yaml", {}, config_schema());
-}
-
-std::uint64_t part_bytes(const RunMemory& memory, std::string_view cause_start) {
-  for (const auto& part : memory.parts)
-    if (part.cause.starts_with(cause_start)) return part.bytes;
-  ADD_FAILURE() << "no part starting with '" << cause_start << "'";
-  return 0;
-}
-
-// The task log's row and id, as the runner counts them.
-constexpr std::uint64_t task_row_bytes = 88;
-
-TEST(MemoryEstimate, KernelsDeclareItOnlyWhenTheirMemoryGrowsWithParameters) {
-  EXPECT_TRUE(entry("onemax").memory_estimate);
-  EXPECT_TRUE(entry("match3").memory_estimate);
-  EXPECT_FALSE(entry("collatz").memory_estimate);
-  const auto match3 = entry("match3").memory_estimate(ParamSet::defaults(entry("match3").params));
-  // 10000 validation playouts (more than the 200 playouts) x (8-byte seed + 8-byte score).
-  EXPECT_EQ(match3.working_bytes, 160'000U);
-  EXPECT_EQ(match3.working_cause, "params.validation_playouts = 10000 playouts x 16 bytes");
-}
-
-TEST(MemoryEstimate, GaRunByHand) {
-  // 4 tasks on 2 ranks: 2 per rank. OneMax genomes are a std::vector<std::uint8_t> (24
-  // bytes) and a byte per bit; evaluation rows fitness + ones (16 bytes), history rows
-  // generation, best, mean, std, min + ones (48 bytes), best rows position, fitness +
-  // ones (24 bytes) and the genome.
-  static_assert(sizeof(std::vector<std::uint8_t>) == 24);
-  const auto experiment = experiment_from(R"(
-experiment: by-hand
-kernel: onemax
-driver: ga
-params: {length: 100}
-ga: {population: 10, generations: 3, keep_best: 2}
-sweep: {replicates: 4}
-)");
-  const auto memory = estimate_run_memory(experiment, entry("onemax"), 2, task_row_bytes);
-  EXPECT_EQ(part_bytes(memory, "params.length = 100 bits"), 100U);  // one hill climb / genome
-  EXPECT_EQ(part_bytes(memory, "ga.population = 10 x params.length"), 2U * 10 * (24 + 100));
-  EXPECT_EQ(part_bytes(memory, "ga.population = 10 evaluation rows"), 10U * (2 * 16 + 8));
-  EXPECT_EQ(part_bytes(memory, "ga.generations = 3 history rows"),
-            2U * (3 * 48 + 2 * (24 + 24 + 100)));
-  EXPECT_EQ(part_bytes(memory, "the task list of 2 tasks per rank"), 2U * 88);
-  EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 880 + 176);
-  EXPECT_EQ(memory.parts.front().cause, "ga.population = 10 x params.length = 100 bits");
-}
-
-TEST(MemoryEstimate, SweepRunByHandAndTheLargestPointWins) {
-  // 2 points x 5 replicates = 10 tasks on 3 ranks: 4 per rank; a record is 3 ints.
-  const auto experiment = experiment_from(R"(
-experiment: by-hand
-kernel: onemax
-driver: sweep
-sweep:
-  grid: {params.length: [100, 1000]}
-  replicates: 5
-)");
-  const auto memory = estimate_run_memory(experiment, entry("onemax"), 3, task_row_bytes);
-  EXPECT_EQ(memory.bytes, 1000U + 4 * 24 + 4 * 88);
-  EXPECT_EQ(memory.parts.front().cause, "params.length = 1000 bits");
-}
-
-TEST(MemoryEstimate, HugeSweepsSaturateInsteadOfWrapping) {
-  const auto experiment = experiment_from(R"(
-experiment: huge
-kernel: onemax
-driver: sweep
-sweep: {replicates: 9223372036854775807}
-)");
-  const auto memory = estimate_run_memory(experiment, entry("onemax"), 1, task_row_bytes);
-  EXPECT_EQ(memory.bytes, std::numeric_limits<std::uint64_t>::max());
-}
-
-TEST(MemoryEstimate, FormatsBytesInBinaryUnits) {
-  EXPECT_EQ(format_bytes(1), "1 byte");
-  EXPECT_EQ(format_bytes(512), "512 bytes");
-  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
-  EXPECT_EQ(format_bytes(37ULL << 30), "37 GiB");
-  EXPECT_EQ(format_bytes(std::numeric_limits<std::uint64_t>::max()), "16 EiB");
-}
-
-TEST(MemoryEstimate, ProblemNamesTheCauseTheNeedAndWhatIsAvailable) {
-  const RunMemory needed{37ULL << 30,
-                         {{"params.width x params.height = 1000000000 cells", 20ULL << 30},
-                          {"the task list", 17ULL << 30}}};
-  EXPECT_EQ(memory_problem(needed, {23ULL << 30, "MemAvailable in /proc/meminfo"}, 1),
-            "params.width x params.height = 1000000000 cells: the run needs about 37 GiB per "
-            "rank (20 GiB of it for this), 23 GiB are available (MemAvailable in /proc/meminfo)");
-  EXPECT_EQ(memory_problem(needed, {64ULL << 30, "MemAvailable in /proc/meminfo"}, 2),
-            "params.width x params.height = 1000000000 cells: the run needs about 37 GiB per "
-            "rank (20 GiB of it for this), 64 GiB are available (MemAvailable in /proc/meminfo, "
-            "32 GiB for each of the 2 ranks on this host)");
-  EXPECT_EQ(memory_problem(needed, {74ULL << 30, "MemAvailable"}, 2), "");
-  // A part that is nearly the whole need is not repeated.
-  const RunMemory one_part{
-      100ULL << 30,
-      {{"ga.population = 10000000 genomes", 95ULL << 30}, {"the task list", 5ULL << 30}}};
-  EXPECT_EQ(memory_problem(one_part, {1ULL << 30, "MemAvailable"}, 1),
-            "ga.population = 10000000 genomes: the run needs about 100 GiB per rank, 1.0 GiB are "
-            "available (MemAvailable)");
-}
-
-TEST(MemoryEstimate, AvailableIsTheSmallerOfMemAvailableAndTheCgroupRoom) {
-  const auto folder =
-      std::filesystem::temp_directory_path() / ("levelforge-memory-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(folder);
-  const auto write = [&](const char* name, const char* text) {
-    std::ofstream(folder / name) << text;
-    return (folder / name).string();
-  };
-  const auto meminfo = write("meminfo", "MemTotal:       4096 kB\nMemAvailable:   2048 kB\n");
-  const auto unlimited = write("max_unlimited", "max\n");
-  const auto limit = write("max", "1048576\n");
-  const auto current = write("current", "524288\n");
-  const auto missing = (folder / "missing").string();
-
-  const auto from_meminfo = available_memory(meminfo, unlimited, current);
-  ASSERT_TRUE(from_meminfo);
-  EXPECT_EQ(from_meminfo->bytes, 2048U * 1024);
-  EXPECT_EQ(from_meminfo->source, "MemAvailable in " + meminfo);
-  const auto from_cgroup = available_memory(meminfo, limit, current);
-  ASSERT_TRUE(from_cgroup);
-  EXPECT_EQ(from_cgroup->bytes, 1048576U - 524288);
-  EXPECT_EQ(available_memory(missing, missing, missing), std::nullopt);
-  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

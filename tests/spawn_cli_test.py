@@ -8,6 +8,7 @@ Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 
 import math
 import os
+import time
 import unittest
 
 import h5py
@@ -112,6 +113,59 @@ class BadTables(TempDirTest):
             "- {name: ogre, strength: 2}\n"
             "          keyframes: [{time: 5, value: 1}, {time: 2, value: 1}]"))
         self.assertIn("keyframe times must increase strictly", message)
+
+
+class Memory(TempDirTest):
+    """Issue 51: a spawn kernel of 100,000 levels holds 15 MB, and a rank once built every
+    point's. A sweep of such points holds one at a time, so it validates and runs within a
+    memory limit that every point's kernel at once (40 x 15 MB) would pass; a sweep that
+    cannot fit is refused with exit 2, naming its size, before any kernel is built. Under a
+    limit on the process's data (RLIMIT_DATA), so that a regression fails the test instead of
+    filling the machine's memory."""
+
+    LIMIT = 384 << 20
+    CONFIG = f"""\
+        experiment: long-runs
+        kernel: spawn
+        driver: sweep
+        params:
+          objects: {os.path.join(CONFIGS, "spawn", "enemies.yaml")}
+          levels: 100000
+          runs: 1
+        sweep:
+          grid:
+            params.weight_increment: {{linspace: [0, 100, POINTS]}}
+          replicates: REPLICATES
+        """
+
+    def config(self, points, replicates):
+        text = self.CONFIG.replace("POINTS", str(points)).replace("REPLICATES", str(replicates))
+        return self.write(text, "long_runs.yaml")
+
+    def test_many_points_of_long_runs_hold_one_kernel_at_a_time(self):
+        config = self.config(40, 1)
+        validated = levelforge("validate", config, memory_limit=self.LIMIT)
+        self.assertEqual(validated.returncode, 0, validated.stderr)
+        self.assertIn("the largest part, 14 MiB: params.levels = 100000 levels x 152 bytes "
+                      "(the kernel of one point at a time)", validated.stdout)
+        out = self.path("long_runs.h5")
+        self.assert_ok(levelforge("run", config, "-o", out, "-q", memory_limit=self.LIMIT))
+        with h5py.File(out, "r") as f:
+            self.assertEqual(len(f["sweep/records"]), 40)
+
+    def test_a_sweep_that_cannot_fit_is_refused_before_any_kernel_is_built(self):
+        config = self.config(3000, 1_000_000_000_000)
+        for command in (["validate", config], ["run", config, "-o", self.path("never.h5")]):
+            started = time.monotonic()
+            refused = levelforge(*command, memory_limit=self.LIMIT, timeout=60)
+            seconds = time.monotonic() - started
+            self.assertEqual(refused.returncode, 2, refused.stdout + refused.stderr)
+            self.assertIn(f"{config}: the records of 3000000000000000 tasks per rank (3000 points x "
+                          "1000000000000 replicates = 3000000000000000 tasks on 1 rank) and 2 "
+                          "copies made to write them: the run needs about", refused.stderr)
+            # Refused from the config alone: building 3000 kernels first takes seconds more.
+            self.assertLess(seconds, 5, command[0])
+        self.assertFalse(os.path.exists(self.path("never.h5")))
 
 
 if __name__ == "__main__":

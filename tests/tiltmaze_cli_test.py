@@ -9,6 +9,7 @@ Run by CTest with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import json
+import os
 import random
 import textwrap
 import unittest
@@ -16,7 +17,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import SolveTest, levelforge, reseal
+from cli_support import SolveTest, TempDirTest, levelforge, reseal
 from analysis import seal  # noqa: E402
 
 
@@ -439,6 +440,31 @@ class Summary(SolveTest):
             f"tiltmaze summary:\n  random mazes: {len(lengths)} of {len(records)} solvable "
             f"({100 * len(lengths) / len(records):.1f}%); shortest solutions: median "
             f"{lengths[len(lengths) // 2]} tilts, longest {lengths[-1]}\n", shown.stdout)
+
+
+class Memory(TempDirTest):
+    """Issue 51: a tilt-maze sweep of 1,000,000 points took 7.2 GB a rank, its records and the
+    copies made to write them, which the estimate did not count. Too many of them are refused
+    with exit 2 by `validate` and `run` alike, under a limit on the process's data
+    (RLIMIT_DATA), so that a regression fails the test instead of filling the machine."""
+
+    def test_records_that_cannot_fit_are_refused(self):
+        config = self.write("""\
+            experiment: many-mazes
+            kernel: tiltmaze
+            driver: sweep
+            sweep:
+              grid:
+                params.wall_density: {linspace: [0, 0.5, 100000]}
+              replicates: 1000000
+            """, "many_mazes.yaml")
+        for command in (["validate", config], ["run", config, "-o", self.path("never.h5")]):
+            refused = levelforge(*command, memory_limit=1 << 30, timeout=60)
+            self.assertEqual(refused.returncode, 2, refused.stdout + refused.stderr)
+            self.assertIn(f"{config}: the records of 100000000000 tasks per rank (100000 points x "
+                          "1000000 replicates = 100000000000 tasks on 1 rank) and 2 copies made "
+                          "to write them: the run needs about 663 TiB per rank", refused.stderr)
+        self.assertFalse(os.path.exists(self.path("never.h5")))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,13 @@ struct MemoryEstimate {
   std::string working_cause;
   // The parameters that make one genome large, e.g. "params.length = 1000000 bits".
   std::string genome_cause;
+  // Bytes one kernel object holds beyond its own size (tables built from the parameters). A
+  // rank holds one point's kernel at a time: the one its tasks run, or the one being checked.
+  std::uint64_t model_bytes = 0;
+  // The parameters that make the kernel object large, e.g. "params.levels = 100000 levels".
+  std::string model_cause;
+
+  friend bool operator==(const MemoryEstimate&, const MemoryEstimate&) = default;
 };
 
 }  // namespace levelforge

@@ -129,6 +129,22 @@ Spawn::Spawn(const ParamSet& params)
       max_error_share_(params.real("max_error_share")),
       max_increment_(params.real("max_increment")) {}
 
+MemoryEstimate Spawn::memory_estimate(const ParamSet& params) {
+  const auto levels = static_cast<std::uint64_t>(params.integer("levels"));
+  const std::string levels_key = "params.levels = " + std::to_string(levels) + " levels";
+  constexpr std::uint64_t plan_bytes = sizeof(spawn::LevelPlan);
+  MemoryEstimate estimate;
+  // required_ and the simulator's plans.
+  estimate.model_bytes = levels * (sizeof(double) + plan_bytes);
+  estimate.model_cause =
+      levels_key + " x " + std::to_string(sizeof(double) + plan_bytes) + " bytes";
+  // simulator_for: the plans of the genome's rules (a sweep run allocates nothing).
+  estimate.working_bytes = levels * plan_bytes;
+  estimate.working_cause = levels_key + " x " + std::to_string(plan_bytes) + " bytes";
+  estimate.genome_bytes = sizeof(Genome) + sizeof(std::int64_t) * (2 + spawn::max_objects);
+  return estimate;
+}
+
 // ---------------------------------------------------------------------------------------
 // sweep
 

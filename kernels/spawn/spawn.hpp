@@ -29,10 +29,15 @@ class Spawn {
   static constexpr std::string_view summary =
       "enemy spawns by recency-weighted selection under a difficulty budget, over long runs";
   static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::measures, Capability::sweep};
+                                             Capability::measures, Capability::sweep,
+                                             Capability::memory_estimate};
 
   static std::vector<ParamSpec> parameters();
   explicit Spawn(const ParamSet& params);
+
+  // A kernel holds each level's required difficulty and plan (15 MB at 100,000 levels); a GA
+  // evaluation or validation builds a simulator of the genome's rules, with plans of its own.
+  static MemoryEstimate memory_estimate(const ParamSet& params);
 
   // sweep driver: `runs` runs of `levels` levels.
   static std::vector<FieldSpec> record_fields();

@@ -39,7 +39,12 @@ class OneMax : public bits::BitGenomeKernel {
   static MemoryEstimate memory_estimate(const ParamSet& params) {
     const auto length = static_cast<std::uint64_t>(params.integer("length"));
     const std::string cause = "params.length = " + std::to_string(length) + " bits";
-    return {length, sizeof(Genome) + length, cause, cause};
+    MemoryEstimate estimate;
+    estimate.working_bytes = length;
+    estimate.genome_bytes = sizeof(Genome) + length;
+    estimate.working_cause = cause;
+    estimate.genome_cause = cause;
+    return estimate;
   }
 
   explicit OneMax(const ParamSet& params)

@@ -30,7 +30,8 @@ namespace {
 
 // The contradictions between keys (elitism >= population, a range outside the index space)
 // have no single line to point at: the file is the place.
-PointModels check_experiment(const config::Experiment& experiment, const std::string& source) {
+std::vector<PointFacts> check_experiment(const config::Experiment& experiment,
+                                         const std::string& source) {
   try {
     return check_runnable(experiment);
   } catch (const config::ConfigError& error) {
@@ -38,23 +39,27 @@ PointModels check_experiment(const config::Experiment& experiment, const std::st
   }
 }
 
-// An experiment every rank holds alike, with its points' kernels built on this rank.
-struct SharedExperiment {
-  config::Experiment experiment;
-  PointModels models;
-};
+// Collective: the memory check before any point's kernel is built, so that none is built
+// that cannot fit; the points' check; and the memory check again with what it found (the QD
+// archives, the exhaustive chunks). Returns what the check found, for the run.
+std::vector<PointFacts> check_fits_and_runs(const config::Experiment& experiment,
+                                            const std::string& source, const mpi::Comm& comm) {
+  check_memory(experiment, source, comm, nullptr);
+  auto facts = check_experiment(experiment, source);
+  check_memory(experiment, source, comm, &facts);
+  return facts;
+}
 
 // Every rank parses the config text rank 0 read, so all parse the same bytes.
-SharedExperiment share_experiment(config::Experiment experiment, const std::string& source,
-                                  const mpi::Comm& comm) {
+config::Experiment share_experiment(config::Experiment experiment, const std::string& source,
+                                    const mpi::Comm& comm) {
   std::string text = experiment.config_text;
   comm.broadcast(text, 0);
   if (comm.rank() != 0) {
     experiment = config::parse_experiment(text, source, {}, config_schema());
     experiment.config_text = std::move(text);
   }
-  auto models = check_experiment(experiment, source);
-  return {std::move(experiment), std::move(models)};
+  return experiment;
 }
 
 // Rank 0 alone reads the config and the table files it names; its config_text holds all
@@ -72,8 +77,9 @@ config::Experiment read_experiment(const std::string& path,
   return config::parse_experiment(content, path, overrides, config_schema());
 }
 
-SharedExperiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
-                                 const mpi::Comm& comm) {
+config::Experiment load_experiment(const std::string& path,
+                                   const std::vector<std::string>& overrides,
+                                   const mpi::Comm& comm) {
   config::Experiment experiment;
   const std::string problem =
       mpi::root_verdict(comm, [&] { experiment = read_experiment(path, overrides); });
@@ -339,8 +345,8 @@ void check_work_queue(const std::string& name, const mpi::Comm& comm) {
 }
 
 // `run` and `resume` alike, once the experiment and its shard are known.
-int launch(const config::Experiment& experiment, const PointModels& models, const ShardSpec& shard,
-           const Launch& how, const mpi::Comm& comm) {
+int launch(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
+           const ShardSpec& shard, const Launch& how, const mpi::Comm& comm) {
   if (how.resume && how.no_output) {
     throw UsageError(
         "--resume continues the checkpoint beside the output, and --no-output writes none: "
@@ -390,7 +396,7 @@ int launch(const config::Experiment& experiment, const PointModels& models, cons
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);
-  const auto summary = run_experiment(experiment, models, options, comm);
+  const auto summary = run_experiment(experiment, facts, options, comm);
   if (comm.rank() != 0) {
     if (summary.stopped) return exit_checkpointed;
     return summary.failures > 0 ? exit_task_failures : exit_ok;
@@ -430,8 +436,7 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
   // -o is `--set output=...`, so the stored config text names the file it went to.
   auto overrides = arguments.overrides;
   if (!arguments.output.empty()) overrides.push_back("output=" + yaml_quoted(arguments.output));
-  auto shared = load_experiment(arguments.config_path, overrides, comm);
-  auto& experiment = shared.experiment;
+  auto experiment = load_experiment(arguments.config_path, overrides, comm);
   ShardSpec shard;
   if (!arguments.shard.empty()) {
     try {
@@ -441,8 +446,8 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     }
     experiment.output = shard.output_for(experiment.output);
   }
-  check_memory(experiment, arguments.config_path, comm);
-  return launch(experiment, shared.models, shard, arguments.launch, comm);
+  const auto facts = check_fits_and_runs(experiment, arguments.config_path, comm);
+  return launch(experiment, facts, shard, arguments.launch, comm);
 }
 
 namespace {
@@ -527,17 +532,34 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   }
   comm.broadcast_value(saved.shard, 0);
   comm.broadcast(source, 0);
-  auto shared = share_experiment(std::move(experiment), source, comm);
-  shared.experiment.output = output;
-  check_memory(shared.experiment, source, comm);
+  experiment = share_experiment(std::move(experiment), source, comm);
+  experiment.output = output;
+  const auto facts = check_fits_and_runs(experiment, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(shared.experiment, shared.models, saved.shard, how, comm);
+  return launch(experiment, facts, saved.shard, how, comm);
 }
+
+namespace {
+
+// `validate`: what a rank of `experiment` run alone on this host needs, refused as `run`
+// refuses it (facts as check_memory's).
+RunMemory check_memory_alone(const config::Experiment& experiment, const std::string& source,
+                             const std::vector<PointFacts>* facts) {
+  auto needed = run_memory(experiment, 1, facts);
+  if (const auto problem = host_memory_problem(needed, 1); !problem.empty())
+    throw config::ConfigError(source + ": " + problem);
+  return needed;
+}
+
+}  // namespace
 
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {
   const auto experiment = read_experiment(config_path, overrides);
-  (void)check_experiment(experiment, config_path);
+  // As `run`: no kernel is built that cannot fit, and the points' check counts too.
+  (void)check_memory_alone(experiment, config_path, nullptr);
+  const auto facts = check_experiment(experiment, config_path);
+  const auto memory = check_memory_alone(experiment, config_path, &facts);
   fmt::print("{}: valid\n", config_path);
   fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
              experiment.kernel, experiment.driver, experiment.seed, experiment.output);
@@ -545,6 +567,9 @@ int validate_command(const std::string& config_path, const std::vector<std::stri
              experiment.points.size() == 1 ? "" : "s", experiment.replicates,
              experiment.replicates == 1 ? "" : "s", experiment.task_count(),
              experiment.task_count() == 1 ? "" : "s");
+  fmt::print("memory: about {} per rank on 1 rank; the largest part, {}: {}\n",
+             format_bytes(memory.bytes), format_bytes(memory.parts.front().bytes),
+             memory.parts.front().cause);
   if (!experiment.swept_keys.empty()) {
     fmt::print("points:\n");
     for (std::size_t p = 0; p < experiment.points.size(); ++p) {

@@ -153,14 +153,14 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   }
   options.progress = ProgressStyle::none;
   const auto* kernel = find_kernel(experiment.kernel);
-  const auto models = check_runnable(experiment);
+  const auto facts = check_runnable(experiment);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < arguments.shards.size();
        i += static_cast<std::size_t>(comm.size())) {
     try {
       const auto file = open_result(arguments.shards[i]);
       const auto shard = read_result_header(file).shard.value_or(ShardSpec{});
-      options.merged.push_back(shard_segment(file, experiment, *kernel, models, shard));
+      options.merged.push_back(shard_segment(file, experiment, *kernel, facts, shard));
     } catch (const std::exception& error) {
       local_problem = arguments.shards[i] + ": " + error.what();
       break;
@@ -170,7 +170,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
     throw UsageError("reading the shards: " + problems);
   }
 
-  const auto summary = run_experiment(experiment, models, std::move(options), comm);
+  const auto summary = run_experiment(experiment, facts, std::move(options), comm);
   if (comm.rank() == 0) {
     fmt::print("levelforge: merged {} shard{} ({} tasks) into {}\n", arguments.shards.size(),
                arguments.shards.size() == 1 ? "" : "s", summary.tasks, arguments.output);

@@ -5,12 +5,11 @@
 
 namespace levelforge {
 
-ChunkPlan::ChunkPlan(const config::Experiment& experiment,
-                     const std::vector<std::unique_ptr<ExhaustiveModel>>& models) {
+ChunkPlan::ChunkPlan(const config::Experiment& experiment, const std::vector<PointFacts>& facts) {
   for (std::uint64_t task = 0; task < experiment.task_count(); ++task) {
     const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
     const auto& driver = experiment.points[point].driver;
-    const auto [begin, end] = exhaustive_range(driver, models[point]->index_count());
+    const auto [begin, end] = exhaustive_range(driver, facts[point].index_count);
     const auto chunk = static_cast<std::uint64_t>(driver.integer("chunk"));
     ranges_.push_back({begin, end, chunk, chunk_count_, end});
     chunk_count_ += (end - begin + chunk - 1) / chunk;

@@ -11,7 +11,6 @@
 // alone, never on the rank count: a checkpoint resumes on any number of ranks.
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "runner/config/experiment.hpp"
@@ -30,8 +29,8 @@ struct TaskRange {
 
 class ChunkPlan {
  public:
-  ChunkPlan(const config::Experiment& experiment,
-            const std::vector<std::unique_ptr<ExhaustiveModel>>& models);
+  // `facts`: of each point, its index space.
+  ChunkPlan(const config::Experiment& experiment, const std::vector<PointFacts>& facts);
 
   [[nodiscard]] std::uint64_t task_count() const { return ranges_.size(); }
   [[nodiscard]] std::uint64_t chunk_count() const { return chunk_count_; }

@@ -238,9 +238,9 @@ Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results) {
 }
 
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const PointModels& models,
+                      const KernelEntry& kernel, const std::vector<PointFacts>& facts,
                       const ShardSpec& shard) {
-  return driver_for(experiment).read_shard({file, experiment, kernel, models, shard});
+  return driver_for(experiment).read_shard({file, experiment, kernel, facts, shard});
 }
 
 }  // namespace levelforge

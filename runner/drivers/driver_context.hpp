@@ -101,7 +101,7 @@ class CheckpointPace {
 struct DriverContext {
   const config::Experiment& experiment;
   const KernelEntry& kernel;
-  const PointModels& models;  // each point's kernel, built once for the run
+  const std::vector<PointFacts>& facts;  // of each point, from check_points
   const mpi::Comm& comm;
   ResultFile* file;  // nullptr: output disabled
   ProgressReporter& progress;
@@ -200,15 +200,18 @@ Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results);
 
 // One process: a shard's result file as the segment a checkpoint of its work would be.
 Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const PointModels& models, const ShardSpec& shard);
+                      const KernelEntry& kernel, const std::vector<PointFacts>& facts,
+                      const ShardSpec& shard);
 
 // The drivers of driver_table.cpp.
-void check_ga_point(const config::Experiment& experiment, const PointModels& models,
-                    std::size_t point);
-void check_exhaustive_point(const config::Experiment& experiment, const PointModels& models,
-                            std::size_t point);
-void check_qd_point(const config::Experiment& experiment, const PointModels& models,
-                    std::size_t point);
+PointFacts ga_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                          std::size_t point);
+PointFacts qd_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                          std::size_t point);
+PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                             std::size_t point);
+PointFacts exhaustive_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                                  std::size_t point);
 void run_ga_driver(DriverContext& context);
 void run_qd_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);

@@ -10,30 +10,12 @@ namespace levelforge {
 
 namespace {
 
-void no_point_checks(const config::Experiment& /*experiment*/, const PointModels& /*models*/,
-                     std::size_t /*point*/) {}
-
 const std::array<Driver, 4> drivers{{
-    {ga_driver_spec,
-     [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
-       models.add(kernel.ga->make(params));
-     },
-     check_ga_point, run_ga_driver, ga_shard_segment},
-    {qd_driver_spec,
-     [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
-       models.add(kernel.qd->make(params));
-     },
-     check_qd_point, run_qd_driver, qd_shard_segment},
-    {sweep_driver_spec,
-     [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
-       models.add(kernel.sweep->make(params));
-     },
-     no_point_checks, run_sweep_driver, sweep_shard_segment},
-    {exhaustive_driver_spec,
-     [](PointModels& models, const KernelEntry& kernel, const ParamSet& params) {
-       models.add(kernel.exhaustive->make(params));
-     },
-     check_exhaustive_point, run_exhaustive_driver, exhaustive_shard_segment},
+    {ga_driver_spec, ga_point_facts, run_ga_driver, ga_shard_segment},
+    {qd_driver_spec, qd_point_facts, run_qd_driver, qd_shard_segment},
+    {sweep_driver_spec, sweep_point_facts, run_sweep_driver, sweep_shard_segment},
+    {exhaustive_driver_spec, exhaustive_point_facts, run_exhaustive_driver,
+     exhaustive_shard_segment},
 }};
 
 }  // namespace

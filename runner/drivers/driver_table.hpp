@@ -8,31 +8,30 @@
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/engine/driver_specs.hpp"
+#include "runner/engine/models.hpp"
 #include "runner/h5/h5.hpp"
 
 namespace levelforge {
 
 struct DriverContext;
 struct KernelEntry;
-class PointModels;
 
 // A shard's result file and the run it belongs to, read back for `merge`.
 struct ShardReading {
   const h5::File& file;
   const config::Experiment& experiment;
   const KernelEntry& kernel;
-  const PointModels& models;
+  const std::vector<PointFacts>& facts;
   const ShardSpec& shard;
 };
 
 struct Driver {
   const DriverSpec& spec;
-  // Builds the model of one sweep point; KernelError for parameters the kernel refuses.
-  void (*add_model)(PointModels& models, const KernelEntry& kernel, const ParamSet& params);
-  // What the schema cannot see in the settings of `point`: KernelError, or config::ConfigError
-  // for what concerns the whole run.
-  void (*check_point)(const config::Experiment& experiment, const PointModels& models,
-                      std::size_t point);
+  // Builds the model of `point`, checks what the schema cannot see in the point's settings
+  // and returns what the run keeps of it. KernelError for parameters the kernel refuses and
+  // contradicting settings, config::ConfigError for what concerns the whole run.
+  PointFacts (*point_facts)(const config::Experiment& experiment, const KernelEntry& kernel,
+                            std::size_t point);
   // Collective: the driver's work and its datasets in the result file.
   void (*run)(DriverContext& context);
   // One process: the shard's result file as the segment a checkpoint of its work would be.

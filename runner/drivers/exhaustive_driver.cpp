@@ -77,8 +77,8 @@ class ExhaustiveRun {
   explicit ExhaustiveRun(DriverContext& context)
       : context_(context),
         capability_(*context.kernel.exhaustive),
-        models_(context.models.exhaustive()),
-        plan_(context.experiment, models_),
+        models_(context.experiment, capability_.make),
+        plan_(context.experiment, context.facts),
         banked_(capability_.reductions),
         solutions_(capability_),
         seconds_(plan_.task_count()),
@@ -201,8 +201,8 @@ class ExhaustiveRun {
     }
   }
 
-  [[nodiscard]] const ExhaustiveModel& model_of(std::uint64_t task) const {
-    return *models_[task / static_cast<std::uint64_t>(context_.experiment.replicates)];
+  const ExhaustiveModel& model_of(std::uint64_t task) {
+    return models_.at(task / static_cast<std::uint64_t>(context_.experiment.replicates));
   }
 
   // A chunk that throws adds nothing: its partial reductions are rolled back when the run
@@ -232,7 +232,7 @@ class ExhaustiveRun {
 
   DriverContext& context_;
   const ExhaustiveCapability& capability_;
-  const std::vector<std::unique_ptr<ExhaustiveModel>>& models_;
+  PointModelCache<ExhaustiveModel> models_;
   ChunkPlan plan_;
   std::map<std::uint64_t, Reductions> pending_;  // of the chunks visited since the last bank
   ReductionTotals banked_;
@@ -249,15 +249,16 @@ class ExhaustiveRun {
 
 void run_exhaustive_driver(DriverContext& context) { ExhaustiveRun(context).run(); }
 
-void check_exhaustive_point(const config::Experiment& experiment, const PointModels& models,
-                            std::size_t point) {
-  (void)exhaustive_range(experiment.points[point].driver,
-                         models.exhaustive()[point]->index_count());
+PointFacts exhaustive_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                                  std::size_t point) {
+  const auto index_count = kernel.exhaustive->make(experiment.points[point].params)->index_count();
+  (void)exhaustive_range(experiment.points[point].driver, index_count);
+  return {0, {}, {}, index_count};
 }
 
 Segment exhaustive_shard_segment(const ShardReading& shard) {
   const auto& capability = *shard.kernel.exhaustive;
-  const ChunkPlan plan(shard.experiment, shard.models.exhaustive());
+  const ChunkPlan plan(shard.experiment, shard.facts);
   Segment segment;
   read_failures(shard.file, segment, [&](std::uint64_t task, std::int64_t begin) {
     return plan.chunk_of(task, static_cast<std::uint64_t>(begin));

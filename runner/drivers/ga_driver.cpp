@@ -29,21 +29,17 @@ struct GaShape {
   std::size_t migrations = 0;      // migration events of a whole task
 };
 
-GaShape ga_shape(const config::Experiment& experiment, const PointModels& models) {
+GaShape ga_shape(const config::Experiment& experiment, const std::vector<PointFacts>& facts) {
   GaShape shape;
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    const auto settings = GaSettings::from(experiment.points[p].driver);
-    const auto& model = *models.ga()[p];
+  for (const auto& point : experiment.points) {
+    const auto settings = GaSettings::from(point.driver);
     shape.generations = std::max(shape.generations, static_cast<std::size_t>(settings.generations));
     shape.kept = std::max(shape.kept, static_cast<std::size_t>(settings.keep_best));
-    shape.genome_length = std::max(shape.genome_length, model.genome_length());
     shape.islands = std::max(shape.islands, static_cast<std::size_t>(settings.islands));
     shape.migrations = std::max(shape.migrations, settings.migration_events());
-    const auto level = model.level_shape();
-    shape.level.resize(std::max(shape.level.size(), level.size()), 0);
-    for (std::size_t d = 0; d < level.size(); ++d)
-      shape.level[d] = std::max(shape.level[d], level[d]);
   }
+  shape.genome_length = longest_genome(facts);
+  shape.level = largest_level_shape(facts);
   return shape;
 }
 
@@ -136,18 +132,18 @@ void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOu
 
 // A finished task's blocks of the datasets of ga_datasets, which start out missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcome& outcome,
-                 const GaCapability& ga, const GaShape& shape, const GaModel& model) {
+                 const GaCapability& ga, const GaShape& shape, const PointFacts& point) {
   auto block = blocks.begin();
   const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
     std::copy(from.begin(), from.end(), to.begin());
   };
   copy_into(outcome.history, *block++);
   copy_into(outcome.best, *block++);
-  const auto length = model.genome_length();
+  const auto length = point.genome_length;
   copy_padded_rows<std::int64_t>(outcome.best_genomes, length, shape.genome_length, *block++);
   if (!ga.validation_fields.empty()) copy_into(outcome.validation, *block++);
   if (!shape.level.empty()) {
-    copy_padded_levels(outcome.levels, model.level_shape(), shape.level, *block++);
+    copy_padded_levels(outcome.levels, point.level_shape, shape.level, *block++);
   }
   if (shape.islands > 1) fill_island_blocks(std::span(block, blocks.end()), outcome, shape, length);
 }
@@ -157,7 +153,7 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
 void run_ga_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
   const auto& ga = *context.kernel.ga;
-  const auto& models = context.models.ga();
+  PointModelCache<GaModel> models(experiment, ga.make);
   std::vector<GaSettings> settings;
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
   for (const auto& point : experiment.points) {
@@ -167,7 +163,7 @@ void run_ga_driver(DriverContext& context) {
                           static_cast<std::uint64_t>(last.generations - 1) *
                               last.evaluations_per_generation());
   }
-  const auto shape = ga_shape(experiment, context.models);
+  const auto shape = ga_shape(experiment, context.facts);
   for (auto& point_settings : settings) point_settings.record_islands = shape.islands > 1;
   TaskBlocks results(ga_datasets(ga, shape));
 
@@ -179,37 +175,31 @@ void run_ga_driver(DriverContext& context) {
                  EvaluationGroup& group, const auto& blocks) {
     std::optional<GaSnapshot> resume;
     if (saved != nullptr) resume = snapshot_from(*saved);
-    const auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
-                                                 resume ? &*resume : nullptr);
+    const auto outcome = models.at(point).run_task(settings[point], experiment.seed, task, group,
+                                                   resume ? &*resume : nullptr);
     if (!outcome.stopped && group.rank() == 0) {
-      fill_blocks(blocks(), outcome, ga, shape, *models[point]);
+      fill_blocks(blocks(), outcome, ga, shape, context.facts[point]);
     }
     return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
   };
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
   auto& file = *context.file;
-  std::vector<std::int64_t> lengths;
-  lengths.reserve(models.size());
-  for (const auto& model : models)
-    lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
-  write_genome_lengths(file, "ga", lengths, "best_genomes");
+  write_genome_lengths(file, "ga", context.facts, "best_genomes");
   file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 
 Segment ga_shard_segment(const ShardReading& shard) {
   return read_task_shard(
-      shard, TaskBlocks(ga_datasets(*shard.kernel.ga, ga_shape(shard.experiment, shard.models))));
+      shard, TaskBlocks(ga_datasets(*shard.kernel.ga, ga_shape(shard.experiment, shard.facts))));
 }
 
-void check_ga_point(const config::Experiment& experiment, const PointModels& /*models*/,
-                    std::size_t point) {
-  const auto& settings = experiment.points[point].driver;
-  if (settings.integer("ranks_per_task") != experiment.points[0].driver.integer("ranks_per_task")) {
-    throw config::ConfigError(
-        "ga.ranks_per_task cannot be swept: one value holds for the whole run");
-  }
-  (void)GaSettings::from(settings);
+PointFacts ga_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                          std::size_t point) {
+  const auto model = kernel.ga->make(experiment.points[point].params);
+  check_group_size_not_swept(experiment, point);
+  (void)GaSettings::from(experiment.points[point].driver);
+  return {model->genome_length(), model->level_shape(), {}, 0};
 }
 
 }  // namespace levelforge

@@ -106,6 +106,16 @@ class MpiEvaluationGroup final : public EvaluationGroupOf<Snapshot> {
   std::uint64_t generations_unsaved_ = 0;
 };
 
+// The group size holds for the whole run: `DRIVER.ranks_per_task` of `point` must be the first
+// point's. Throws config::ConfigError otherwise.
+inline void check_group_size_not_swept(const config::Experiment& experiment, std::size_t point) {
+  const auto& settings = experiment.points[point].driver;
+  if (settings.integer("ranks_per_task") != experiment.points[0].driver.integer("ranks_per_task")) {
+    throw config::ConfigError(experiment.driver +
+                              ".ranks_per_task cannot be swept: one value holds for the whole run");
+  }
+}
+
 // Groups that evaluate tasks side by side: one per task while ranks suffice (auto), or
 // as many groups of the configured size as the ranks allow.
 inline int group_count(std::int64_t ranks_per_task, int ranks, std::uint64_t tasks) {

@@ -24,21 +24,16 @@ struct QdShape {
   std::vector<MeasureAxis> axes;   // of the first point, for the measures' names
 };
 
-QdShape qd_shape(const config::Experiment& experiment, const PointModels& models) {
+QdShape qd_shape(const config::Experiment& experiment, const std::vector<PointFacts>& facts) {
   QdShape shape;
+  shape.axes = facts.front().axes;
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     const auto settings = QdSettings::from(experiment.points[p].driver);
-    const auto& model = *models.qd()[p];
-    const auto axes = measure_axes(settings, model.measures());
-    if (p == 0) shape.axes = axes;
     shape.iterations = std::max(shape.iterations, static_cast<std::size_t>(settings.iterations));
-    shape.cells = std::max(shape.cells, static_cast<std::size_t>(cell_count(axes)));
-    shape.genome_length = std::max(shape.genome_length, model.genome_length());
-    const auto level = model.level_shape();
-    shape.level.resize(std::max(shape.level.size(), level.size()), 0);
-    for (std::size_t d = 0; d < level.size(); ++d)
-      shape.level[d] = std::max(shape.level[d], level[d]);
+    shape.cells = std::max(shape.cells, static_cast<std::size_t>(cell_count(facts[p].axes)));
   }
+  shape.genome_length = longest_genome(facts);
+  shape.level = largest_level_shape(facts);
   return shape;
 }
 
@@ -102,36 +97,34 @@ QdSnapshot qd_snapshot_from(const Segment& segment) {
 // A finished task's blocks of the datasets of qd_datasets, which start out missing; rows of
 // a point with fewer cells stay missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcome& outcome,
-                 const QdCapability& qd, const QdShape& shape, const QdModel& model) {
+                 const QdCapability& qd, const QdShape& shape, const PointFacts& point) {
   auto block = blocks.begin();
   const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
     std::copy(from.begin(), from.end(), to.begin());
   };
   copy_into(outcome.history, *block++);
   copy_into(outcome.archive, *block++);
-  copy_padded_rows<std::int64_t>(outcome.genomes, model.genome_length(), shape.genome_length,
+  copy_padded_rows<std::int64_t>(outcome.genomes, point.genome_length, shape.genome_length,
                                  *block++);
   if (!qd.validation_fields.empty()) copy_into(outcome.validation, *block++);
   if (!shape.level.empty())
-    copy_padded_levels(outcome.levels, model.level_shape(), shape.level, *block);
+    copy_padded_levels(outcome.levels, point.level_shape, shape.level, *block);
 }
 
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
-void write_axes(ResultFile& file, const config::Experiment& experiment, const PointModels& models,
-                const QdShape& shape) {
+void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const QdShape& shape) {
   const auto measures = shape.axes.size();
   std::vector<double> low;
   std::vector<double> high;
   std::vector<std::int64_t> bins;
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    for (const auto& axis :
-         measure_axes(QdSettings::from(experiment.points[p].driver), models.qd()[p]->measures())) {
+  for (const auto& point : facts) {
+    for (const auto& axis : point.axes) {
       low.push_back(axis.low);
       high.push_back(axis.high);
       bins.push_back(axis.bins);
     }
   }
-  const std::vector<hsize_t> dims{experiment.points.size(), measures};
+  const std::vector<hsize_t> dims{facts.size(), measures};
   auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
   file.write_whole(low_set, h5::Datatype::float64(), low.data());
   file.write_attribute("qd/measure_low", "doc",
@@ -154,13 +147,13 @@ void write_axes(ResultFile& file, const config::Experiment& experiment, const Po
 void run_qd_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
   const auto& qd = *context.kernel.qd;
-  const auto& models = context.models.qd();
+  PointModelCache<QdModel> models(experiment, qd.make);
   std::vector<QdSettings> settings;
   std::vector<std::uint64_t> point_units;
   for (const auto& point : experiment.points) {
     point_units.push_back(settings.emplace_back(QdSettings::from(point.driver)).evaluations());
   }
-  const auto shape = qd_shape(experiment, context.models);
+  const auto shape = qd_shape(experiment, context.facts);
   TaskBlocks results(qd_datasets(qd, shape));
 
   GroupTaskPlan<QdSnapshot> plan;
@@ -171,37 +164,32 @@ void run_qd_driver(DriverContext& context) {
                  const auto& blocks) {
     std::optional<QdSnapshot> resume;
     if (saved != nullptr) resume = qd_snapshot_from(*saved);
-    const auto outcome = models[point]->run_task(settings[point], experiment.seed, task, group,
-                                                 resume ? &*resume : nullptr);
+    const auto outcome = models.at(point).run_task(settings[point], experiment.seed, task, group,
+                                                   resume ? &*resume : nullptr);
     if (!outcome.stopped && group.rank() == 0) {
-      fill_blocks(blocks(), outcome, qd, shape, *models[point]);
+      fill_blocks(blocks(), outcome, qd, shape, context.facts[point]);
     }
     return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
   };
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
-  write_axes(*context.file, experiment, context.models, shape);
-  std::vector<std::int64_t> lengths;
-  lengths.reserve(models.size());
-  for (const auto& model : models)
-    lengths.push_back(static_cast<std::int64_t>(model->genome_length()));
-  write_genome_lengths(*context.file, "qd", lengths, "archive_genomes");
+  write_axes(*context.file, context.facts, shape);
+  write_genome_lengths(*context.file, "qd", context.facts, "archive_genomes");
   context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
 
 Segment qd_shard_segment(const ShardReading& shard) {
   return read_task_shard(
-      shard, TaskBlocks(qd_datasets(*shard.kernel.qd, qd_shape(shard.experiment, shard.models))));
+      shard, TaskBlocks(qd_datasets(*shard.kernel.qd, qd_shape(shard.experiment, shard.facts))));
 }
 
-void check_qd_point(const config::Experiment& experiment, const PointModels& models,
-                    std::size_t point) {
-  const auto& settings = experiment.points[point].driver;
-  if (settings.integer("ranks_per_task") != experiment.points[0].driver.integer("ranks_per_task")) {
-    throw config::ConfigError(
-        "qd.ranks_per_task cannot be swept: one value holds for the whole run");
-  }
-  (void)measure_axes(QdSettings::from(settings), models.qd()[point]->measures());
+PointFacts qd_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                          std::size_t point) {
+  const auto model = kernel.qd->make(experiment.points[point].params);
+  check_group_size_not_swept(experiment, point);
+  const auto settings = QdSettings::from(experiment.points[point].driver);
+  return {model->genome_length(), model->level_shape(), measure_axes(settings, model->measures()),
+          0};
 }
 
 }  // namespace levelforge

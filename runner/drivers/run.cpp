@@ -36,8 +36,8 @@ FieldValue point_column(const ParamValue& value) {
   return std::visit(Cell{}, value);
 }
 
-// The swept values as columns named by key path; one row per point.
-void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+// The /points table: the swept values as columns named by key path.
+RecordLayout points_layout(const config::Experiment& experiment) {
   std::vector<FieldSpec> fields{int_field("point", "point id")};
   const auto& first = experiment.points.front().swept_values;
   for (std::size_t k = 0; k < experiment.swept_keys.size(); ++k) {
@@ -54,7 +54,12 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
       fields.push_back(int_field(key, "swept value (bool: 0 or 1)"));
     }
   }
-  const RecordLayout layout(std::move(fields));
+  return RecordLayout(std::move(fields));
+}
+
+// One row per point.
+void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+  const auto layout = points_layout(experiment);
   std::vector<std::byte> rows(experiment.points.size() * layout.row_size());
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     Record record{static_cast<std::int64_t>(p)};
@@ -159,8 +164,9 @@ void write_simd_provenance(ResultFile& file, const config::Experiment& experimen
 // A new checkpoint holding the work of the complete result at the output: its first
 // segment, rank 0's restored work, is what the file holds, so that a retry of its failures
 // interrupted in turn resumes from the checkpoint alone.
-void seed_checkpoint_from_output(const config::Experiment& experiment, const PointModels& models,
-                                 const ShardSpec& shard, const mpi::Comm& comm,
+void seed_checkpoint_from_output(const config::Experiment& experiment,
+                                 const std::vector<PointFacts>& facts, const ShardSpec& shard,
+                                 const mpi::Comm& comm,
                                  std::optional<CheckpointStore>& checkpoint) {
   std::int64_t sessions = 0;
   std::string builds;
@@ -170,7 +176,7 @@ void seed_checkpoint_from_output(const config::Experiment& experiment, const Poi
     const auto header = read_result_header(file);
     sessions = header.sessions;
     for (const auto& line : header.builds.lines()) builds += line + "\n";
-    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), models, shard);
+    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), facts, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
@@ -216,41 +222,38 @@ ProgressReporter make_progress(const config::Experiment& experiment, const RunOp
 
 }  // namespace
 
-PointModels check_runnable(const config::Experiment& experiment) {
+std::vector<PointFacts> check_runnable(const config::Experiment& experiment) {
   const auto* kernel = find_kernel(experiment.kernel);
   if (kernel == nullptr) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
-  PointModels models(experiment, *kernel);
-  const auto& driver = driver_for(experiment);
-  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
-    try {
-      driver.check_point(experiment, models, p);
-    } catch (const KernelError& error) {
-      throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
-    }
-  }
-  return models;
+  return check_points(experiment, *kernel);
+}
+
+RunMemory run_memory(const config::Experiment& experiment, int ranks,
+                     const std::vector<PointFacts>* facts) {
+  const auto* kernel = find_kernel(experiment.kernel);
+  if (kernel == nullptr) return {};  // check_runnable reports it
+  const RunRows rows{TaskLog::layout().row_size() + sizeof(std::uint64_t),
+                     points_layout(experiment).row_size()};
+  return estimate_run_memory(experiment, *kernel, ranks, rows, facts);
+}
+
+std::string host_memory_problem(const RunMemory& needed, int ranks_on_host) {
+  const auto available = available_memory();
+  return available ? memory_problem(needed, *available, ranks_on_host) : std::string();
 }
 
 void check_memory(const config::Experiment& experiment, const std::string& source,
-                  const mpi::Comm& comm) {
-  const auto* kernel = find_kernel(experiment.kernel);
-  if (kernel == nullptr) return;  // check_runnable reports it
-  // A task's row in the task log and its id.
-  const auto task_row_bytes = TaskLog::layout().row_size() + sizeof(std::uint64_t);
-  const auto needed = estimate_run_memory(experiment, *kernel, comm.size(), task_row_bytes);
+                  const mpi::Comm& comm, const std::vector<PointFacts>* facts) {
+  const auto needed = run_memory(experiment, comm.size(), facts);
   // Ranks on one host share its memory; one of them reads it, so a host is reported once.
   const auto hosts = comm.all_gather_strings(mpi::processor_name());
   const auto& own_host = hosts[static_cast<std::size_t>(comm.rank())];
   const auto ranks_on_host = static_cast<int>(std::count(hosts.begin(), hosts.end(), own_host));
   const bool first_on_host =
       std::find(hosts.begin(), hosts.end(), own_host) - hosts.begin() == comm.rank();
-  std::string local;
-  if (first_on_host) {
-    if (const auto available = available_memory())
-      local = memory_problem(needed, *available, ranks_on_host);
-  }
+  const auto local = first_on_host ? host_memory_problem(needed, ranks_on_host) : std::string();
   // Every rank learns every host's verdict, so all refuse together and none waits.
   const auto problems = mpi::all_problems(comm, local);
   if (!problems.empty()) throw config::ConfigError(source + ": " + problems);
@@ -259,7 +262,7 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 namespace {
 
 // run_experiment, with the result file where its error path can close it.
-RunSummary run_into(const config::Experiment& experiment, const PointModels& models,
+RunSummary run_into(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
                     RunOptions options, const mpi::Comm& comm, std::optional<ResultFile>& file) {
   const auto* kernel = find_kernel(experiment.kernel);
   const auto start_time = utc_now();
@@ -279,7 +282,7 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
     comm.barrier();
     // Before the result file opens: a refused checkpoint then leaves no open parallel file.
     if (options.from_output) {
-      seed_checkpoint_from_output(experiment, models, options.shard, comm, checkpoint);
+      seed_checkpoint_from_output(experiment, facts, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
       checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm,
@@ -301,8 +304,8 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
   auto progress = make_progress(experiment, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, models, comm,         file ? &*file : nullptr,
-                        progress,   tasks,   idle,   options.shard};
+  DriverContext context{experiment, *kernel, facts, comm,         file ? &*file : nullptr,
+                        progress,   tasks,   idle,  options.shard};
   context.queue_options = options.queue;
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
@@ -351,12 +354,13 @@ RunSummary run_into(const config::Experiment& experiment, const PointModels& mod
 
 }  // namespace
 
-RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
-                          RunOptions options, const mpi::Comm& comm) {
+RunSummary run_experiment(const config::Experiment& experiment,
+                          const std::vector<PointFacts>& facts, RunOptions options,
+                          const mpi::Comm& comm) {
   std::optional<ResultFile> file;
   const bool merging = !options.merged_from.empty();
   try {
-    return run_into(experiment, models, std::move(options), comm, file);
+    return run_into(experiment, facts, std::move(options), comm, file);
   } catch (const h5::IoError& error) {
     // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
     const auto note = full_disk_note(experiment.output, merging);

@@ -11,6 +11,7 @@
 #include "runner/drivers/point_models.hpp"
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/work_queue.hpp"
+#include "runner/engine/memory_estimate.hpp"
 #include "runner/mpi/mpi.hpp"
 #include "runner/output/output_writers.hpp"
 
@@ -48,23 +49,34 @@ struct RunSummary {
   std::uint64_t failures = 0;  // tasks and chunks recorded as failed (on_error: record)
 };
 
-// Builds every point's kernel and driver settings, so that contradictions the schema
-// cannot see (elitism >= population, a range outside the index space, a kernel refusing
-// its parameters) are config errors before anything runs. Throws config::ConfigError.
-// The kernels built are the run's: run_experiment takes them.
-[[nodiscard]] PointModels check_runnable(const config::Experiment& experiment);
+// Builds every point's kernel, one at a time, and checks its driver settings, so that
+// contradictions the schema cannot see (elitism >= population, a range outside the index
+// space, a kernel refusing its parameters) are config errors before anything runs. Throws
+// config::ConfigError. What it learned of each point is the run's: run_experiment takes it.
+[[nodiscard]] std::vector<PointFacts> check_runnable(const config::Experiment& experiment);
+
+// What a rank of a run of `experiment` on `ranks` ranks needs (estimate_run_memory with the
+// runner's rows); `facts` as there.
+[[nodiscard]] RunMemory run_memory(const config::Experiment& experiment, int ranks,
+                                   const std::vector<PointFacts>* facts);
+
+// Empty when `needed` fits into this host's available memory shared by `ranks_on_host`
+// ranks (or that memory cannot be read); otherwise memory_problem's message.
+[[nodiscard]] std::string host_memory_problem(const RunMemory& needed, int ranks_on_host);
 
 // Collective: refuses (config::ConfigError, "SOURCE: " first) a run that needs more memory
 // per rank than its host has for each of its ranks there, before anything large is
-// allocated; the estimate is estimate_run_memory's, the lowest rank of each host reads
-// that host's available memory.
+// allocated; the estimate is run_memory's, the lowest rank of each host reads that host's
+// available memory. Called before the points are checked (`facts` nullptr), so that no
+// kernel is built that cannot fit, and again with what their check found.
 void check_memory(const config::Experiment& experiment, const std::string& source,
-                  const mpi::Comm& comm);
+                  const mpi::Comm& comm, const std::vector<PointFacts>* facts);
 
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
 // written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
 // seen a signal (the caller installs it).
-RunSummary run_experiment(const config::Experiment& experiment, const PointModels& models,
-                          RunOptions options, const mpi::Comm& comm);
+RunSummary run_experiment(const config::Experiment& experiment,
+                          const std::vector<PointFacts>& facts, RunOptions options,
+                          const mpi::Comm& comm);
 
 }  // namespace levelforge

@@ -23,7 +23,7 @@ std::vector<TaskDataset> sweep_datasets(const SweepCapability& sweep) {
 void run_sweep_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
   const auto task_count = experiment.task_count();
-  const auto& models = context.models.sweep();
+  PointModelCache<SweepModel> models(experiment, context.kernel.sweep->make);
 
   const RecordLayout layout(context.kernel.sweep->record_fields);
   TaskBlocks records(sweep_datasets(*context.kernel.sweep));
@@ -53,7 +53,7 @@ void run_sweep_driver(DriverContext& context) {
     const auto started = std::chrono::steady_clock::now();
     Rng rng({experiment.seed, Stream::sweep_run, task, 0, 0});
     const auto failure = context.attempt(
-        task, [&] { layout.pack(models[point]->run(rng), row, context.kernel.name); });
+        task, [&] { layout.pack(models.at(point).run(rng), row, context.kernel.name); });
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
     if (failure) {
       context.failures.add(
@@ -80,6 +80,13 @@ void run_sweep_driver(DriverContext& context) {
   // A failed task's record is missing: -1, NaN, empty.
   for (const auto& failure : context.failures.local()) (void)records.add(failure.task);
   records.write(*context.file, task_count);
+}
+
+// A sweep keeps nothing of a point: its model is built to check its parameters.
+PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                             std::size_t point) {
+  (void)kernel.sweep->make(experiment.points[point].params);
+  return {};
 }
 
 Segment sweep_shard_segment(const ShardReading& shard) {

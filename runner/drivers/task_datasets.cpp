@@ -181,8 +181,27 @@ void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<
   }
 }
 
+std::size_t longest_genome(const std::vector<PointFacts>& facts) {
+  std::size_t longest = 0;
+  for (const auto& point : facts) longest = std::max(longest, point.genome_length);
+  return longest;
+}
+
+std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& facts) {
+  std::vector<std::size_t> largest;
+  for (const auto& point : facts) {
+    const auto& level = point.level_shape;
+    largest.resize(std::max(largest.size(), level.size()), 0);
+    for (std::size_t d = 0; d < level.size(); ++d) largest[d] = std::max(largest[d], level[d]);
+  }
+  return largest;
+}
+
 void write_genome_lengths(ResultFile& file, const std::string& group,
-                          const std::vector<std::int64_t>& lengths, const std::string& padded) {
+                          const std::vector<PointFacts>& facts, const std::string& padded) {
+  std::vector<std::int64_t> lengths;
+  lengths.reserve(facts.size());
+  for (const auto& point : facts) lengths.push_back(static_cast<std::int64_t>(point.genome_length));
   const auto path = group + "/genome_length";
   auto set = file.create_array(path, h5::Datatype::int64(), {lengths.size()});
   file.write_whole(set, h5::Datatype::int64(), lengths.data());

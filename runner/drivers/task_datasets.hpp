@@ -13,6 +13,7 @@
 
 #include "kernels/api/record_layout.hpp"
 #include "runner/checkpoint/segment.hpp"
+#include "runner/engine/models.hpp"
 #include "runner/h5/h5.hpp"
 #include "runner/output/result_file.hpp"
 
@@ -59,10 +60,16 @@ void copy_padded_rows(std::span<const T> from, std::size_t width, std::size_t pa
 void copy_padded_levels(std::span<const std::uint8_t> levels, const std::vector<std::size_t>& shape,
                         const std::vector<std::size_t>& padded, std::span<std::byte> to);
 
+// The longest genome of the points, by which genome datasets are padded.
+std::size_t longest_genome(const std::vector<PointFacts>& facts);
+// The largest level grid of the points in each dimension, by which level datasets are padded;
+// empty when the kernel renders none.
+std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& facts);
+
 // Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
 // which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
 void write_genome_lengths(ResultFile& file, const std::string& group,
-                          const std::vector<std::int64_t>& lengths, const std::string& padded);
+                          const std::vector<PointFacts>& facts, const std::string& padded);
 
 // The blocks of the tasks one rank holds, in every declared dataset, in one task order.
 class TaskBlocks {

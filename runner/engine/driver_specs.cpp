@@ -9,6 +9,7 @@
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/engine/memory_estimate.hpp"
+#include "runner/engine/qd_settings.hpp"
 
 namespace levelforge {
 
@@ -23,27 +24,31 @@ const DriverSpec ga_driver_spec{"ga",
                                 "evals",
                                 ga_settings,
                                 [](const KernelEntry& kernel) { return kernel.ga.has_value(); },
-                                ga_result_memory};
+                                ga_result_memory,
+                                sizeof(GaSettings) + sizeof(std::uint64_t)};
 const DriverSpec qd_driver_spec{"qd",
                                 "task",
                                 "evals",
                                 qd_settings,
                                 [](const KernelEntry& kernel) { return kernel.qd.has_value(); },
-                                qd_result_memory};
+                                qd_result_memory,
+                                sizeof(QdSettings) + sizeof(std::uint64_t)};
 const DriverSpec sweep_driver_spec{
     "sweep",
     "task",
     "runs",
     no_settings,
     [](const KernelEntry& kernel) { return kernel.sweep.has_value(); },
-    sweep_result_memory};
+    sweep_result_memory,
+    0};
 const DriverSpec exhaustive_driver_spec{
     "exhaustive",
     "chunk",
     "indices",
     exhaustive_settings,
     [](const KernelEntry& kernel) { return kernel.exhaustive.has_value(); },
-    exhaustive_result_memory};
+    exhaustive_result_memory,
+    0};
 
 namespace {
 

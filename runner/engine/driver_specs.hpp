@@ -18,12 +18,16 @@
 namespace levelforge {
 
 struct KernelEntry;
+struct PointFacts;
 
 // One contribution to a rank's memory: what it is for, named by the config keys that make
 // it large, and its size.
 struct MemoryPart {
   std::string cause;
   std::uint64_t bytes = 0;
+  // Result rows kept until the run's end and written then, when copies of them are made
+  // (estimate_run_memory counts those of the largest such part).
+  bool written = false;
 };
 
 // What a driver's result memory depends on, for one sweep point.
@@ -33,8 +37,12 @@ struct ResultMemoryQuery {
   const KernelEntry& kernel;
   const MemoryEstimate& kernel_memory;  // the kernel's own (memory_estimate), or zero
   std::uint64_t own_tasks;              // tasks one rank runs when the work spreads evenly
-  std::string per_rank;                 // "3 tasks per rank (6 tasks on 2 ranks)"
-  std::uint64_t task_row_bytes;         // a task's row in the task log and its id
+  // "3 tasks per rank (3 points x 2 replicates = 6 tasks on 2 ranks)"
+  const std::string& per_rank;
+  std::uint64_t task_row_bytes;  // a task's row in the task log and its id
+  // What checking the point's kernel found (QD axes, an index space); nullptr before the
+  // check, when what depends on it is left out.
+  const PointFacts* facts;
 };
 
 struct DriverSpec {
@@ -46,6 +54,9 @@ struct DriverSpec {
   // What a rank keeps for the writer (result rows, the task log) and, for a GA, the
   // population; the kernel's working memory is counted by the caller.
   std::vector<MemoryPart> (*result_memory)(const ResultMemoryQuery& query);
+  // What a run keeps of every point beyond its PointFacts: the driver's settings of it and
+  // the work units of one of its tasks.
+  std::uint64_t point_bytes;
 };
 
 extern const DriverSpec ga_driver_spec;

@@ -34,6 +34,11 @@ std::uint64_t unsigned_of(std::int64_t value) {
   return value < 0 ? 0 : static_cast<std::uint64_t>(value);
 }
 
+// "1 point", "3000 points".
+std::string count_of(std::uint64_t count, const std::string& thing) {
+  return std::to_string(count) + " " + thing + (count == 1 ? "" : "s");
+}
+
 // The tasks one rank runs when the work spreads evenly (the drivers pull dynamically, so
 // this is the typical share, not a bound).
 std::uint64_t tasks_per_rank(const config::Experiment& experiment, int ranks) {
@@ -44,28 +49,92 @@ std::uint64_t tasks_per_rank(const config::Experiment& experiment, int ranks) {
 
 // The task log of the tasks one rank runs.
 MemoryPart own_task_log(const ResultMemoryQuery& query) {
-  return {"the task list of " + query.per_rank, times(query.own_tasks, query.task_row_bytes)};
+  return {"the task list of " + query.per_rank, times(query.own_tasks, query.task_row_bytes), true};
 }
 
-std::vector<MemoryPart> point_parts(const config::Experiment& experiment,
-                                    const config::Point& point, const KernelEntry& kernel,
-                                    int ranks, std::uint64_t task_row_bytes) {
-  const MemoryEstimate own =
-      kernel.memory_estimate ? kernel.memory_estimate(point.params) : MemoryEstimate{};
-  const auto own_tasks = tasks_per_rank(experiment, ranks);
-  std::string per_rank = std::to_string(own_tasks) + " task" + (own_tasks == 1 ? "" : "s") +
-                         " per rank (" + std::to_string(experiment.task_count()) + " tasks on " +
-                         std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") + ")";
+// The ids of the run's tasks (or chunks) that are left to do, which every rank lists whole to
+// pull them from the work queue (DriverContext::remaining): 8 bytes each, twice while the list
+// grows.
+MemoryPart units_to_pull(std::uint64_t count, const std::string& unit) {
+  return {"the list of the " + count_of(count, unit) + " to pull, on every rank",
+          times(count, 2 * sizeof(std::uint64_t))};
+}
+
+// The copies ResultFile::write_rows makes of a written part: the rows put in order by their
+// writer and the buffers HDF5 compresses them in (H5Z_pipeline: as large as the rows, heaptrack
+// of a 20,000-task sweep); on several ranks also the messages sent to the writer of the host
+// and those it receives (exchange_rows). All are on average a copy per rank of the host.
+std::uint64_t copies_to_write(int ranks) { return ranks > 1 ? 4 : 2; }
+
+// What every rank keeps of each of the sweep's points from their check to the run's end.
+MemoryPart points_kept(const config::Experiment& experiment, const RunRows& rows) {
+  const auto points = static_cast<std::uint64_t>(experiment.points.size());
+  // Its facts, the driver's settings, and its /points row with the copy made to write it.
+  const auto per_point = plus(sizeof(PointFacts), plus(driver_spec(experiment.driver).point_bytes,
+                                                       times(2, rows.point_bytes)));
+  return {"the sweep's " + count_of(points, "point") +
+              " (their checked facts, settings and /points rows)",
+          times(points, per_point)};
+}
+
+// "3 tasks per rank (3 points x 2 replicates = 6 tasks on 2 ranks)"
+std::string tasks_of_a_rank(const config::Experiment& experiment, int ranks) {
+  return count_of(tasks_per_rank(experiment, ranks), "task") + " per rank (" +
+         count_of(experiment.points.size(), "point") + " x " +
+         count_of(unsigned_of(experiment.replicates), "replicate") + " = " +
+         count_of(experiment.task_count(), "task") + " on " +
+         count_of(static_cast<std::uint64_t>(ranks), "rank") + ")";
+}
+
+MemoryEstimate kernel_memory(const KernelEntry& kernel, const ParamSet& params) {
+  return kernel.memory_estimate ? kernel.memory_estimate(params) : MemoryEstimate{};
+}
+
+// Whether point `p` needs what the point before it needs: its memory depends on its kernel's
+// estimate, its driver settings and what its check found, and a sweep mostly repeats them
+// (1,000,000 tiltmaze points of one record size are estimated once).
+bool needs_what_the_one_before_needs(const config::Experiment& experiment, std::size_t p,
+                                     const MemoryEstimate& own, const MemoryEstimate& before,
+                                     const std::vector<PointFacts>* facts) {
+  return p > 0 && own == before &&
+         experiment.points[p].driver.values() == experiment.points[p - 1].driver.values() &&
+         (facts == nullptr || (*facts)[p] == (*facts)[p - 1]);
+}
+
+std::vector<MemoryPart> point_parts(const config::Experiment& experiment, std::size_t point,
+                                    const KernelEntry& kernel, const MemoryEstimate& own, int ranks,
+                                    const RunRows& rows, const std::string& per_rank,
+                                    const std::vector<PointFacts>* facts) {
   std::vector<MemoryPart> parts;
+  if (own.model_bytes > 0) {
+    parts.push_back({(own.model_cause.empty() ? "the kernel's tables" : own.model_cause) +
+                         " (the kernel of one point at a time)",
+                     own.model_bytes});
+  }
   if (own.working_bytes > 0) {
     parts.push_back({own.working_cause.empty() ? "the kernel's working memory" : own.working_cause,
                      own.working_bytes});
   }
-  const auto results = driver_spec(experiment.driver)
-                           .result_memory({experiment, point, kernel, own, own_tasks,
-                                           std::move(per_rank), task_row_bytes});
+  const auto results =
+      driver_spec(experiment.driver)
+          .result_memory({experiment, experiment.points[point], kernel, own,
+                          tasks_per_rank(experiment, ranks), per_rank, rows.task_bytes,
+                          facts != nullptr ? &(*facts)[point] : nullptr});
   parts.insert(parts.end(), results.begin(), results.end());
   return parts;
+}
+
+// The largest written part grows by the copies made to write it: the parts are written one at
+// a time, each copy freed before the next part's are made.
+void add_write_copies(std::vector<MemoryPart>& parts, int ranks) {
+  MemoryPart* largest = nullptr;
+  for (auto& part : parts) {
+    if (part.written && (largest == nullptr || part.bytes > largest->bytes)) largest = &part;
+  }
+  if (largest == nullptr) return;
+  const auto copies = copies_to_write(ranks);
+  largest->cause += " and " + std::to_string(copies) + " copies made to write them";
+  largest->bytes = times(plus(copies, 1), largest->bytes);
 }
 
 std::optional<std::uint64_t> read_number(const std::string& path) {
@@ -105,11 +174,11 @@ std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
     // Every task's history (a row per generation) and best genomes wait for the writer.
     const auto history_row = ga_history_layout(ga->evaluation_fields).row_size();
     const auto best_row = plus(ga_best_layout(ga->evaluation_fields).row_size(), own.genome_bytes);
-    parts.push_back({"ga.generations = " + std::to_string(generations) +
-                         " history rows and ga.keep_best = " + std::to_string(keep_best) +
-                         " genomes for " + query.per_rank,
-                     times(query.own_tasks,
-                           plus(times(generations, history_row), times(keep_best, best_row)))});
+    parts.push_back(
+        {"ga.generations = " + std::to_string(generations) + " history rows and ga.keep_best = " +
+             std::to_string(keep_best) + " genomes for " + query.per_rank,
+         times(query.own_tasks, plus(times(generations, history_row), times(keep_best, best_row))),
+         true});
     const auto settings = GaSettings::from(driver);
     if (settings.islands > 1) {
       const auto islands = unsigned_of(settings.islands);
@@ -120,19 +189,21 @@ std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
       parts.push_back({"ga.islands = " + std::to_string(islands) + " histories and " +
                            std::to_string(settings.migration_events()) +
                            " migration rows (ga.migration) for " + query.per_rank,
-                       times(query.own_tasks, plus(times(islands, island_rows), migrations))});
+                       times(query.own_tasks, plus(times(islands, island_rows), migrations)),
+                       true});
     }
   }
   parts.push_back(own_task_log(query));
+  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
   return parts;
 }
 
 std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query) {
   std::vector<MemoryPart> parts;
-  if (const auto& qd = query.kernel.qd) {
+  // The cells come from the kernel's measures, known once the point's kernel was checked.
+  if (const auto& qd = query.kernel.qd; qd && query.facts != nullptr) {
     const auto settings = QdSettings::from(query.point.driver);
-    // The measures (and so the cells) come from the kernel built for the point.
-    const auto axes = measure_axes(settings, qd->make(query.point.params)->measures());
+    const auto& axes = query.facts->axes;
     const auto cells = cell_count(axes);
     const auto& own = query.kernel_memory;
     const auto archive_row = qd_archive_layout(qd->evaluation_fields, axes).row_size();
@@ -145,9 +216,11 @@ std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query) {
         {cells_key + " and qd.iterations = " + std::to_string(settings.iterations) +
              " history rows for " + query.per_rank,
          times(query.own_tasks, plus(times(cells, plus(archive_row, own.genome_bytes)),
-                                     times(unsigned_of(settings.iterations + 1), history_row)))});
+                                     times(unsigned_of(settings.iterations + 1), history_row))),
+         true});
   }
   parts.push_back(own_task_log(query));
+  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
   return parts;
 }
 
@@ -155,23 +228,52 @@ std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query) {
   std::vector<MemoryPart> parts;
   if (const auto& sweep = query.kernel.sweep) {
     const auto record_row = RecordLayout(sweep->record_fields).row_size();
-    parts.push_back({"the records of " + query.per_rank, times(query.own_tasks, record_row)});
+    parts.push_back({"the records of " + query.per_rank, times(query.own_tasks, record_row), true});
   }
   parts.push_back(own_task_log(query));
+  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
   return parts;
 }
 
 std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query) {
-  const auto tasks = query.experiment.task_count();
-  return {
-      {"the task list of " + std::to_string(tasks) + " tasks", times(tasks, query.task_row_bytes)}};
+  const auto& experiment = query.experiment;
+  const auto tasks = experiment.task_count();
+  // Every rank plans every task's chunks (ChunkPlan's TaskRange) and keeps its seconds, its
+  // restored indices and those of failed chunks (8 bytes each).
+  constexpr std::uint64_t task_plan_bytes = 5 * sizeof(std::uint64_t) + 3 * sizeof(double);
+  std::vector<MemoryPart> parts{{"the task list of " + std::to_string(tasks) + " tasks",
+                                 times(tasks, plus(query.task_row_bytes, task_plan_bytes))}};
+  // The chunks come from the kernel's index space, known once the point's kernel was checked:
+  // the point's share of them, at its size, stands for the run's.
+  if (query.facts != nullptr) {
+    const auto [begin, end] = exhaustive_range(query.point.driver, query.facts->index_count);
+    const auto chunk = unsigned_of(query.point.driver.integer("chunk"));
+    const auto chunks_per_task = (end - begin) / chunk + ((end - begin) % chunk != 0 ? 1 : 0);
+    parts.push_back(units_to_pull(times(tasks, chunks_per_task), "chunk"));
+  }
+  return parts;
 }
 
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
-                              int ranks, std::uint64_t task_row_bytes) {
+                              int ranks, const RunRows& rows,
+                              const std::vector<PointFacts>* facts) {
+  const auto points = points_kept(experiment, rows);
+  const auto per_rank = tasks_of_a_rank(experiment, ranks);
   RunMemory largest;
-  for (const auto& point : experiment.points) {
-    auto parts = point_parts(experiment, point, kernel, ranks, task_row_bytes);
+  MemoryEstimate before;
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    auto own = kernel_memory(kernel, experiment.points[p].params);
+    const bool repeated = needs_what_the_one_before_needs(experiment, p, own, before, facts);
+    before = std::move(own);
+    if (repeated) continue;
+    std::vector<MemoryPart> parts;
+    try {
+      parts = point_parts(experiment, p, kernel, before, ranks, rows, per_rank, facts);
+    } catch (const KernelError&) {
+      continue;  // settings that contradict each other: the points' check names them
+    }
+    add_write_copies(parts, ranks);
+    parts.push_back(points);
     std::uint64_t total = 0;
     for (const auto& part : parts) total = plus(total, part.bytes);
     if (total < largest.bytes && !largest.parts.empty()) continue;

@@ -12,6 +12,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/models.hpp"
 
 namespace levelforge {
 
@@ -20,18 +21,33 @@ struct RunMemory {
   std::vector<MemoryPart> parts;  // what adds up to `bytes`, the largest first
 };
 
-// What one rank holds while running `experiment` on `ranks` ranks: the kernel's working
-// memory for one task (when it declares memory_estimate), the GA population of two
-// generations with its evaluation rows, the result rows the rank keeps for the writer
-// (ga history and best genomes, sweep records) and its share of the task list, with
-// `task_row_bytes` per task. The largest point wins. Sizes saturate at UINT64_MAX.
+// The runner's own rows, whose layouts the MPI side declares.
+struct RunRows {
+  std::uint64_t task_bytes = 0;   // a task's row in the task log, and its id
+  std::uint64_t point_bytes = 0;  // a point's row of /points
+};
+
+// What one rank holds while running `experiment` on `ranks` ranks: one point's kernel and
+// its working memory for one task (when the kernel declares memory_estimate), the GA
+// population of two generations with its evaluation rows, the result rows the rank keeps
+// for the writer (ga history and best genomes, QD archives, sweep records, its share of the
+// task log) and the copies made to write the largest of them, the list of the tasks (or
+// chunks) to pull, and what it keeps of each point (PointFacts, settings, /points rows).
+// `facts`: what checking each point's kernel found (check_points); nullptr before the
+// check, when the QD archives and the exhaustive chunks, which depend on it, are left out.
+// The config's points themselves are not counted: every rank holds them once it has parsed
+// the config, before available_memory is read. The largest point wins; a point whose
+// settings contradict each other (KernelError) is left to the points' check. Sizes saturate
+// at UINT64_MAX.
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
-                              int ranks, std::uint64_t task_row_bytes);
+                              int ranks, const RunRows& rows,
+                              const std::vector<PointFacts>* facts = nullptr);
 
 // Each driver's DriverSpec::result_memory: the ga driver's population (two generations of
-// genomes and evaluation rows), history and best genomes and the task log of the tasks a
-// rank runs; the sweep driver's records and task log; the exhaustive driver's task log,
-// which every rank keeps whole.
+// genomes and evaluation rows), history and best genomes, the qd driver's archives and
+// history, the sweep driver's records; for these the task log of the tasks a rank runs and
+// the list of the tasks to pull. The exhaustive driver's task list and plan, which every
+// rank keeps whole, and the list of the chunks to pull.
 std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query);
 std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query);
 std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query);

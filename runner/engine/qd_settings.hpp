@@ -38,6 +38,8 @@ struct MeasureAxis {
 
   // The bin of `value`: values below `low` go to the first, at or above `high` to the last.
   [[nodiscard]] std::int64_t bin(double value) const;
+
+  friend bool operator==(const MeasureAxis&, const MeasureAxis&) = default;
 };
 
 // The kernel's measures with the settings' bins and overrides. Throws KernelError naming the
