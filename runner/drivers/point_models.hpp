@@ -2,7 +2,8 @@
 // Each sweep point's kernel model, built where it is needed and no longer kept: the run's
 // checks build every point's model once, one at a time, and keep its PointFacts; the drivers
 // build the model of the point their task belongs to. A rank holds one model at a time
-// instead of one per point (3,000 spawn points of 100,000 levels held 45 GB on every rank).
+// instead of one per point (3,000 points of a kernel holding 15 MB each held 45 GB on every
+// rank).
 
 #include <cstddef>
 #include <functional>

@@ -92,7 +92,7 @@ MemoryEstimate kernel_memory(const KernelEntry& kernel, const ParamSet& params) 
 
 // Whether point `p` needs what the point before it needs: its memory depends on its kernel's
 // estimate, its driver settings and what its check found, and a sweep mostly repeats them
-// (1,000,000 tiltmaze points of one record size are estimated once).
+// (1,000,000 points of one record size are estimated once).
 bool needs_what_the_one_before_needs(const config::Experiment& experiment, std::size_t p,
                                      const MemoryEstimate& own, const MemoryEstimate& before,
                                      const std::vector<PointFacts>* facts) {

@@ -16,8 +16,8 @@ namespace levelforge {
 
 // What the run keeps of a sweep point once its model was built and checked: what its
 // datasets are sized by. The models themselves are built again where a task needs one
-// (PointModelCache), one at a time, so that a rank never holds every point's model: a spawn
-// model of 100,000 levels holds 15 MB, and a sweep has up to 1,000,000 points.
+// (PointModelCache), one at a time, so that a rank never holds every point's model: a kernel
+// of long simulated runs may hold 15 MB, and a sweep has up to 1,000,000 points.
 struct PointFacts {
   std::size_t genome_length = 0;         // ga, qd
   std::vector<std::size_t> level_shape;  // ga, qd: the level grid; empty when none is rendered
