@@ -236,7 +236,18 @@ class Builds(OwnershipTest):
         self.assertEqual(levelforge("run", self.config, "-o", out, "-q", "--set",
                                     "on_error=record", "--set", "params.fail_value=4",
                                     ranks=3).returncode, 3)
+        # Another dirty build of the same commit: its uncommitted changes were others.
         with h5py.File(out, "r+") as f:
+            changes = f.attrs["git_changes"]
+            f.attrs["git_changes"] = "sha256:fedcba9876543210"
+        reseal(out)
+        dirty = levelforge("run", self.config, "-o", out, "--resume", "--set", "on_error=record",
+                           "--set", "params.fail_value=4")
+        self.assertEqual(dirty.returncode, 0, dirty.stderr)
+        self.assertRegex(dirty.stderr, r"git commit: \w+(-dirty)? with uncommitted changes "
+                                       r"sha256:fedcba9876543210 in it")
+        with h5py.File(out, "r+") as f:
+            f.attrs["git_changes"] = changes
             f.attrs["kernel_sources"] = "sha256:0123456789abcdef"
             f.attrs["builds"] = [re.sub(r"sources sha256:\w+", "sources sha256:0123456789abcdef",
                                         line.decode() if isinstance(line, bytes) else line)
