@@ -406,7 +406,8 @@ TEST(ConfigErrors, DocumentThatIsNotAMap) {
 std::string billion_laughs(const std::string& key = "sweep:\n  grid:\n    params.length:",
                            int levels = 9) {
   std::string text = onemax_ga + key + "\n      - &a [1, 1, 1, 1, 1, 1, 1, 1, 1]\n";
-  for (char anchor = 'b'; anchor < 'a' + levels; ++anchor) {
+  for (int level = 1; level < levels; ++level) {
+    const auto anchor = static_cast<char>('a' + level);
     const std::string alias = std::string("*") + static_cast<char>(anchor - 1);
     text += std::string("      - &") + anchor + " [" + alias;
     for (int i = 1; i < 9; ++i) text += ", " + alias;

@@ -163,7 +163,8 @@ sweep: {replicates: 4}
             5U * 2 * (3 * 48 + 2 * (24 + 24 + 100)));
   EXPECT_EQ(part_bytes(memory, "the task list of 2 tasks per rank"), 2U * 88);
   EXPECT_EQ(part_bytes(memory, "the list of the 4 tasks to pull"), 4U * 16);
-  EXPECT_EQ(part_bytes(memory, "the sweep's 1 point"), 64U + ga_point_bytes + 2 * 8);
+  EXPECT_EQ(part_bytes(memory, "the sweep's 1 point"),
+            64U + ga_point_bytes + 16U);  // two 8-byte fields
   EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 4400 + 176 + 64 + 208);
   EXPECT_EQ(memory.parts.front().cause,
             "ga.generations = 3 history rows and ga.keep_best = 2 genomes for 2 tasks per rank "
