@@ -25,7 +25,7 @@ import unittest
 
 import h5py
 
-from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command, process_ids
+from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command, process_ids, result_datasets
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANKS = 2
@@ -146,7 +146,9 @@ class Checkpoints(TempDirTest):
     references = {}
 
     def reference(self, driver):
-        """The uninterrupted run of `driver`'s experiment, made once."""
+        """The result datasets (cli_support.result_datasets) of the uninterrupted run of
+        `driver`'s experiment, made and read once: each driver's runs are compared with it
+        4 to 7 times, and reading a sweep's 28,800 records takes 0.1-0.2 s."""
         if driver not in Checkpoints.references:
             spec = DRIVERS[driver]
             path = os.path.join(self.reference_dir, f"{driver}.h5")
@@ -154,7 +156,7 @@ class Checkpoints(TempDirTest):
                                                 ranks=RANKS),
                                     capture_output=True, text=True, timeout=300)
             self.assert_ok(result)
-            Checkpoints.references[driver] = path
+            Checkpoints.references[driver] = result_datasets(path)
         return Checkpoints.references[driver]
 
     @classmethod
@@ -163,6 +165,7 @@ class Checkpoints(TempDirTest):
 
     @classmethod
     def tearDownClass(cls):
+        Checkpoints.references.clear()
         shutil.rmtree(cls.reference_dir, ignore_errors=True)
 
     def start(self, spec, out, *extra):
