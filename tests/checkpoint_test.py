@@ -328,11 +328,39 @@ class Checkpoints(TempDirTest):
 class Refusals(TempDirTest):
     """Checkpoints that must not be resumed are refused with the reason, exit 2."""
 
+    saved = None
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.saved is not None:
+            shutil.rmtree(cls.saved, ignore_errors=True)
+
+    def made_once(self, name, make):
+        """The scratch path `name` of the class, made by `make(path)` for the first test
+        that asks for it; the tests get copies, as in VerifyBeforeActing."""
+        if Refusals.saved is None:
+            Refusals.saved = tempfile.mkdtemp(prefix="levelforge-refusals-")
+        path = os.path.join(Refusals.saved, name)
+        if not os.path.exists(path) and not os.path.exists(path + ".checkpoint"):
+            make(path)
+        return path
+
     def interrupted(self, name="run.h5"):
-        """A sweep run stopped by SIGUSR1 after some checkpoints: its output path."""
+        """A sweep run stopped by SIGUSR1 after some checkpoints: its output path. One run,
+        its checkpoint copied into each test (each damages or resumes its own copy)."""
+        saved = self.made_once("run.h5", lambda path: self.assertEqual(interrupt_sweep(path), 75))
         out = self.path(name)
-        self.assertEqual(interrupt_sweep(out), 75)
+        shutil.copytree(saved + ".checkpoint", out + ".checkpoint")
         return DRIVERS["sweep"], out
+
+    def complete(self, name):
+        """The sweep experiment's uninterrupted result, run once, copied to the scratch `name`."""
+        spec = DRIVERS["sweep"]
+        saved = self.made_once("complete.h5", lambda path: self.assert_ok(
+            levelforge("run", spec["config"], "-o", path, "-q", *spec["overrides"], ranks=RANKS)))
+        out = self.path(name)
+        shutil.copy(saved, out)
+        return out
 
     def segments(self, out):
         directory = out + ".checkpoint"
@@ -375,9 +403,7 @@ class Refusals(TempDirTest):
         result = levelforge("run", spec["config"], "-o", out, "--resume", "-q", *spec["overrides"], ranks=RANKS)
         self.assert_ok(result)
         self.assertIn("discarded 1 checkpoint file being written when the run stopped", result.stderr)
-        reference = self.path("reference.h5")
-        self.assert_ok(levelforge("run", spec["config"], "-o", reference, "-q", *spec["overrides"], ranks=RANKS))
-        self.assert_same_results(reference, out)
+        self.assert_same_results(self.complete("reference.h5"), out)
 
     def test_a_damaged_result_file_left_by_a_kill_is_rewritten_on_resume(self):
         spec, out = self.interrupted()
@@ -390,8 +416,7 @@ class Refusals(TempDirTest):
 
     def test_resume_of_a_complete_run_does_nothing(self):
         spec = DRIVERS["sweep"]
-        out = self.path("done.h5")
-        self.assert_ok(levelforge("run", spec["config"], "-o", out, "-q", *spec["overrides"], ranks=RANKS))
+        out = self.complete("done.h5")
         before = os.stat(out).st_mtime_ns
         result = levelforge("run", spec["config"], "-o", out, "--resume", *spec["overrides"], ranks=RANKS)
         self.assert_ok(result)
