@@ -35,16 +35,23 @@ PROMPTLY_S = 60
 SHARED = {}
 
 
+def shared_run(test, config, *args):
+    """The result of `config` run with `args` on 2 ranks, made once for every test that
+    only reads it or copies it (a run per test is more than the CI's time allows);
+    tearDownModule removes it."""
+    key = (config, *args)
+    if key not in SHARED:
+        if "dir" not in SHARED:
+            SHARED["dir"] = tempfile.mkdtemp(prefix="levelforge-shared-")
+        path = os.path.join(SHARED["dir"], f"run-{len(SHARED)}.h5")
+        test.assert_ok(levelforge("run", config, "-o", path, "-q", *args, ranks=2))
+        SHARED[key] = path
+    return SHARED[key]
+
+
 def shared_sweep(test):
-    """doc_sweep.yaml's result, made once for the tests that only read it or copy it (a run
-    per test is more than the CI's time allows); tearDownModule removes it."""
-    if "sweep" not in SHARED:
-        SHARED["dir"] = tempfile.mkdtemp(prefix="levelforge-shared-")
-        path = os.path.join(SHARED["dir"], "good.h5")
-        test.assert_ok(levelforge("run", os.path.join(DATA, "doc_sweep.yaml"), "-o", path, "-q",
-                                  ranks=2))
-        SHARED["sweep"] = path
-    return SHARED["sweep"]
+    """doc_sweep.yaml's result, made once (shared_run)."""
+    return shared_run(test, os.path.join(DATA, "doc_sweep.yaml"))
 
 
 def tearDownModule():
@@ -81,7 +88,13 @@ def text_of(value):
 
 
 def run_config(test, config, out, *args):
-    test.assert_ok(levelforge("run", config, "-o", out, "-q", *args, ranks=2))
+    """`config` run with `args` on 2 ranks, its result at `out`: a copy of shared_run's, so
+    that the tests reading the same experiment (doc_ga.yaml in seven of them, doc_sweep.yaml
+    in six) run it once. A shard's file is named by the shard: that run is the test's own."""
+    if "--shard" in args:
+        test.assert_ok(levelforge("run", config, "-o", out, "-q", *args, ranks=2))
+    else:
+        shutil.copy(shared_run(test, config, *args), out)
     return out
 
 
