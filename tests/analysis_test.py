@@ -35,16 +35,20 @@ PROMPTLY_S = 60
 SHARED = {}
 
 
-def shared_run(test, config, *args):
-    """The result of `config` run with `args` on 2 ranks, made once for every test that
-    only reads it or copies it (a run per test is more than the CI's time allows);
-    tearDownModule removes it."""
-    key = (config, *args)
+def shared_run(test, config, *args, ranks=None):
+    """The result of `config` run with `args` (alone, or under mpiexec on `ranks`), made once
+    for every test that only reads it or copies it (a run per test is more than the CI's
+    time allows); tearDownModule removes it. Alone by default: these tests are about what
+    analysis reads, and a file holds the same datasets on any rank count (cli_test's
+    Determinism); analysis reads the rank count only as a provenance value, which
+    test_match3_best_has_validation_and_levels checks on 2 ranks. An mpiexec start costs
+    about 0.1 s of CPU and 0.3 s of wall."""
+    key = (config, *args, ranks)
     if key not in SHARED:
         if "dir" not in SHARED:
             SHARED["dir"] = tempfile.mkdtemp(prefix="levelforge-shared-")
         path = os.path.join(SHARED["dir"], f"run-{len(SHARED)}.h5")
-        test.assert_ok(levelforge("run", config, "-o", path, "-q", *args, ranks=2))
+        test.assert_ok(levelforge("run", config, "-o", path, "-q", *args, ranks=ranks))
         SHARED[key] = path
     return SHARED[key]
 
@@ -87,14 +91,15 @@ def text_of(value):
     return value.decode() if isinstance(value, bytes) else value
 
 
-def run_config(test, config, out, *args):
-    """`config` run with `args` on 2 ranks, its result at `out`: a copy of shared_run's, so
-    that the tests reading the same experiment (doc_ga.yaml in seven of them, doc_sweep.yaml
-    in six) run it once. A shard's file is named by the shard: that run is the test's own."""
+def run_config(test, config, out, *args, ranks=None):
+    """`config` run with `args`, its result at `out`: a copy of shared_run's, so that the
+    tests reading the same experiment (doc_ga.yaml in seven of them, doc_sweep.yaml in six)
+    run it once. A shard's file is named by the shard: that run is the test's own, on 2
+    ranks (a shard's padding rows are the rows no rank of the shard writes)."""
     if "--shard" in args:
         test.assert_ok(levelforge("run", config, "-o", out, "-q", *args, ranks=2))
     else:
-        shutil.copy(shared_run(test, config, *args), out)
+        shutil.copy(shared_run(test, config, *args, ranks=ranks), out)
     return out
 
 
@@ -180,7 +185,7 @@ seed: 4
 
     def test_match3_best_has_validation_and_levels(self):
         out = run_config(self, os.path.join(REPO, "configs", "demo.yaml"), self.path("demo.h5"),
-                         "--set", "ga.generations=3")
+                         "--set", "ga.generations=3", ranks=2)
         with analysis.load(out) as run, h5py.File(out, "r") as f:
             self.assertIn("validated_p_empirical", run.best.columns)
             validation = f["ga/validation"][()]
@@ -247,7 +252,7 @@ seed: 4
             sweep: {grid: {params.value: [1, 2, 3]}, replicates: 2}
         """, "sweep.yaml")
         out = self.path("sweep.h5")
-        self.assertEqual(levelforge("run", sweep, "-o", out, "-q", ranks=2).returncode, 3)
+        self.assertEqual(levelforge("run", sweep, "-o", out, "-q").returncode, 3)
         with analysis.load(out) as run:
             self.assertEqual(run.records["task"].tolist(), [0, 1, 4, 5])
             self.assertNotIn(-1, run.records["value"].tolist())
@@ -263,7 +268,7 @@ seed: 4
             exhaustive: {chunk: 100}
         """, "exhaustive.yaml")
         out = self.path("exhaustive.h5")
-        self.assertEqual(levelforge("run", exhaustive, "-o", out, "-q", ranks=2).returncode, 3)
+        self.assertEqual(levelforge("run", exhaustive, "-o", out, "-q").returncode, 3)
         with analysis.load(out) as run:
             visited = run.reductions[run.reductions.reduction == "visited"].iloc[0]
             self.assertEqual((visited["value"], visited["uncovered"]), (900, 100))
