@@ -343,7 +343,15 @@ class Refusals(TempDirTest):
             Refusals.saved = tempfile.mkdtemp(prefix="levelforge-refusals-")
         path = os.path.join(Refusals.saved, name)
         if not os.path.exists(path) and not os.path.exists(path + ".checkpoint"):
-            make(path)
+            try:
+                make(path)
+            except BaseException:
+                # Nothing half made is left for the next test: it makes it again, and fails alike.
+                shutil.rmtree(path + ".checkpoint", ignore_errors=True)
+                for made in (path, path + ".partial"):
+                    if os.path.exists(made):
+                        os.remove(made)
+                raise
         return path
 
     def interrupted(self, name="run.h5"):
