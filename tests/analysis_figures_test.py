@@ -29,8 +29,10 @@ def text(value):
 class FigureData(TempDirTest):
     def report(self, config, *overrides, figures=()):
         result = self.path(os.path.basename(config).replace(".yaml", ".h5"))
-        self.assert_ok(levelforge("run", os.path.join(REPO, config), "-o", result, "-q", *overrides,
-                                  ranks=2))
+        # Alone, not under mpiexec: a figure's numbers come from datasets that are the same on
+        # any rank count (cli_test's Determinism); an mpiexec start costs about 0.1 s of CPU
+        # and 0.3 s of wall.
+        self.assert_ok(levelforge("run", os.path.join(REPO, config), "-o", result, "-q", *overrides))
         out = self.path("report")
         extra = [argument for directory in figures for argument in ("--figures", directory)]
         # In this process, as analysis_report_test.py does: a Python with matplotlib and pandas

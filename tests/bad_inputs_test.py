@@ -14,6 +14,7 @@ tests/CMakeLists.txt), except those whose `ranks` key pins theirs.
 
 import concurrent.futures
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -231,11 +232,30 @@ class Catalogue(unittest.TestCase):
             with self.subTest(case["name"]):
                 self.check_case(case, *outcome)
 
+    def copy_made(self, case, made):
+        """The case's own copy, in `made`, of the made files it names as {made}/NAME, each
+        with what levelforge keeps beside it (NAME.checkpoint/, NAME.partial); all of them
+        for a case that names the folder {made} itself. Copying all 56 files for each of the
+        156 cases took 3 s of CPU; a case reads or changes only what it names."""
+        texts = [str(text) for text in (*case["args"], *case.get("outputs", []))]
+        if any(re.search(r"\{made\}(?!/)", text) for text in texts):
+            shutil.copytree(self.made, made, symlinks=True)
+            return
+        names = {text.split("{made}/", 1)[1].split("/", 1)[0] for text in texts if "{made}/" in text}
+        os.mkdir(made)
+        for entry in os.listdir(self.made):
+            if any(entry == name or entry.startswith(name + ".") for name in names):
+                source, copy = os.path.join(self.made, entry), os.path.join(made, entry)
+                if os.path.isdir(source) and not os.path.islink(source):
+                    shutil.copytree(source, copy, symlinks=True)
+                else:
+                    shutil.copy2(source, copy, follow_symlinks=False)
+
     def run_case(self, case):
         """Runs `case` in its own scratch folder; returns what check_case needs."""
         scratch = tempfile.mkdtemp(dir=self.dir, prefix=case["name"] + "-")
         made = os.path.join(scratch, "made")
-        shutil.copytree(self.made, made, symlinks=True)
+        self.copy_made(case, made)
         out = os.path.join(scratch, "out.h5")
         fifo = os.path.join(scratch, "named-pipe.h5")
         big = os.path.join(scratch, "big.yaml")

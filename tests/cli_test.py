@@ -13,8 +13,7 @@ import h5py
 import numpy as np
 
 from cli_support import (LEVELFORGE, TCP_TRANSPORT, TempDirTest, levelforge, reseal,
-                         result_datasets)
-from analysis import seal  # noqa: E402
+                         result_datasets, seal)
 
 GA_CONFIG = """
 experiment: ga-small

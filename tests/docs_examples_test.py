@@ -31,8 +31,7 @@ import h5py
 import numpy as np
 import yaml
 
-from cli_support import LEVELFORGE, MPIEXEC, MPIEXEC_FLAGS, reseal
-from analysis import seal
+from cli_support import LEVELFORGE, MPIEXEC, MPIEXEC_FLAGS, reseal, seal
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 DOCS = sorted((REPO / "docs").glob("*.md")) + [REPO / "README.md"]

@@ -17,8 +17,7 @@ import unittest
 import h5py
 import numpy as np
 
-from cli_support import SolveTest, TempDirTest, levelforge, reseal
-from analysis import seal  # noqa: E402
+from cli_support import SolveTest, TempDirTest, levelforge, reseal, seal
 
 
 
