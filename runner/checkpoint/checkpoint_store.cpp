@@ -66,7 +66,7 @@ Segment manifest_for(const config::Experiment& experiment, const std::string& id
   manifest.put_bytes("driver", to_bytes(experiment.driver));
   manifest.put_bytes("config", to_bytes(experiment.config_text));
   manifest.put_bytes(std::string(identity_key), to_bytes(identity));
-  manifest.put_bytes("builds", to_bytes(join_lines(builds.lines())));
+  manifest.put_bytes("builds", to_bytes(builds.text()));
   manifest.put_ints("retry_session", {retry_session});
   return manifest;
 }
@@ -158,7 +158,7 @@ std::int64_t retry_session_of(const Segment& manifest) {
 }
 
 SessionBuilds builds_of(const Segment& manifest) {
-  return SessionBuilds::parse(split_lines(to_text(manifest.bytes("builds"))));
+  return SessionBuilds::from_text(to_text(manifest.bytes("builds")));
 }
 
 // Why a checkpoint made by another build is not resumed as it is, and the ways on.
@@ -294,7 +294,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
     retry_session = retry_failed ? session : retry_session_of(manifest);
     auto builds = builds_of(manifest);
     builds.add(session, describe_build(identity));
-    builds_text = join_lines(builds.lines());
+    builds_text = builds.text();
     files = join_lines(listing.segments);
   });
   if (!problem.empty()) throw CheckpointError(problem);
@@ -302,7 +302,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
   comm.broadcast_value(session, 0);
   comm.broadcast_value(retry_session, 0);
   comm.broadcast(builds_text, 0);
-  const auto builds = SessionBuilds::parse(split_lines(builds_text));
+  const auto builds = SessionBuilds::from_text(builds_text);
 
   CheckpointStore store(directory, comm.dup(), session, identity_text, builds,
                         std::max<std::int64_t>(retry_session, 0));

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "runner/config/suggest.hpp"
+
 namespace levelforge {
 
 namespace {
@@ -75,6 +77,12 @@ std::vector<std::string> SessionBuilds::lines() const {
     it = std::next(last);
   }
   return lines;
+}
+
+std::string SessionBuilds::text() const { return config::join(lines(), "\n"); }
+
+SessionBuilds SessionBuilds::from_text(std::string_view text) {
+  return parse(config::split(text, '\n'));
 }
 
 }  // namespace levelforge

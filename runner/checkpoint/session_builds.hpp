@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace levelforge {
@@ -24,6 +25,9 @@ class SessionBuilds {
   [[nodiscard]] std::vector<std::string> distinct() const;
   // "session 0: BUILD", or "sessions 0-2: BUILD" for consecutive sessions of one build.
   [[nodiscard]] std::vector<std::string> lines() const;
+  // The lines joined by line breaks, as a manifest holds them and rank 0 sends them; and back.
+  [[nodiscard]] std::string text() const;
+  static SessionBuilds from_text(std::string_view text);
 
  private:
   std::map<std::int64_t, std::string> builds_;

@@ -146,11 +146,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   // An attribute every rank writes alike; rank 0 read them.
   std::string builds = config::join(shards.builds, "\n");
   comm.broadcast(builds, 0);
-  for (std::size_t begin = 0; begin < builds.size();) {
-    const auto end = std::min(builds.find('\n', begin), builds.size());
-    options.merged_builds.push_back(builds.substr(begin, end - begin));
-    begin = end + 1;
-  }
+  options.merged_builds = config::split(builds, '\n');
   options.progress = ProgressStyle::none;
   const auto* kernel = find_kernel(experiment.kernel);
   const auto facts = check_runnable(experiment);

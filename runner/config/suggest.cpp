@@ -40,6 +40,17 @@ std::string closest_hint(std::string_view name, const std::vector<std::string>& 
   return "; " + std::string(what) + ": " + join(candidates);
 }
 
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> pieces;
+  if (text.empty()) return pieces;
+  for (std::size_t begin = 0;;) {
+    const auto end = text.find(separator, begin);
+    pieces.emplace_back(text.substr(begin, end - begin));
+    if (end == std::string_view::npos) return pieces;
+    begin = end + 1;
+  }
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string joined;
   for (std::size_t i = 0; i < items.size(); ++i) {

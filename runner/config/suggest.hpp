@@ -15,5 +15,7 @@ std::string closest_hint(std::string_view name, const std::vector<std::string>& 
                          std::string_view what);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+// join's inverse: the pieces of `text` between `separator`s; nothing for an empty text.
+std::vector<std::string> split(std::string_view text, char separator);
 
 }  // namespace levelforge::config

@@ -175,20 +175,15 @@ void seed_checkpoint_from_output(const config::Experiment& experiment,
     const auto file = open_result(experiment.output);
     const auto header = read_result_header(file);
     sessions = header.sessions;
-    for (const auto& line : header.builds.lines()) builds += line + "\n";
+    builds = header.builds.text();
     work = shard_segment(file, experiment, *find_kernel(experiment.kernel), facts, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
   comm.broadcast(builds, 0);
-  std::vector<std::string> lines;
-  for (std::size_t begin = 0, end = 0; (end = builds.find('\n', begin)) != std::string::npos;
-       begin = end + 1) {
-    lines.push_back(builds.substr(begin, end - begin));
-  }
   // The file's work as its last session's; the resume below is the next session, a retry.
-  checkpoint.emplace(
-      CheckpointStore::start(experiment, shard, comm, sessions - 1, SessionBuilds::parse(lines)));
+  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1,
+                                            SessionBuilds::from_text(builds)));
   if (comm.rank() == 0) checkpoint->save(work);
   comm.barrier();
   checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm, true));
