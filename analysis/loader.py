@@ -14,7 +14,7 @@ FORMAT_VERSION = 1
 PROVENANCE = ("experiment", "kernel", "driver", "seed", "replicates", "ranks", "hosts",
               "levelforge_version", "git_commit", "git_changes", "kernel_version", "kernel_commit",
               "kernel_sources", "start_time", "end_time", "sessions", "shard_index", "shard_count",
-              "merged_from", "config", "effective_config")
+              "builds", "merged_from", "config", "effective_config")
 
 
 class LoadError(Exception):
