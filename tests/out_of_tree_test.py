@@ -1,8 +1,10 @@
 """The researcher's own kernel, built out of the tree (examples/out_of_tree_kernel/,
-docs/kernels.md): levelforge installed into a scratch prefix with `cmake --install`, the
-example configured against that prefix alone (find_package(levelforge CONFIG)), built with
-levelforge_add_executable, its own test run, its config run on 2 ranks and the result read
-back with analysis.load, and its figure module found by the report with --figures.
+docs/kernels.md): levelforge installed into a scratch prefix with `cmake --install`; the
+tutorial's own CMakeLists.txt and commands, taken from the docs, run in a folder holding
+nothing else but the kernel's sources; the example configured against that prefix alone
+(find_package(levelforge CONFIG)), built with levelforge_add_executable, its own test run,
+its config run on 2 ranks and the result read back with analysis.load, and its figure module
+found by the report with --figures.
 
 Reads LEVELFORGE_BUILD_DIR (the build to install), LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS
 from the environment (CTest sets them).
@@ -10,10 +12,12 @@ from the environment (CTest sets them).
 
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import unittest
 
 import h5py
@@ -27,12 +31,46 @@ sys.path.insert(0, ROOT)
 import analysis  # noqa: E402  (the repository's package, after the path above)
 
 
+def tutorial_blocks(step, language):
+    """The fenced `language` blocks of step `step` of docs/kernels.md's tutorial, unindented."""
+    with open(os.path.join(ROOT, "docs", "kernels.md"), encoding="utf-8") as doc:
+        steps = re.split(r"^(?=\d+\. \*\*)", doc.read().split("## Tutorial", 1)[1], flags=re.M)
+    text = next(part for part in steps if part.startswith(f"{step}. "))
+    return [textwrap.dedent(block) for block in
+            re.findall(rf"^ *```{language}\n(.*?)^ *```$", text, flags=re.M | re.S)]
+
+
 class OutOfTree(TempDirTest):
     def run_ok(self, *command, cwd=None, timeout=600):
         result = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=timeout)
         self.assertEqual(result.returncode, 0,
                          f"{' '.join(command)}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")
         return result
+
+    def test_tutorial_text_alone_builds_against_the_installed_package(self):
+        """The tutorial's own commands and CMakeLists.txt, taken from docs/kernels.md, in a
+        folder that holds nothing else but the kernel's sources: no other find_package can
+        supply what the package config forgets to find."""
+        home, source = self.path("home"), self.path("tiles")
+        os.makedirs(home)
+        os.makedirs(source)
+        for name in ("sliding_tiles.hpp", "sliding_tiles.cpp", "register.cpp"):
+            shutil.copy(os.path.join(EXAMPLE, name), source)
+        [cmake_lists] = tutorial_blocks(4, "cmake")
+        with open(os.path.join(source, "CMakeLists.txt"), "w", encoding="utf-8") as out:
+            out.write(cmake_lists)
+        environment = dict(os.environ, HOME=home)
+        [install] = tutorial_blocks(1, "sh")
+        # Step 1 runs in the checkout, whose build folder here is the one under test.
+        install = re.sub(r"--install build\b", f"--install {shlex.quote(BUILD_DIR)}", install)
+        [build] = tutorial_blocks(4, "sh")
+        for commands in (install, build):
+            result = subprocess.run(["bash", "-euo", "pipefail", "-c", commands], cwd=source,
+                                    env=environment, capture_output=True, text=True, timeout=600)
+            self.assertEqual(result.returncode, 0,
+                             f"{commands}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        self.assertNotIn("CMake Warning", result.stderr)
+        self.assertIn("drivers: ga, sweep", result.stdout)
 
     def test_example_kernel_builds_against_the_installed_package_and_runs(self):
         prefix, build, source = self.path("prefix"), self.path("build"), self.path("source")
