@@ -172,57 +172,10 @@ class Result:
         return section
 
     def to_xarray(self):
-        """The run as an xarray.Dataset over `task` (and `generation` for a GA's history,
-        `iteration` and `cell` for a QD run's history and archive, the histograms' bins for an
-        exhaustive run): the /tasks columns, the history (ga), the history and the numeric
-        columns of the archive (qd: `qd_history_<column>`, `archive_<column>`, NaN for an
-        empty cell), the records (sweep) or the count and histogram reductions (exhaustive),
-        with each task's
-        point, replicate and swept values as coordinates along `task` and the provenance as
-        attributes."""
-        import xarray as xr
-
-        tasks = self.tasks.set_index("task")
-        coords = {"task": tasks.index.to_numpy()}
-        for key in ("point", "replicate", *self.swept_keys):
-            coords[key] = ("task", tasks[key].to_numpy())
-        dataset = xr.Dataset({c: ("task", tasks[c].to_numpy())
-                              for c in ("seed", "status", "units", "wall_time")}, coords=coords)
-        joined = {"task", "point", "replicate", *self.swept_keys}
-        if self.driver == "ga":
-            history = self.history
-            variables = [c for c in history.columns if c not in joined | {"generation"}]
-            frame = history.set_index(["task", "generation"])[variables]
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"history_{c}").to_xarray())
-        elif self.driver == "qd":
-            history = self.qd_history
-            variables = [c for c in history.columns if c not in joined | {"iteration"}]
-            frame = history.set_index(["task", "iteration"])[variables]
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"qd_history_{c}").to_xarray())
-            archive = self.qd_archive
-            variables = [c for c in archive.columns if c not in joined | {"cell", "genome"}
-                         and pd.api.types.is_numeric_dtype(archive[c])]
-            frame = archive.set_index(["task", "cell"])[variables]
-            cells = np.arange(self._file["qd/archive"].shape[1])
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"archive_{c}").to_xarray()
-                                    .reindex(cell=cells))
-        elif self.driver == "sweep":
-            records = self.records.set_index("task")
-            dataset = dataset.merge(records[[c for c in records.columns if c not in joined]].to_xarray())
-        else:
-            reductions = self.reductions
-            for name, rows in reductions.groupby("reduction"):
-                if (rows.kind == "count").all():
-                    dataset[name] = rows.set_index("task")["value"].to_xarray()
-                else:
-                    dataset[name] = rows.set_index(["task", "bin"])["value"].to_xarray().rename(
-                        {"bin": f"{name}_bin"})
-        for name, value in self.provenance_frame.iloc[0].items():
-            if isinstance(value, list):
-                value = ", ".join(map(str, value))
-            if value is not None and not (isinstance(value, float) and np.isnan(value)):
-                dataset.attrs[name] = value if isinstance(value, (int, float, str)) else str(value)
-        return dataset
+        """Every table of the run as one xarray.Dataset (analysis.export.run_dataset): the
+        swept keys are indexed coordinates, so `ds.sel({"params.target": 0.3})` selects."""
+        from .export import run_dataset
+        return run_dataset(self)
 
     def param_table(self, name):
         """The table parameter `params.<name>` as the config holds it (a list of maps; files
