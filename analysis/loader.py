@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from . import files, seal
+from .checkpoint import CheckpointError, RunInProgress
 
 FORMAT = "levelforge-results"
 FORMAT_VERSION = 1
@@ -52,6 +53,8 @@ def _attribute(value):
 
 class Result:
     """A complete result file's tables. Frames are read when first used.
+
+    complete    True (a run in progress loads as checkpoint.RunInProgress, complete False)
 
     points      one row per sweep point: `point` and the swept values
     tasks       one row per task the file holds (a shard: its own), with its point's swept
@@ -102,6 +105,8 @@ class Result:
     param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
     the config.
     """
+
+    complete = True
 
     def __init__(self, path, file):
         self.path = path
@@ -492,21 +497,33 @@ def _progress(file):
 def _missing(path):
     """Why there is nothing at `path`, pointing to what a run left there instead."""
     if os.path.isdir(path + ".checkpoint"):
-        return (f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
-                f"shows how much is done and `levelforge resume {path}` continues it")
+        return (f"{path} does not exist: its run is in progress or was interrupted; "
+                f"`levelforge inspect {path}` shows how much is done, `levelforge resume {path}` "
+                f"continues a stopped run, and load(..., in_progress=True) reads what it has "
+                f"finished")
     if os.path.exists(path + ".partial"):
         return (f"{path} does not exist: {path}.partial is a run that is still writing or "
                 f"failed; it is not a result")
     return f"{path} does not exist"
 
 
-def load(path, allow_shard=False):
+def load(path, allow_shard=False, in_progress=False):
     """The result file at `path`. Raises LoadError for a path that is missing or not a regular
     file (a FIFO, a device, a folder, a dangling symbolic link: refused without being opened,
     so nothing blocks), a file that does not match its levelforge seal, is not a levelforge
     result, of another format version, or not a complete run (a run still writing or
-    interrupted, a shard unless `allow_shard`), saying what is complete."""
+    interrupted, a shard unless `allow_shard`), saying what is complete.
+
+    With `in_progress`, a run that is still running or was stopped (no `path` yet, its
+    checkpoint `path`.checkpoint there; or the checkpoint folder named) is read as a
+    checkpoint.RunInProgress: what it has finished so far, read only."""
     path = os.fspath(path)
+    checkpoint = path.rstrip("/") if path.rstrip("/").endswith(".checkpoint") else path + ".checkpoint"
+    if in_progress and os.path.isdir(checkpoint) and not os.path.lexists(checkpoint[:-len(".checkpoint")]):
+        try:
+            return RunInProgress(checkpoint)
+        except (CheckpointError, OSError) as error:
+            raise LoadError(str(error)) from error
     if not os.path.lexists(path):
         raise LoadError(_missing(path))
     found = files.problem(path, "a levelforge file")

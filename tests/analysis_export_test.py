@@ -10,6 +10,8 @@ import io
 import math
 import os
 import re
+import signal
+import subprocess
 import sys
 import textwrap
 
@@ -52,7 +54,7 @@ class NetcdfRoundTrip(TempDirTest):
     every table of the HDF5 file is in it, at the task's swept values and replicate."""
 
     def run_and_export(self, name, config, *args):
-        config = self.write(textwrap.dedent(config), f"{name}.yaml") if "\n" in config else config
+        config = self.write(config, f"{name}.yaml") if "\n" in config else config
         out = self.path(f"{name}.h5")
         done = levelforge("run", config, "-o", out, "-q", *args)
         self.assertIn(done.returncode, (0, 3), done.stderr)  # 3: tasks failed, recorded
@@ -272,3 +274,61 @@ class ReadmeSnippet(TempDirTest):
         self.assertLess(len(ran), len(stored), "task 0 ran every generation: no padding to leave out")
         self.assertEqual(history["generation"].tolist(), ran["generation"].tolist())
         self.assertEqual(history["best"].tolist(), ran["best"].tolist())
+
+
+class RunsInProgress(TempDirTest):
+    def test_a_stopped_run_is_read_from_its_checkpoint_and_listed(self):
+        """A GA run stopped by SIGUSR1 after its first task (exit 75): `load(..., in_progress=True)`
+        reads the tasks it finished, equal to the completed run's, and `catalog` lists its
+        checkpoint as one run in progress; neither changes a byte or a time of it."""
+        config = self.write("""\
+            experiment: stopped
+            kernel: onemax
+            driver: ga
+            params: {length: 32, sleep_us: 2000}
+            ga: {population: 10, generations: 20}
+            sweep: {replicates: 4}
+            checkpoint: {every: 1}
+            seed: 7
+        """, "stopped.yaml")
+        os.mkdir(self.path("results"))
+        out = self.path(os.path.join("results", "stopped.h5"))
+        process = subprocess.Popen([os.environ["LEVELFORGE_BIN"], "run", config, "-o", out,
+                                    "--progress-interval", "0.02"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in process.stderr:
+            if re.search(r"progress: [1-3]/4 tasks", line):
+                process.send_signal(signal.SIGUSR1)
+                break
+        _, stderr = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 75, stderr)
+        checkpoint = out + ".checkpoint"
+        before = {entry.name: (entry.stat().st_mtime_ns, open(entry.path, "rb").read())
+                  for entry in os.scandir(checkpoint)}
+        with self.assertRaises(analysis.LoadError) as caught:
+            analysis.load(out)
+        self.assertIn("in_progress=True", str(caught.exception))
+        run = analysis.load(out, in_progress=True)
+        self.assertFalse(run.complete)
+        self.assertEqual((run.unit, run.total, run.failed), ("task", 4, 0))
+        self.assertTrue(1 <= run.done < 4, run.done)
+        self.assertEqual(len(run.tasks), run.done)
+        self.assertIn(f"in progress: {run.done} of 4 tasks done", repr(run))
+        self.assertEqual(analysis.load(checkpoint, in_progress=True).tasks.task.tolist(),
+                         run.tasks.task.tolist())
+        table = analysis.catalog(self.path("results"))
+        self.assertEqual(table.path.tolist(), [checkpoint], "the checkpoint's files are one entry")
+        row = table.iloc[0]
+        self.assertEqual((row.experiment, row.driver, row.tasks, row.done), ("stopped", "ga", 4, run.done))
+        self.assertEqual(row.date, run.last_segment_time)
+        self.assertIn(f"in progress: {run.done} of 4 tasks done", row.note)
+        after = {entry.name: (entry.stat().st_mtime_ns, open(entry.path, "rb").read())
+                 for entry in os.scandir(checkpoint)}
+        self.assertEqual(after, before, "reading the checkpoint changed it")
+        resumed = levelforge("resume", out)
+        self.assertEqual(resumed.returncode, 0, resumed.stderr)
+        with h5py.File(out, "r") as f:
+            final = f["tasks"][()]
+        for row in run.tasks.itertuples():
+            for column in ("task", "point", "replicate", "seed", "status", "units"):
+                self.assertEqual(getattr(row, column), final[row.task][column], column)
