@@ -7,6 +7,7 @@
     runs = analysis.load_many("results/*.h5")   # every table with a `run` column
     analysis.catalog("results")                  # one row per result file
     analysis.export_csv(run, "out")              # its tables, with out/levelforge-export.json
+    analysis.load("results/x.h5", in_progress=True)  # a running or stopped run's finished tasks
 
 Reads the layout of docs/hdf5-layout.md with Debian's python3-h5py, -numpy and -pandas.
 """

@@ -21,7 +21,10 @@ are complete, the manifest last: a failed export leaves the folder as it was.
 import errno
 import json
 import os
+import warnings
 
+import numpy as np
+import pandas as pd
 import xxhash
 
 from . import files
@@ -261,6 +264,177 @@ def export_netcdf(run, directory, force=False):
     name = f"{run.provenance['experiment']}.nc"
     written = write_export(run, directory, "netcdf", {name: _netcdf_writer(run.to_xarray())}, force)
     return written[0]
+
+
+def _variables(frame, index, prefix, joined):
+    """`frame`'s columns as variables `<prefix><column>` over the dimensions `index` (columns
+    of `frame`), its `joined` columns (the point, replicate, swept values) and a genome left
+    out; NaN (None for text) where a combination of `index` has no row."""
+    columns = [c for c in frame.columns if c not in (*index, *joined, "genome")]
+    return frame.set_index(index)[columns].rename(columns=lambda c: f"{prefix}{c}").to_xarray()
+
+
+def _genes(frame, index, name):
+    """The genomes of `frame` (a list per row) as the variable `name` over `index` and
+    `gene`: float64, NaN past each genome's length (a gene may itself be -1, so no integer
+    can mark the end)."""
+    import xarray as xr
+
+    genes = frame[[*index, "genome"]].explode("genome").dropna(subset=["genome"])
+    genes = genes.assign(gene=genes.groupby(index, sort=False).cumcount(),
+                         genome=genes.genome.astype(np.float64))
+    if genes.empty:
+        return xr.Dataset()
+    return genes.set_index([*index, "gene"]).genome.rename(name).to_xarray().to_dataset()
+
+
+def _levels(run, levels, kept, name):
+    """The rendered `levels` (tasks, kept, H, W) of the run's tasks as the variable `name`
+    over `task`, `kept` and the level's rows and columns; 255 where a cell is no part of a
+    level."""
+    import xarray as xr
+
+    tasks = run.tasks.task.to_numpy()
+    levels = levels[tasks]
+    return xr.Dataset({name: (("task", kept, "level_row", "level_column"), levels)},
+                      coords={"task": tasks})
+
+
+def _per_task(run):
+    """Every per-task table of `run` as variables over `task` and the table's own dimensions."""
+    import xarray as xr
+
+    joined = ("point", "replicate", *run.swept_keys)
+    parts = [_variables(run.tasks, ["task"], "", joined)]
+    if run.driver == "ga":
+        parts += [_variables(run.history, ["task", "generation"], "history_", joined),
+                  _variables(run.best, ["task", "position"], "best_", joined),
+                  _genes(run.best, ["task", "position"], "best_genome")]
+        if not run.island_history.empty:
+            migrations = run.migrations.assign(migrant=run.migrations.groupby("task").cumcount())
+            parts += [_variables(run.island_history, ["task", "generation", "island"],
+                                 "island_history_", joined),
+                      _variables(run.island_best, ["task", "island"], "island_best_", joined),
+                      _genes(run.island_best, ["task", "island"], "island_best_genome"),
+                      _variables(migrations, ["task", "migrant"], "migration_", joined)]
+        if run.levels is not None:
+            parts.append(_levels(run, run.levels, "position", "best_levels"))
+    elif run.driver == "qd":
+        archive = run.qd_archive
+        cells = np.arange(run.qd_measures.groupby("point").bins.prod().max())
+        parts += [_variables(run.qd_history, ["task", "iteration"], "qd_history_", joined),
+                  _variables(archive, ["task", "cell"], "archive_", joined).reindex(cell=cells),
+                  _genes(archive, ["task", "cell"], "archive_genome").reindex(cell=cells)]
+        if run.qd_levels is not None:
+            parts.append(_levels(run, run.qd_levels, "cell", "archive_levels"))
+    elif run.driver == "sweep":
+        parts.append(_variables(run.records, ["task"], "", joined))
+    else:
+        reductions = run.reductions
+        parts.append(reductions.groupby("task").uncovered.first().to_xarray().to_dataset())
+        for name, rows in reductions.groupby("reduction", sort=False):
+            if (rows.kind == "count").all():
+                parts.append(rows.set_index("task").value.rename(name).to_xarray().to_dataset())
+                continue
+            dimension = f"{name}_bin"
+            edges = rows.drop_duplicates("bin").set_index("bin")
+            values = rows.set_index(["task", "bin"]).value.rename(name).to_xarray()
+            parts.append(values.rename(bin=dimension).assign_coords({
+                f"{name}_low": (dimension, edges.low.reindex(values.bin.values).to_numpy()),
+                f"{name}_high": (dimension, edges.high.reindex(values.bin.values).to_numpy())}
+            ).to_dataset())
+        for name, frame in run.top.items():
+            parts.append(_variables(frame.drop(columns="uncovered"), ["task", "rank"], f"top_{name}_",
+                                    ()).rename(rank=f"top_{name}_rank"))
+    return xr.merge(parts, join="outer", combine_attrs="drop")
+
+
+def _axes(run):
+    """The sweep's axes (docs/config.md, "Points") as [(dimension, keys, positions, values)]:
+    each grid key an axis named by the key, the zip keys one axis `zip`, the sampled keys one
+    axis `sample`; `positions` each point's position along the axis, `values` the keys'
+    values by position. When the points are not the product of these axes in row-major order,
+    one axis `point` holding every swept key. No swept key: no axis."""
+    points = run.points.sort_values("point").reset_index(drop=True)
+    sweep = run.provenance.get("effective_config", {}).get("sweep") or {}
+    keyed = [(key, [key]) for key in sweep.get("grid") or {} if key in run.swept_keys]
+    zipped = [key for key in sweep.get("zip") or {} if key in run.swept_keys]
+    keyed += [("zip", zipped)] if zipped else []
+    keyed += [("sample", run.sampled_keys)] if run.sampled_keys else []
+    if not run.swept_keys:
+        return []
+    whole = [("point", list(run.swept_keys), points.point.to_numpy(), points.set_index("point"))]
+    if sorted(k for _, keys in keyed for k in keys) != sorted(run.swept_keys) or \
+            not (points.point.to_numpy() == np.arange(len(points))).all():
+        return whole
+    sizes = [len(points[keys].drop_duplicates()) for name, keys in keyed if name != "sample"]
+    if run.sampled_keys:
+        sizes.append(len(points) // max(1, int(np.prod(sizes, dtype=np.int64))))
+    if int(np.prod(sizes, dtype=np.int64)) != len(points):
+        return whole
+    axes = []
+    for (name, keys), positions in zip(keyed, np.unravel_index(np.arange(len(points)), sizes)):
+        values = points[keys].groupby(positions).first()
+        # Every point at one position of an axis has that position's values of its keys.
+        if not values.iloc[positions].reset_index(drop=True).equals(points[keys]):
+            return whole
+        axes.append((name, keys, positions, values))
+    return axes
+
+
+def _by_sweep(dataset, axes, dimension, replicates=None):
+    """`dataset` over `dimension` (point ids, or task ids when `replicates` is given) laid out
+    over the sweep's `axes` (_axes), and `replicate` for tasks: a grid key's axis is a
+    dimension indexed by the key's values; the keys of another axis are coordinates along
+    it, each indexed. The ids stay as the variable `dimension`, NaN where there is no row."""
+    ids = dataset[dimension].to_numpy()
+    point = ids // replicates if replicates else ids
+    levels = {name: values[keys[0]].to_numpy()[positions[point]] if name == keys[0]
+              else positions[point] for name, keys, positions, values in axes}
+    if replicates:
+        levels["replicate"] = ids % replicates
+    if not levels:  # one point, no replicate dimension: a point's table
+        return dataset.isel({dimension: 0}, drop=True)
+    index = pd.MultiIndex.from_arrays(list(levels.values()), names=list(levels))
+    laid = dataset.rename({dimension: "_row"}).assign({dimension: ("_row", ids)})
+    with warnings.catch_warnings():
+        # xarray 2023.01 fills an integer array with NaN before it writes every cell of a
+        # complete product; where cells stay empty (a shard) it promotes the dtype first.
+        warnings.filterwarnings("ignore", "invalid value encountered in cast", RuntimeWarning)
+        laid = laid.assign_coords(_row=index).unstack("_row")
+    for name, keys, _, values in axes:
+        if name == keys[0]:
+            continue
+        laid = laid.assign_coords({key: (name, values[key].reindex(laid[name].values).to_numpy())
+                                   for key in keys})
+    return laid
+
+
+def run_dataset(run):
+    """The run as an xarray.Dataset (docs/analysis.md, "The netCDF export")."""
+    axes = _axes(run)
+    dataset = _by_sweep(_per_task(run), axes, "task", int(run.provenance["replicates"]))
+    if run.driver == "qd":
+        measures = run.qd_measures.set_index(["point", "measure"])
+        dataset = dataset.merge(_by_sweep(measures.rename(columns=lambda c: f"measure_{c}")
+                                          .to_xarray(), axes, "point"))
+    failures = run.failures
+    dataset = dataset.merge(_variables(failures.assign(failure=np.arange(len(failures))),
+                                       ["failure"], "failure_", ()))
+    if run.driver == "exhaustive":
+        solutions = run.solutions
+        dataset = dataset.merge(_variables(solutions.assign(solution=np.arange(len(solutions))),
+                                           ["solution"], "solution_", ()))
+    for name, value in run.provenance_frame.iloc[0].items():
+        if isinstance(value, list):
+            value = ", ".join(map(str, value))
+        if value is not None and not (isinstance(value, float) and np.isnan(value)):
+            dataset.attrs[name] = value if isinstance(value, (int, float, str)) else str(value)
+    # Last: xarray 2023.01 cannot align (merge) datasets with several indexes along a dimension.
+    for name, keys, _, _ in axes:
+        for key in keys if name != keys[0] else ():
+            dataset = dataset.set_xindex(key)
+    return dataset
 
 
 def _netcdf_writer(dataset):

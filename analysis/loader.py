@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from . import files, seal
+from .checkpoint import CheckpointError, RunInProgress
 
 FORMAT = "levelforge-results"
 FORMAT_VERSION = 1
@@ -52,6 +53,8 @@ def _attribute(value):
 
 class Result:
     """A complete result file's tables. Frames are read when first used.
+
+    complete    True (a run in progress loads as checkpoint.RunInProgress, complete False)
 
     points      one row per sweep point: `point` and the swept values
     tasks       one row per task the file holds (a shard: its own), with its point's swept
@@ -102,6 +105,8 @@ class Result:
     param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
     the config.
     """
+
+    complete = True
 
     def __init__(self, path, file):
         self.path = path
@@ -172,57 +177,10 @@ class Result:
         return section
 
     def to_xarray(self):
-        """The run as an xarray.Dataset over `task` (and `generation` for a GA's history,
-        `iteration` and `cell` for a QD run's history and archive, the histograms' bins for an
-        exhaustive run): the /tasks columns, the history (ga), the history and the numeric
-        columns of the archive (qd: `qd_history_<column>`, `archive_<column>`, NaN for an
-        empty cell), the records (sweep) or the count and histogram reductions (exhaustive),
-        with each task's
-        point, replicate and swept values as coordinates along `task` and the provenance as
-        attributes."""
-        import xarray as xr
-
-        tasks = self.tasks.set_index("task")
-        coords = {"task": tasks.index.to_numpy()}
-        for key in ("point", "replicate", *self.swept_keys):
-            coords[key] = ("task", tasks[key].to_numpy())
-        dataset = xr.Dataset({c: ("task", tasks[c].to_numpy())
-                              for c in ("seed", "status", "units", "wall_time")}, coords=coords)
-        joined = {"task", "point", "replicate", *self.swept_keys}
-        if self.driver == "ga":
-            history = self.history
-            variables = [c for c in history.columns if c not in joined | {"generation"}]
-            frame = history.set_index(["task", "generation"])[variables]
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"history_{c}").to_xarray())
-        elif self.driver == "qd":
-            history = self.qd_history
-            variables = [c for c in history.columns if c not in joined | {"iteration"}]
-            frame = history.set_index(["task", "iteration"])[variables]
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"qd_history_{c}").to_xarray())
-            archive = self.qd_archive
-            variables = [c for c in archive.columns if c not in joined | {"cell", "genome"}
-                         and pd.api.types.is_numeric_dtype(archive[c])]
-            frame = archive.set_index(["task", "cell"])[variables]
-            cells = np.arange(self._file["qd/archive"].shape[1])
-            dataset = dataset.merge(frame.rename(columns=lambda c: f"archive_{c}").to_xarray()
-                                    .reindex(cell=cells))
-        elif self.driver == "sweep":
-            records = self.records.set_index("task")
-            dataset = dataset.merge(records[[c for c in records.columns if c not in joined]].to_xarray())
-        else:
-            reductions = self.reductions
-            for name, rows in reductions.groupby("reduction"):
-                if (rows.kind == "count").all():
-                    dataset[name] = rows.set_index("task")["value"].to_xarray()
-                else:
-                    dataset[name] = rows.set_index(["task", "bin"])["value"].to_xarray().rename(
-                        {"bin": f"{name}_bin"})
-        for name, value in self.provenance_frame.iloc[0].items():
-            if isinstance(value, list):
-                value = ", ".join(map(str, value))
-            if value is not None and not (isinstance(value, float) and np.isnan(value)):
-                dataset.attrs[name] = value if isinstance(value, (int, float, str)) else str(value)
-        return dataset
+        """Every table of the run as one xarray.Dataset (analysis.export.run_dataset): the
+        swept keys are indexed coordinates, so `ds.sel({"params.target": 0.3})` selects."""
+        from .export import run_dataset
+        return run_dataset(self)
 
     def param_table(self, name):
         """The table parameter `params.<name>` as the config holds it (a list of maps; files
@@ -539,21 +497,33 @@ def _progress(file):
 def _missing(path):
     """Why there is nothing at `path`, pointing to what a run left there instead."""
     if os.path.isdir(path + ".checkpoint"):
-        return (f"{path} does not exist: its run was interrupted; `levelforge inspect {path}` "
-                f"shows how much is done and `levelforge resume {path}` continues it")
+        return (f"{path} does not exist: its run is in progress or was interrupted; "
+                f"`levelforge inspect {path}` shows how much is done, `levelforge resume {path}` "
+                f"continues a stopped run, and load(..., in_progress=True) reads what it has "
+                f"finished")
     if os.path.exists(path + ".partial"):
         return (f"{path} does not exist: {path}.partial is a run that is still writing or "
                 f"failed; it is not a result")
     return f"{path} does not exist"
 
 
-def load(path, allow_shard=False):
+def load(path, allow_shard=False, in_progress=False):
     """The result file at `path`. Raises LoadError for a path that is missing or not a regular
     file (a FIFO, a device, a folder, a dangling symbolic link: refused without being opened,
     so nothing blocks), a file that does not match its levelforge seal, is not a levelforge
     result, of another format version, or not a complete run (a run still writing or
-    interrupted, a shard unless `allow_shard`), saying what is complete."""
+    interrupted, a shard unless `allow_shard`), saying what is complete.
+
+    With `in_progress`, a run that is still running or was stopped (no `path` yet, its
+    checkpoint `path`.checkpoint there; or the checkpoint folder named) is read as a
+    checkpoint.RunInProgress: what it has finished so far, read only."""
     path = os.fspath(path)
+    checkpoint = path.rstrip("/") if path.rstrip("/").endswith(".checkpoint") else path + ".checkpoint"
+    if in_progress and os.path.isdir(checkpoint) and not os.path.lexists(checkpoint[:-len(".checkpoint")]):
+        try:
+            return RunInProgress(checkpoint)
+        except (CheckpointError, OSError) as error:
+            raise LoadError(str(error)) from error
     if not os.path.lexists(path):
         raise LoadError(_missing(path))
     found = files.problem(path, "a levelforge file")

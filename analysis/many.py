@@ -3,11 +3,13 @@
 
 import glob
 import os
+import re
 import stat
 
 import pandas as pd
 
 from . import files
+from .checkpoint import CheckpointError, RunInProgress
 from .loader import LoadError, load
 
 # The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
@@ -92,15 +94,45 @@ CATALOG_COLUMNS = ["path", "experiment", "kernel", "driver", "seed", "commit", "
 def catalog(directory):
     """One row per .h5 file under `directory` (recursively), in path order: a result's
     experiment, kernel, driver, seed, commit, end date, tasks and how many are done and
-    failed, its size; an entry `load` refuses or cannot read (not a levelforge result, a FIFO,
+    failed, its size; one row per checkpoint folder (`*.checkpoint`: a run in progress or
+    stopped), its files not listed apart: the date of its last segment, its tasks done so far
+    (an exhaustive run's chunks under `note`) and `in progress: ...` under `note`; an entry `load` refuses or cannot read (not a levelforge result, a FIFO,
     a dangling symbolic link, permission denied) has the reason under `note`, and nothing
     there is opened unless it is a regular file. LoadError when `directory` is no folder."""
     directory = os.fspath(directory)
     found = files.problem(directory, "a folder", folder=True)
     if found is not None:
         raise LoadError(f"{directory} {found}")
-    paths = sorted(glob.glob(os.path.join(glob.escape(directory), "**", "*.h5"), recursive=True))
-    return pd.DataFrame([_catalog_row(path) for path in paths], columns=CATALOG_COLUMNS)
+    pattern = os.path.join(glob.escape(directory), "**", "*")
+    found = sorted(glob.glob(pattern + ".h5", recursive=True) +
+                   [path for path in glob.glob(pattern + ".checkpoint", recursive=True)
+                    if os.path.isdir(path)])
+    # A checkpoint's manifest and segments are its own, not results: one row per checkpoint.
+    inside = tuple(path + os.sep for path in found if path.endswith(".checkpoint"))
+    rows = [_checkpoint_row(path) if path.endswith(".checkpoint") else _catalog_row(path)
+            for path in found if not path.startswith(inside)]
+    return pd.DataFrame(rows, columns=CATALOG_COLUMNS)
+
+
+def _checkpoint_row(path):
+    """The catalog's row of the checkpoint folder `path`: a run in progress or stopped."""
+    row = dict.fromkeys(CATALOG_COLUMNS, "")
+    row["path"] = path
+    try:
+        run = RunInProgress(path)
+    except (CheckpointError, OSError) as error:
+        row["note"] = f"a checkpoint that cannot be read: {error}"
+        return row
+    commit = re.search(r"commit ([0-9a-f]{7})", run.builds)
+    row.update(experiment=run.experiment, kernel=run.kernel, driver=run.driver,
+               seed=run.config.get("seed", ""), commit=commit.group(1) if commit else "",
+               date=run.last_segment_time or "", tasks=run.task_count,
+               bytes=sum(entry.stat().st_size for entry in os.scandir(path) if entry.is_file()),
+               note=f"{run.describe()}; not a result yet: `levelforge resume {run.path}` "
+                    f"continues it once stopped, analysis.load(..., in_progress=True) reads it")
+    if run.unit == "task":
+        row.update(done=run.done, failed=run.failed)
+    return row
 
 
 def _catalog_row(path):

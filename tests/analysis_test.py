@@ -402,34 +402,6 @@ class ManyRuns(TempDirTest):
         first = [row for row in best if row["task"] == "0" and row["position"] == "0"][0]
         self.assertEqual(first["genome"], " ".join(str(g) for g in genomes[0, 0] if g >= 0))
 
-    def test_runs_as_xarray_and_netcdf(self):
-        import xarray as xr
-        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
-        sweep = run_config(self, os.path.join(DATA, "doc_sweep.yaml"), self.path("sweep.h5"))
-        exhaustive = run_config(self, os.path.join(DATA, "doc_exhaustive.yaml"), self.path("ex.h5"))
-        with analysis.load(ga) as run, h5py.File(ga, "r") as f:
-            history = f["ga/history"][()]
-            points = f["points"][()]
-            tasks = f["tasks"][()]
-            data = run.to_xarray()
-            self.assertEqual(dict(data.sizes), {"task": len(tasks), "generation": history.shape[1]})
-            self.assertEqual(list(data["params.length"].values), [points["params.length"][p] for p in tasks["point"]])
-            ran = history["generation"][1] >= 0
-            np.testing.assert_array_equal(data.history_best.sel(task=1).values[ran], history["best"][1][ran])
-            self.assertTrue(np.isnan(data.history_best.sel(task=1).values[~ran]).all())
-        for path in (sweep, exhaustive):
-            out = self.path(f"nc-{os.path.basename(path)}")  # one run's export per folder
-            code, printed, error = cli("export", path, out, "--format", "netcdf")
-            self.assertEqual(code, 0, error)
-            with h5py.File(path, "r") as f, xr.open_dataset(printed.strip()) as data:
-                self.assertEqual(data.attrs["experiment"], text_of(f.attrs["experiment"]))
-                if path == sweep:
-                    np.testing.assert_array_equal(data.steps.values, f["sweep/records"][()]["steps"])
-                else:
-                    counts = f["exhaustive/counts"][()]
-                    for name in counts.dtype.names:
-                        np.testing.assert_array_equal(data[name].values, counts[name])
-
     def test_joins_add_only_what_is_missing(self):
         ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
         with analysis.load(ga) as run:
@@ -482,7 +454,6 @@ class ManyRuns(TempDirTest):
         qd = run_config(self, qd, self.path("qd.h5"))
         ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
         with h5py.File(qd, "r") as f:
-            history = f["qd/history"][()]
             archive = f["qd/archive"][()]
         with analysis.load(qd) as run:
             self.assertEqual(list(run.qd_history.columns), [
@@ -501,10 +472,6 @@ class ManyRuns(TempDirTest):
             for table in ("history", "best", "records", "reductions", "island_history"):
                 with self.assertRaises(analysis.LoadError):
                     getattr(run, table)
-            data = run.to_xarray()
-            self.assertEqual(dict(data.sizes), {"task": 4, "iteration": 6, "cell": 16})
-            np.testing.assert_array_equal(data.qd_history_coverage.values, history["coverage"])
-            np.testing.assert_array_equal(data.archive_fitness.values, archive["fitness"])
         with analysis.load(ga) as run:
             for table in ("qd_history", "qd_archive", "qd_measures", "qd_levels"):
                 with self.assertRaises(analysis.LoadError):
