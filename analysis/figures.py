@@ -131,27 +131,39 @@ def panels_and_lines(frame, line_keys, panel_keys):
             for panel, rows in by_keys(frame, panel_keys)]
 
 
-def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, width=4.2, height=3.2,
-                **style):
+def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, counts=None, width=4.2,
+                height=3.2, **style):
     """A grid of panels, one per combination of the `panel_keys`, each with a line of `y`
     against `x` per combination of the `line_keys` (colors kept across panels), titled by
     their values; `band` (low, high) columns shade around a line, `errors` a column of error
-    bars. Returns (fig, axes) for the caller to finish and save."""
+    bars; `counts` a column of how many values each point of a line summarises, given in its
+    legend entry as `n=` (its range where the points differ). A line of one point gets a
+    marker: a line alone would draw nothing. Returns (fig, axes) for the caller to finish and
+    save."""
     panels = panels_and_lines(frame, line_keys, panel_keys)
     fig, axes = panel_grid(len(panels), width=width, height=height)
     for ax, (panel, lines) in zip(axes.flat, panels):
         for line, points, color in lines:
             label = values_label(line_keys, line) or "all"
+            if counts:
+                label += f" ({count_text(points[counts])})"
+            shown = dict(style, marker=style.get("marker") or "o") if len(points) == 1 else style
             if errors:
                 ax.errorbar(points[x], points[y], yerr=points[errors].fillna(0), capsize=3,
-                            color=color, label=label, **style)
+                            color=color, label=label, **shown)
             else:
-                ax.plot(points[x], points[y], color=color, label=label, **style)
+                ax.plot(points[x], points[y], color=color, label=label, **shown)
             if band:
                 ax.fill_between(points[x], points[band[0]], points[band[1]], color=color, alpha=0.2)
         if panel_keys:
             ax.set_title(values_label(panel_keys, panel), fontsize="small")
     return fig, axes
+
+
+def count_text(counts):
+    """`n=3`, or `n=1-3` where the counts differ."""
+    low, high = int(counts.min()), int(counts.max())
+    return f"n={low}" if low == high else f"n={low}-{high}"
 
 
 def sweep_roles(run, preferred):
@@ -192,6 +204,38 @@ def best_so_far(run):
     return pd.concat(carried, ignore_index=True)
 
 
+def validation_columns(run):
+    """The columns of a GA's `best` that the kernel's `validate` measured again on fresh
+    streams (/ga/validation): those `best` has beyond the fields `history` records of each
+    generation's best. A kernel validates because its fitness is an estimate (docs/kernels.md),
+    so [] says the fitness is exact."""
+    recorded = {*run.history.columns, "position", "fitness", "genome"}
+    return [c for c in run.best.columns if c not in recorded]
+
+
+def replicate_stats(frame, column):
+    """Per point and generation, `column`'s median, quartiles and count over the replicates."""
+    return frame.groupby(["point", "generation"])[column].agg(
+        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
+        replicates="count").reset_index()
+
+
+def measured_fitness(run, validated_fitness):
+    """Per point and generation, over the replicates that ran it: the generation's best
+    fitness as measured (median, quartiles, count); at each point's last generation, the
+    median over its replicates of the final best's validated fitness
+    (`validated_fitness(run, best)`; NaN without one)."""
+    stats = replicate_stats(run.history, "best")
+    stats["validated"] = np.nan
+    if validated_fitness is not None:
+        best = run.best[run.best.position == 0]
+        validated = pd.Series(np.asarray(validated_fitness(run, best), dtype=float),
+                              index=best.point.to_numpy()).groupby(level=0).median()
+        last = stats.generation == stats.groupby("point").generation.transform("max")
+        stats.loc[last, "validated"] = stats.point[last].map(validated).to_numpy()
+    return stats
+
+
 def line_layout(run, max_lines=10):
     """The varied swept keys as (line keys, panel keys): one line per value of the first, one
     panel per combination of the others; every key is a line or a panel, none averaged away.
@@ -202,59 +246,98 @@ def line_layout(run, max_lines=10):
     return keys[:1], keys[1:]
 
 
-def fitness_curves(report):
-    """Best fitness so far per generation: the median over the replicates of each sweep
-    point with the interquartile band, one line per point (panels when points are many)."""
+def fitness_curves(report, validated_fitness=None):
+    """The fitness per generation, one line per sweep point (panels when points are many):
+    the median over its replicates with the interquartile band. An exact fitness: the best
+    found so far. An estimate (the kernel validates): the best each generation measured, never
+    a running maximum, which would climb on lucky draws alone; and at the last generation the validated fitness of the final best
+    (`validated_fitness(run, best)`, from the kernel's figure module), where there is one."""
     run = report.run
-    curves = best_so_far(run)
-    stats = curves.groupby(["point", "generation"])["best_so_far"].agg(
-        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
-        replicates="count").reset_index()
+    noisy = bool(validation_columns(run))
+    if noisy:
+        stats = measured_fitness(run, validated_fitness)
+    else:
+        stats = replicate_stats(best_so_far(run), "best_so_far")
     stats = run.points.merge(stats, on="point")
+    replicates = stats.groupby("point").replicates.max()
+    if replicates.max() == 1:
+        summary, band = "one replicate per point", None
+    elif replicates.min() == replicates.max():
+        summary, band = f"median of {replicates.max()} replicates, IQR band", ("q25", "q75")
+    else:
+        summary, band = "median of n replicates (legend), IQR band", ("q25", "q75")
+    what = "best fitness measured in the generation" if noisy else "best fitness so far"
     if run.sampled_keys:
-        sampled_fitness_curves(report, stats, run.sampled_keys[0])
+        sampled_fitness_curves(report, stats, run.sampled_keys[0], what, summary, noisy)
         return
     line_keys, panel_keys = line_layout(run)
     many = len(by_keys(stats, panel_keys)) > 1
-    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=("q25", "q75"),
+    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=band,
+                            counts="replicates" if replicates.nunique() > 1 else None,
                             width=5.5 if many else 7, height=3.6 if many else 4.5)
+    validated = noisy and stats.validated.notna().any()
+    if validated:
+        for ax, (_, lines) in zip(axes.flat, panels_and_lines(stats, line_keys, panel_keys)):
+            for _, points, color in lines:
+                ax.plot(points.generation, points.validated, color=color, marker="D",
+                        linestyle="none", markeredgecolor="black")
+            axes[0][0].plot([], [], color="grey", marker="D", linestyle="none",
+                            markeredgecolor="black", label="final best, validated")
     for ax in axes.flat:
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    report.save_panels(fig, axes, ("generation", "best fitness so far (median, IQR band)"),
-                       "fitness.png", "Fitness over generations",
-                       "Best fitness found so far by each task, per generation: median over the "
-                       "replicates of each sweep point, with the band between the 25th and 75th "
-                       "percentiles. A task stopped early by ga.stop_fitness keeps its last value.",
+    report.save_panels(fig, axes, ("generation", f"{what}\n({summary})"), "fitness.png",
+                       "Fitness over generations", fitness_caption(noisy, validated, summary),
                        data=stats)
 
 
-def value_norm(values):
-    """A color scale over `values`: logarithmic when they are positive and span over 100x."""
-    low, high = float(values.min()), float(values.max())
-    if low > 0 and high / low > 100:
-        return matplotlib.colors.LogNorm(low, high)
-    return matplotlib.colors.Normalize(low, high if high > low else low + 1)
+def fitness_caption(noisy, validated, summary):
+    if not noisy:
+        return (f"Best fitness found so far by each task, per generation ({summary}). A task "
+                "stopped early by ga.stop_fitness keeps its last value.")
+    return ("The fitness is an estimate (the kernel measures its best genomes again on fresh "
+            "streams), so the curve is the best fitness each generation measured, not the best "
+            "found so far: a running maximum of noisy estimates climbs on lucky draws alone "
+            f"({summary}). "
+            + ("Diamonds, at the last generation: the fitness of the final best measured again "
+               "on fresh streams (validated, median over the replicates)." if validated else
+               "The validated fitness of the final best is not drawn: the kernel's figure module "
+               "defines no validated_fitness(run, best); the validated fields are in the results "
+               "table."))
 
 
-def sampled_fitness_curves(report, stats, key):
+def key_scale(run, key):
+    """'log' for a key `sweep.sample` draws `loguniform` (docs/config.md), else 'linear'."""
+    space = ((run.provenance.get("effective_config", {}).get("sweep") or {}).get("sample") or {}) \
+        .get("space") or {}
+    return "log" if "loguniform" in (space.get(key) or {}) else "linear"
+
+
+def sampled_fitness_curves(report, stats, key, what, summary, noisy):
     """fitness.png of a GA over sampled points (`sweep.sample`): a panel or line per sampled
     value would be one per point, so every point's median curve shares one panel, colored
-    by its value of the first sampled key (sampled.png draws the final values against every
-    sampled key)."""
-    norm = value_norm(stats[key])
+    by its value of the first sampled key (on a log scale where it is sampled loguniform;
+    sampled.png draws the final values against every sampled key)."""
+    run = report.run
+    low, high = float(stats[key].min()), float(stats[key].max())
+    norm = (matplotlib.colors.LogNorm if key_scale(run, key) == "log" else matplotlib.colors.Normalize)(
+        low, high if high > low else low + 1)
     cmap = plt.get_cmap("viridis")
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for _, line in stats.groupby("point"):
-        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1)
-    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label=key)
+        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1,
+                marker="o" if len(line) == 1 else None)
+    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax,
+                 label=f"{key} ({'log scale' if key_scale(run, key) == 'log' else 'linear'})")
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_xlabel("generation")
-    ax.set_ylabel("best fitness so far (median over replicates)")
+    ax.set_ylabel(f"{what}\n({summary.replace(', IQR band', '')})")
     ax.grid(alpha=0.3)
+    measured = ("the generation's best fitness as measured (an estimate: not a running maximum)"
+                if noisy else "the best fitness found so far by each task")
     report.save(fig, "fitness.png", "Fitness over generations",
-                "Best fitness found so far by each task, per generation: the median over the "
-                f"replicates of each sampled point, colored by its {key}. A task stopped early by "
-                "ga.stop_fitness keeps its last value.", data=stats)
+                f"Per generation, {measured}: the median over the replicates of each sampled "
+                f"point, colored by its {key}. A task stopped early by ga.stop_fitness "
+                + ("drops out of the median." if noisy else "keeps its last value."), data=stats)
 
 
 def targets(report, field, samples, labels, name, title, caption):

@@ -11,19 +11,30 @@ import csv
 import io
 import os
 import unittest
+from unittest import mock
 
 import h5py
 import numpy as np
 
 from cli_support import TempDirTest, levelforge
 import analysis  # the repository's package: cli_support puts it on the path
-from analysis import report as analysis_report
+from analysis import figures as analysis_figures, report as analysis_report
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def text(value):
     return value.decode() if isinstance(value, bytes) else value
+
+
+def axes_drawn(fig):
+    """What a reader sees of each visible panel of `fig`: labels, scales, and its lines that
+    have a legend entry, each as (label, points, marker)."""
+    return [{"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
+             "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
+             "lines": [(line.get_label(), len(line.get_xdata()), line.get_marker())
+                       for line in ax.get_lines() if not line.get_label().startswith("_")]}
+            for ax in fig.axes if ax.get_visible()]
 
 
 class FigureData(TempDirTest):
@@ -38,7 +49,16 @@ class FigureData(TempDirTest):
         # In this process, as analysis_report_test.py does: a Python with matplotlib and pandas
         # costs more to start than most of these reports take to make.
         errors = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
+        # Each figure's panels as drawn, taken as it is saved: self.drawn[name].
+        self.drawn = {}
+        save = analysis_figures.Report.save
+
+        def keep(report, fig, name, *args, **kwargs):
+            self.drawn[name] = axes_drawn(fig)
+            return save(report, fig, name, *args, **kwargs)
+
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors), \
+                mock.patch.object(analysis_figures.Report, "save", keep):
             made = analysis_report.main([result, "-o", out, *extra])
         self.assertEqual(made, 0, errors.getvalue())
         return result, out
@@ -77,6 +97,45 @@ class FigureData(TempDirTest):
         for point in {p for p, _ in got}:
             medians = [got[(point, g)] for g in range(len([k for k in got if k[0] == point]))]
             self.assertEqual(medians, sorted(medians), f"point {point}: the curve falls")
+
+    def test_a_noisy_fitness_is_drawn_as_measured_with_the_validated_final_best(self):
+        # match3's fitness is an estimate over playouts (it validates: /ga/validation). Its
+        # validated fitness comes from the kernel's figure module, here one written for the test.
+        modules = self.path("modules")
+        os.makedirs(modules)
+        with open(os.path.join(modules, "match3.py"), "w") as module:
+            module.write("from analysis.kernels.match3 import figures  # noqa: F401\n\n\n"
+                         "def validated_fitness(run, best):\n"
+                         "    return 1 - (best['params.target'] - best['validated_p_normal']).abs()\n")
+        result, out = self.report("configs/demo.yaml", "--set", "ga.generations=8", "--set",
+                                  "params.validation_playouts=500", figures=[modules])
+        rows = self.data(out, "fitness")
+        with h5py.File(result, "r") as f:
+            best = f["ga/history"]["best"]
+            validated = f["ga/validation"][:, 0]["validated_p_normal"]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertTrue((np.diff(best, axis=1) < 0).any(), "no generation's best fell: the case is not tested")
+        got = {(int(row["point"]), int(row["generation"])): row for row in rows}
+        self.assertEqual(len(got), len(points) * best.shape[1])
+        for point in points["point"]:
+            mine = slice(point * replicates, (point + 1) * replicates)
+            for generation in range(best.shape[1]):
+                self.assertAlmostEqual(float(got[(point, generation)]["median"]),
+                                       np.median(best[mine, generation]), places=12, msg=(point, generation))
+        for point in points["point"]:
+            mine = slice(point * replicates, (point + 1) * replicates)
+            for generation in range(best.shape[1]):
+                last = generation == best.shape[1] - 1
+                self.assertEqual(got[(point, generation)]["validated"] != "", last, (point, generation))
+            expected = np.median(1 - np.abs(points["params.target"][point] - validated[mine]))
+            self.assertAlmostEqual(float(got[(point, best.shape[1] - 1)]["validated"]), expected, places=12)
+        [panel] = self.drawn["fitness.png"]
+        self.assertIn("measured in the generation", panel["ylabel"])
+        self.assertNotIn("so far", panel["ylabel"])
+        self.assertIn("final best, validated", [label for label, *_ in panel["lines"]])
+        with open(os.path.join(out, "index.html")) as index:
+            self.assertIn("not the best found so far", index.read())
 
     def test_match3_targets_plot_the_estimator_each_point_selected_on(self):
         result, out = self.report(

@@ -382,8 +382,20 @@ class Reports(TempDirTest):
             self.assertIn(masks, first_runs, title)
 
     def test_spawn_ga(self):
-        self.report("spawn_ga")
-        best, validation, _ = self.hdf5("ga/best", "ga/validation")
+        page = self.report("spawn_ga")
+        best, validation, replicates = self.hdf5("ga/best", "ga/validation")
+        # The results table: every numeric field, the validated ones too, with its mean and
+        # spread; the text and list fields named as left out.
+        results = page[page.index("<h2>Results</h2>"):page.index("<h2>Fitness over generations</h2>")]
+        fields = [(best, name) for name in best.dtype.names if name != "position"] + \
+            [(validation, name) for name in validation.dtype.names]
+        numeric = [(table, name) for table, name in fields if table.dtype[name].kind in "if"]
+        self.assertIn("validated_repetition", [name for _, name in numeric])
+        for table, name in numeric:
+            values = table[:replicates, 0][name]  # the one point's tasks, their best
+            self.assertIn(f"<th>{name}</th>", results)
+            self.assertIn(f"<td>{values.mean():.4g} ± {values.std(ddof=1):.2g}</td>", results, name)
+        self.assertRegex(results, r"Not in the results table[^<]*: validated_first_run, genome;")
         strips = list(self.strips().values())
         self.assertEqual(strips, [self.spawn_masks(validation[task, 0]["validated_first_run"])
                                   for task in range(min(len(best), 4))])
