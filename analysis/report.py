@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import LoadError, load
 from .figures import (Report, fitness_curves, histograms, island_curves, qd_archive_map, qd_final,
-                      qd_progress, sampled_scatter)
+                      qd_progress, results_figure, sampled_figures)
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -66,9 +66,11 @@ def kernel_figures(report, directories=()):
     elif run.driver == "qd":
         qd_archive_map(report)
         qd_progress(report)
-    sampled_scatter(report)
+    sampled_figures(report)
     if module is not None:
         module.figures(report)
+    else:
+        results_figure(report, *task_results(run))
 
 
 def cell_text(value):
@@ -102,29 +104,35 @@ def mean_and_spread(values):
     return f"{values.mean():.4g} ± {values.std():.2g}"
 
 
-def results_table(run):
-    """(table, left out): per sweep point, the mean and spread over its replicates of each
-    numeric field of what each task produced: the best individual's fitness, fields and
-    validated fields (ga), the record's fields (sweep), the final archive's occupied cells,
-    coverage, QD score, best fitness and evaluations (qd), the count reductions (exhaustive);
-    `left out` names the fields that have no mean (text, lists). (None, []) for no numbers."""
+def task_results(run):
+    """(frame, fields): what each task produced, one row per task with its point and swept
+    values, and the columns that say it: the best individual's fitness, fields and validated
+    fields (ga), the record's fields (sweep), the final archive's occupied cells, coverage,
+    QD score, best fitness and evaluations (qd), the count reductions (exhaustive). (None, [])
+    for an exhaustive run without counts."""
     if run.driver == "ga":
         frame = run.with_params(run.best[run.best.position == 0])
-        fields = [c for c in frame.columns if c not in ("task", "position", "point", "replicate",
-                                                        *run.swept_keys)]
-    elif run.driver == "sweep":
+        return frame, [c for c in frame.columns
+                       if c not in ("task", "position", "point", "replicate", *run.swept_keys)]
+    if run.driver == "sweep":
         frame = run.records
-        fields = [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
-    elif run.driver == "qd":
-        frame = qd_final(run)
-        fields = ["occupied", "coverage", "qd_score", "best", "evaluations"]
-    else:
-        counts = run.reductions[run.reductions.kind == "count"]
-        if counts.empty:
-            return None, []
-        frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value")
-                                .reset_index())
-        fields = sorted(set(counts.reduction))
+        return frame, [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
+    if run.driver == "qd":
+        return qd_final(run), ["occupied", "coverage", "qd_score", "best", "evaluations"]
+    counts = run.reductions[run.reductions.kind == "count"]
+    if counts.empty:
+        return None, []
+    frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value").reset_index())
+    return frame, sorted(set(counts.reduction))
+
+
+def results_table(run):
+    """(table, left out): per sweep point, the mean and spread over its replicates of each
+    numeric field of `task_results`; `left out` names the fields that have no mean (text,
+    lists). (None, left out) for no numbers."""
+    frame, fields = task_results(run)
+    if frame is None:
+        return None, []
     numeric = [c for c in fields if pd.api.types.is_numeric_dtype(frame[c])]
     left_out = [c for c in fields if c not in numeric]
     if not numeric or frame.empty:

@@ -137,6 +137,82 @@ class FigureData(TempDirTest):
         with open(os.path.join(out, "index.html")) as index:
             self.assertIn("not the best found so far", index.read())
 
+    def test_a_point_stopped_at_generation_0_is_drawn_and_n_is_given(self):
+        # A 1-bit genome: a population of 30 holds the optimum at once, stop_fitness ends it there.
+        result, out = self.report("tests/data/doc_ga.yaml", "--set",
+                                  "sweep={grid: {params.length: [1, 24]}, replicates: 2}")
+        with h5py.File(result, "r") as f:
+            ran = (f["ga/history"]["generation"] >= 0).sum(axis=1)
+        self.assertEqual(ran[:2].tolist(), [1, 1], "point 0 ran past generation 0: the case is not tested")
+        [panel] = self.drawn["fitness.png"]
+        self.assertEqual(len(panel["lines"]), 2)
+        for label, points, marker in panel["lines"]:
+            self.assertTrue(points > 1 or marker not in ("", "None", None), f"{label}: drawn as nothing")
+        self.assertIn("median of 2 replicates, IQR band", panel["ylabel"])
+
+    def test_a_loguniform_key_gets_log_axes_and_one_replicate_no_median(self):
+        self.report("tests/data/doc_ga.yaml", "--set",
+                    "sweep={sample: {method: lhs, n: 6, space: {ga.mutation_rate: {loguniform: [0.001, 0.1]}, "
+                    "params.length: {int: [8, 40]}}}, replicates: 1}")
+        curves, colors = self.drawn["fitness.png"]
+        self.assertIn("one replicate per point", curves["ylabel"])
+        self.assertNotIn("median", curves["ylabel"])
+        self.assertEqual((colors["ylabel"], colors["yscale"]), ("ga.mutation_rate (log scale)", "log"))
+        panels = self.drawn["sampled.png"]
+        rate = [p for p in panels if p["xlabel"].startswith("mutation_rate")]
+        length = [p for p in panels if p["xlabel"] == "length"]
+        self.assertTrue(rate and length)
+        self.assertEqual({(p["xscale"]) for p in rate}, {"log"})
+        self.assertEqual({(p["xscale"]) for p in length}, {"linear"})
+
+    def test_histograms_of_tasks_of_different_sizes_are_their_shares(self):
+        # 300 and 20000 start values: on one count axis the small task would lie flat at zero.
+        result, out = self.report("tests/data/doc_exhaustive.yaml", "--set",
+                                  "sweep={grid: {params.count: [300, 20000]}}")
+        rows = self.data(out, "histograms")
+        with h5py.File(result, "r") as f:
+            steps = f["exhaustive/histograms/steps"][()][:, 1:-1]
+        self.assertEqual(len(rows), steps.size)
+        for row in rows:
+            task, count = int(row["task"]), int(row["count"])
+            self.assertAlmostEqual(float(row["share"]), count / steps[task].sum(), places=12)
+        [panel] = self.drawn["histograms.png"]
+        self.assertEqual(panel["ylabel"], "share of the task's count")
+
+    def test_a_kernel_without_figures_gets_its_records_against_the_swept_keys(self):
+        # onemax has no figure module (analysis/kernels/): the generic results figure.
+        config = self.write("""\
+            experiment: onemax-sweep
+            kernel: onemax
+            driver: sweep
+            sweep:
+              grid: {params.length: [8, 32], params.climb_steps: [5, 50]}
+              replicates: 3
+            seed: 4
+            """, "onemax_sweep.yaml")
+        result, out = self.report(config)
+        rows = self.data(out, "results")
+        with h5py.File(result, "r") as f:
+            records = f["sweep/records"][()]
+            points = f["points"][()]
+        varying = [name for name in records.dtype.names if len(np.unique(records[name])) > 1]
+        self.assertEqual(sorted({row["field"] for row in rows}), sorted(varying))
+        self.assertEqual(len(rows), len(varying) * len(points))
+        for row in rows:
+            point = int(row["point"])
+            values = records[row["field"]][point * 3:(point + 1) * 3]
+            self.assertEqual(int(row["params.length"]), points["params.length"][point])
+            self.assertEqual(int(row["tasks"]), 3)
+            self.assertEqual(float(row["median"]), np.median(values))
+            self.assertEqual(float(row["q25"]), np.quantile(values, 0.25))
+        panels = self.drawn["results.png"]
+        self.assertEqual([p["ylabel"] for p in panels], varying)
+        self.assertEqual(panels[-1]["xlabel"], "length")
+        for panel in panels:
+            self.assertEqual([(label, points) for label, points, _ in panel["lines"]],
+                             [("climb_steps=5 (n=3)", 2), ("climb_steps=50 (n=3)", 2)])
+        self.assertGreater(os.path.getsize(os.path.join(out, "results.png")), 5000)
+
     def test_match3_targets_plot_the_estimator_each_point_selected_on(self):
         result, out = self.report(
             "configs/demo.yaml", "--set", "ga.generations=3", "--set",
