@@ -250,8 +250,9 @@ def fitness_curves(report, validated_fitness=None):
     """The fitness per generation, one line per sweep point (panels when points are many):
     the median over its replicates with the interquartile band. An exact fitness: the best
     found so far. An estimate (the kernel validates): the best each generation measured, never
-    a running maximum, which would climb on lucky draws alone; and at the last generation the validated fitness of the final best
-    (`validated_fitness(run, best)`, from the kernel's figure module), where there is one."""
+    a running maximum, which would climb on lucky draws alone; and at the last generation the
+    validated fitness of the final best (`validated_fitness(run, best)`, from the kernel's
+    figure module), where there is one."""
     run = report.run
     noisy = bool(validation_columns(run))
     if noisy:
@@ -431,9 +432,9 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
     data = pd.concat(drawn, ignore_index=True)
     data = data[["reduction", "task", "low", "high", "value", *(["share"] if several else [])]] \
         .rename(columns={"value": "count"})
-    shown = ("" if not several else
-             " One line per task, each as its share of the task's counts within the bins." +
-             ("" if len(shown_tasks) == len(tasks) else f" The first {len(shown_tasks)} of {len(tasks)} tasks."))
+    shown = "" if not several else (
+        " One line per task, each as its share of the task's counts within the bins." +
+        ("" if len(shown_tasks) == len(tasks) else f" The first {len(shown_tasks)} of {len(tasks)} tasks."))
     report.save(fig, name, title, caption + shown + left_out, data=data)
 
 

@@ -213,8 +213,9 @@ class Reports(TempDirTest):
             self.assertEqual(sum(int(r["tasks"]) for r in rows), len(records), (field, key))
             for k, row in enumerate(rows):
                 low, high = float(row["low"]), float(row["high"])
-                inside = (key_of[key] == low) if low == high else \
-                    (key_of[key] >= low) & ((key_of[key] < high) if k < len(rows) - 1 else (key_of[key] <= high))
+                values = key_of[key]
+                inside = (values == low) if low == high else \
+                    (values >= low) & ((values < high) if k < len(rows) - 1 else (values <= high))
                 self.assertEqual(int(row["tasks"]), int(inside.sum()), (field, key, k))
                 self.assertEqual(int(row["ones"]), int(records[field][inside].sum()), (field, key, k))
         rows = self.data("sampled")
