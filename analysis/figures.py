@@ -131,27 +131,39 @@ def panels_and_lines(frame, line_keys, panel_keys):
             for panel, rows in by_keys(frame, panel_keys)]
 
 
-def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, width=4.2, height=3.2,
-                **style):
+def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, counts=None, width=4.2,
+                height=3.2, **style):
     """A grid of panels, one per combination of the `panel_keys`, each with a line of `y`
     against `x` per combination of the `line_keys` (colors kept across panels), titled by
     their values; `band` (low, high) columns shade around a line, `errors` a column of error
-    bars. Returns (fig, axes) for the caller to finish and save."""
+    bars; `counts` a column of how many values each point of a line summarises, given in its
+    legend entry as `n=` (its range where the points differ). A line of one point gets a
+    marker: a line alone would draw nothing. Returns (fig, axes) for the caller to finish and
+    save."""
     panels = panels_and_lines(frame, line_keys, panel_keys)
     fig, axes = panel_grid(len(panels), width=width, height=height)
     for ax, (panel, lines) in zip(axes.flat, panels):
         for line, points, color in lines:
             label = values_label(line_keys, line) or "all"
+            if counts:
+                label += f" ({count_text(points[counts])})"
+            shown = dict(style, marker=style.get("marker") or "o") if len(points) == 1 else style
             if errors:
                 ax.errorbar(points[x], points[y], yerr=points[errors].fillna(0), capsize=3,
-                            color=color, label=label, **style)
+                            color=color, label=label, **shown)
             else:
-                ax.plot(points[x], points[y], color=color, label=label, **style)
+                ax.plot(points[x], points[y], color=color, label=label, **shown)
             if band:
                 ax.fill_between(points[x], points[band[0]], points[band[1]], color=color, alpha=0.2)
         if panel_keys:
             ax.set_title(values_label(panel_keys, panel), fontsize="small")
     return fig, axes
+
+
+def count_text(counts):
+    """`n=3`, or `n=1-3` where the counts differ."""
+    low, high = int(counts.min()), int(counts.max())
+    return f"n={low}" if low == high else f"n={low}-{high}"
 
 
 def sweep_roles(run, preferred):
@@ -192,6 +204,38 @@ def best_so_far(run):
     return pd.concat(carried, ignore_index=True)
 
 
+def validation_columns(run):
+    """The columns of a GA's `best` that the kernel's `validate` measured again on fresh
+    streams (/ga/validation): those `best` has beyond the fields `history` records of each
+    generation's best. A kernel validates because its fitness is an estimate (docs/kernels.md),
+    so [] says the fitness is exact."""
+    recorded = {*run.history.columns, "position", "fitness", "genome"}
+    return [c for c in run.best.columns if c not in recorded]
+
+
+def replicate_stats(frame, column):
+    """Per point and generation, `column`'s median, quartiles and count over the replicates."""
+    return frame.groupby(["point", "generation"])[column].agg(
+        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
+        replicates="count").reset_index()
+
+
+def measured_fitness(run, validated_fitness):
+    """Per point and generation, over the replicates that ran it: the generation's best
+    fitness as measured (median, quartiles, count); at each point's last generation, the
+    median over its replicates of the final best's validated fitness
+    (`validated_fitness(run, best)`; NaN without one)."""
+    stats = replicate_stats(run.history, "best")
+    stats["validated"] = np.nan
+    if validated_fitness is not None:
+        best = run.best[run.best.position == 0]
+        validated = pd.Series(np.asarray(validated_fitness(run, best), dtype=float),
+                              index=best.point.to_numpy()).groupby(level=0).median()
+        last = stats.generation == stats.groupby("point").generation.transform("max")
+        stats.loc[last, "validated"] = stats.point[last].map(validated).to_numpy()
+    return stats
+
+
 def line_layout(run, max_lines=10):
     """The varied swept keys as (line keys, panel keys): one line per value of the first, one
     panel per combination of the others; every key is a line or a panel, none averaged away.
@@ -202,59 +246,99 @@ def line_layout(run, max_lines=10):
     return keys[:1], keys[1:]
 
 
-def fitness_curves(report):
-    """Best fitness so far per generation: the median over the replicates of each sweep
-    point with the interquartile band, one line per point (panels when points are many)."""
+def fitness_curves(report, validated_fitness=None):
+    """The fitness per generation, one line per sweep point (panels when points are many):
+    the median over its replicates with the interquartile band. An exact fitness: the best
+    found so far. An estimate (the kernel validates): the best each generation measured, never
+    a running maximum, which would climb on lucky draws alone; and at the last generation the
+    validated fitness of the final best (`validated_fitness(run, best)`, from the kernel's
+    figure module), where there is one."""
     run = report.run
-    curves = best_so_far(run)
-    stats = curves.groupby(["point", "generation"])["best_so_far"].agg(
-        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
-        replicates="count").reset_index()
+    noisy = bool(validation_columns(run))
+    if noisy:
+        stats = measured_fitness(run, validated_fitness)
+    else:
+        stats = replicate_stats(best_so_far(run), "best_so_far")
     stats = run.points.merge(stats, on="point")
+    replicates = stats.groupby("point").replicates.max()
+    if replicates.max() == 1:
+        summary, band = "one replicate per point", None
+    elif replicates.min() == replicates.max():
+        summary, band = f"median of {replicates.max()} replicates, IQR band", ("q25", "q75")
+    else:
+        summary, band = "median of n replicates (legend), IQR band", ("q25", "q75")
+    what = "best fitness measured in the generation" if noisy else "best fitness so far"
     if run.sampled_keys:
-        sampled_fitness_curves(report, stats, run.sampled_keys[0])
+        sampled_fitness_curves(report, stats, run.sampled_keys[0], what, summary, noisy)
         return
     line_keys, panel_keys = line_layout(run)
     many = len(by_keys(stats, panel_keys)) > 1
-    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=("q25", "q75"),
+    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=band,
+                            counts="replicates" if replicates.nunique() > 1 else None,
                             width=5.5 if many else 7, height=3.6 if many else 4.5)
+    validated = noisy and stats.validated.notna().any()
+    if validated:
+        for ax, (_, lines) in zip(axes.flat, panels_and_lines(stats, line_keys, panel_keys)):
+            for _, points, color in lines:
+                ax.plot(points.generation, points.validated, color=color, marker="D",
+                        linestyle="none", markeredgecolor="black")
+            axes[0][0].plot([], [], color="grey", marker="D", linestyle="none",
+                            markeredgecolor="black", label="final best, validated")
     for ax in axes.flat:
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    report.save_panels(fig, axes, ("generation", "best fitness so far (median, IQR band)"),
-                       "fitness.png", "Fitness over generations",
-                       "Best fitness found so far by each task, per generation: median over the "
-                       "replicates of each sweep point, with the band between the 25th and 75th "
-                       "percentiles. A task stopped early by ga.stop_fitness keeps its last value.",
+    report.save_panels(fig, axes, ("generation", f"{what}\n({summary})"), "fitness.png",
+                       "Fitness over generations", fitness_caption(noisy, validated, summary),
                        data=stats)
 
 
-def value_norm(values):
-    """A color scale over `values`: logarithmic when they are positive and span over 100x."""
-    low, high = float(values.min()), float(values.max())
-    if low > 0 and high / low > 100:
-        return matplotlib.colors.LogNorm(low, high)
-    return matplotlib.colors.Normalize(low, high if high > low else low + 1)
+def fitness_caption(noisy, validated, summary):
+    if not noisy:
+        return (f"Best fitness found so far by each task, per generation ({summary}). A task "
+                "stopped early by ga.stop_fitness keeps its last value.")
+    return ("The fitness is an estimate (the kernel measures its best genomes again on fresh "
+            "streams), so the curve is the best fitness each generation measured, not the best "
+            "found so far: a running maximum of noisy estimates climbs on lucky draws alone "
+            f"({summary}). "
+            + ("Diamonds, at the last generation: the fitness of the final best measured again "
+               "on fresh streams (validated, median over the replicates)." if validated else
+               "The validated fitness of the final best is not drawn: the kernel's figure module "
+               "defines no validated_fitness(run, best); the validated fields are in the results "
+               "table."))
 
 
-def sampled_fitness_curves(report, stats, key):
+def key_scale(run, key):
+    """'log' for a key `sweep.sample` draws `loguniform` (docs/config.md), else 'linear'."""
+    space = ((run.provenance.get("effective_config", {}).get("sweep") or {}).get("sample") or {}) \
+        .get("space") or {}
+    return "log" if "loguniform" in (space.get(key) or {}) else "linear"
+
+
+def sampled_fitness_curves(report, stats, key, what, summary, noisy):
     """fitness.png of a GA over sampled points (`sweep.sample`): a panel or line per sampled
     value would be one per point, so every point's median curve shares one panel, colored
-    by its value of the first sampled key (sampled.png draws the final values against every
-    sampled key)."""
-    norm = value_norm(stats[key])
+    by its value of the first sampled key (on a log scale where it is sampled loguniform;
+    sampled.png draws the final values against every sampled key)."""
+    run = report.run
+    low, high = float(stats[key].min()), float(stats[key].max())
+    norm = (matplotlib.colors.LogNorm if key_scale(run, key) == "log" else matplotlib.colors.Normalize)(
+        low, high if high > low else low + 1)
     cmap = plt.get_cmap("viridis")
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for _, line in stats.groupby("point"):
-        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1)
-    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax, label=key)
+        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1,
+                marker="o" if len(line) == 1 else None)
+    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax,
+                 label=f"{key} ({'log scale' if key_scale(run, key) == 'log' else 'linear'})")
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_xlabel("generation")
-    ax.set_ylabel("best fitness so far (median over replicates)")
+    ax.set_ylabel(f"{what}\n({summary.replace(', IQR band', '')})")
     ax.grid(alpha=0.3)
+    measured = ("the generation's best fitness as measured (an estimate: not a running maximum)"
+                if noisy else "the best fitness found so far by each task")
     report.save(fig, "fitness.png", "Fitness over generations",
-                "Best fitness found so far by each task, per generation: the median over the "
-                f"replicates of each sampled point, colored by its {key}. A task stopped early by "
-                "ga.stop_fitness keeps its last value.", data=stats)
+                f"Per generation, {measured}: the median over the replicates of each sampled "
+                f"point, colored by its {key}. A task stopped early by ga.stop_fitness "
+                + ("drops out of the median." if noisy else "keeps its last value."), data=stats)
 
 
 def targets(report, field, samples, labels, name, title, caption):
@@ -305,39 +389,53 @@ def histogram_bars(ax, rows, **style):
 
 def histogram_figure(report, reductions, names, name, title, caption, y_label="count",
                      log=False, x_label=None):
-    """One panel per histogram reduction in `names`; bars for a run of one task, else one
-    step line per task labelled by its point (the first ten tasks). The counts drawn go beside
-    the figure, one row per bin and task (under- and overflow left out)."""
+    """One panel per histogram reduction in `names` that counted anything within its bins (the
+    others named in the caption); bars for a run of one task, else one step line per task
+    labelled by its point (the first ten tasks), each as its share of the task's counts in
+    the bins: tasks of very different sizes on one count axis would leave the small ones flat
+    at zero. The counts drawn go beside the figure, one row per bin and task (under- and
+    overflow left out), with `share` for several tasks."""
     run = report.run
-    tasks = sorted(set(reductions.task))
+    inner = reductions[reductions.reduction.isin(names) & np.isfinite(reductions["low"])
+                       & np.isfinite(reductions["high"])]
+    totals = inner.groupby("reduction")["value"].sum()
+    empty = [reduction for reduction in names if totals.get(reduction, 0) == 0]
+    names = [reduction for reduction in names if reduction not in empty]
+    left_out = f" Left out, nothing counted within their bins: {', '.join(empty)}." if empty else ""
+    if not names:
+        return
+    tasks = sorted(set(inner.task))
     shown_tasks = tasks[:10]
+    several = len(tasks) > 1
     fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.8 * len(names) + 0.6), squeeze=False)
     drawn = []
     for ax, reduction in zip(axes[:, 0], names):
         for task in shown_tasks:
-            rows = reductions[(reductions.reduction == reduction) & (reductions.task == task)]
-            if len(tasks) == 1:
-                inner = histogram_bars(ax, rows)
-            else:
-                inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
+            rows = inner[(inner.reduction == reduction) & (inner.task == task)]
+            if several:
+                total = rows["value"].sum()
+                rows = rows.assign(share=rows["value"] / total if total else np.nan)
                 point = int(run.tasks.point[run.tasks.task == task].iloc[0])
-                ax.stairs(inner["value"], np.append(inner["low"], inner["high"].iloc[-1]),
+                ax.stairs(rows["share"], np.append(rows["low"], rows["high"].iloc[-1]),
                           label=task_label(run, task, point))
-            drawn.append(inner)
+            else:
+                histogram_bars(ax, rows)
+            drawn.append(rows)
         ax.set_title(reduction, fontsize="small")
         ax.set_xlabel(x_label or f"{reduction} (bins of the reduction)")
-        ax.set_ylabel(y_label)
+        ax.set_ylabel(f"share of the task's {y_label}" if several else y_label)
         if log:
             ax.set_yscale("log")
-        if len(tasks) > 1:
+        if several:
             ax.legend(fontsize="x-small")
     fig.tight_layout()
     data = pd.concat(drawn, ignore_index=True)
-    data = data[["reduction", "task", "low", "high", "value"]].rename(columns={"value": "count"})
-    shown = ("" if len(tasks) == 1 else
-             " One line per task." if len(shown_tasks) == len(tasks) else
-             f" One line per task, the first {len(shown_tasks)} of {len(tasks)}.")
-    report.save(fig, name, title, caption + shown, data=data)
+    data = data[["reduction", "task", "low", "high", "value", *(["share"] if several else [])]] \
+        .rename(columns={"value": "count"})
+    shown = "" if not several else (
+        " One line per task, each as its share of the task's counts within the bins." +
+        ("" if len(shown_tasks) == len(tasks) else f" The first {len(shown_tasks)} of {len(tasks)} tasks."))
+    report.save(fig, name, title, caption + shown + left_out, data=data)
 
 
 def histograms(report):
@@ -349,11 +447,14 @@ def histograms(report):
                          "Every histogram reduction (underflow and overflow bins left out).")
 
 
-def sampled_scatter(report, max_fields=6):
-    """A run with `sweep.sample`: each numeric field (the first `max_fields` that vary) of
-    each task's record (sweep) or final best individual (ga) against each sampled key, one
-    dot per task. Tasks, not means over a point's replicates: a field's sentinel value (a -1
-    for "none") stays in sight instead of pulling a mean."""
+def sampled_figures(report, max_fields=6):
+    """A run with `sweep.sample`: each numeric field that varies (the first `max_fields`) of
+    each task's record (sweep) or final best individual (ga) against each sampled key, on a
+    log axis where the key is sampled `loguniform`. Fields of other values: one dot per task
+    (sampled.png); tasks, not means over a point's replicates, so that a field's sentinel
+    value (a -1 for "none") stays in sight. Fields that are 0 or 1 (yes or no): the fraction
+    of 1 per bin of the key, with the tasks per bin (sampled_fractions.png): dots at 0 and 1
+    would hide how many lie under each."""
     run = report.run
     keys = run.sampled_keys
     if not keys or run.driver not in ("ga", "sweep"):
@@ -365,26 +466,162 @@ def sampled_scatter(report, max_fields=6):
     swept = set(run.swept_keys) | {"task", "point", "replicate"}
     fields = [c for c in records.columns if c not in swept
               and pd.api.types.is_numeric_dtype(records[c]) and records[c].nunique() > 1][:max_fields]
-    if not fields:
-        return
+    binary = [c for c in fields if records[c].isin([0, 1]).all()]
+    what = "record field" if run.driver == "sweep" else "field of the final best individual"
+    scattered = [c for c in fields if c not in binary]
+    if scattered:
+        sampled_scatter(report, records, scattered, what,
+                        f" Fields that are 0 or 1 ({', '.join(binary)}) are in sampled_fractions.png."
+                        if binary else "")
+    if binary:
+        sampled_fractions(report, records, binary, what)
+
+
+def sampled_scatter(report, records, fields, what, elsewhere):
+    run = report.run
+    keys = run.sampled_keys
     data = records[["task", "point", "replicate", *run.swept_keys, *fields]]
     fig, axes = plt.subplots(len(fields), len(keys), figsize=(3.6 * len(keys), 2.6 * len(fields)),
                              squeeze=False, sharex="col")
+    # Tasks that share a position (an integer field, replicates of a point) would hide under
+    # one dot: its area counts them, on one scale for every panel.
+    shared = {(field, key): data.groupby([key, field]).size().rename("tasks").reset_index()
+              for field in fields for key in keys}
+    most = max(int(frame.tasks.max()) for frame in shared.values())
     for row, field in zip(axes, fields):
         for ax, key in zip(row, keys):
-            ax.scatter(data[key], data[field], s=8, alpha=0.4)
+            dots = shared[(field, key)]
+            ax.scatter(dots[key], dots[field], s=np.maximum(120 * dots.tasks / most, 4), alpha=0.4)
+            ax.set_xscale(key_scale(run, key))
             ax.grid(alpha=0.3)
         row[0].set_ylabel(field)
     for ax, key in zip(axes[-1], keys):
-        ax.set_xlabel(key.split(".")[-1])
-        if pd.api.types.is_numeric_dtype(data[key]) and (data[key] > 0).all() and \
-                data[key].max() / data[key].min() > 100:
-            ax.set_xscale("log")
+        ax.set_xlabel(key_axis_label(run, key))
     fig.tight_layout()
-    what = "record field" if run.driver == "sweep" else "field of the final best individual"
     report.save(fig, "sampled.png", "Results against the sampled keys",
-                f"Every task of the sampled sweep (sweep.sample), one dot each: every {what} "
-                f"that varies (the first {max_fields}) against every sampled key.", data=data)
+                f"Every task of the sampled sweep (sweep.sample, {len(data)} tasks): every {what} "
+                "that varies against every sampled key, a dot per value, its area proportional to "
+                f"the tasks there (the largest: {most}).{elsewhere}", data=data)
+
+
+def key_axis_label(run, key):
+    return key.split(".")[-1] + (" (log scale: sampled loguniform)" if key_scale(run, key) == "log" else "")
+
+
+def key_bins(run, values, key, most=8):
+    """(low, high, label) of the bins of a sampled key's `values`: one per value where there
+    are at most `most` (text keys: every value), else `most` bins of equal width, on a log
+    scale where the key is sampled loguniform."""
+    distinct = sorted(set(values))
+    if not pd.api.types.is_numeric_dtype(values):
+        return [(value, value, value_text(value)) for value in distinct]
+    if len(distinct) <= most:
+        return [(value, value, value_text(value)) for value in distinct]
+    log = key_scale(run, key) == "log"
+    edges = (np.geomspace if log else np.linspace)(min(distinct), max(distinct), most + 1)
+    return [(low, high, f"{low:.3g}-{high:.3g}") for low, high in zip(edges[:-1], edges[1:])]
+
+
+def sampled_fractions(report, records, fields, what):
+    """sampled_fractions.png: per 0/1 field and sampled key, the fraction of tasks whose field
+    is 1 in each bin of the key, a bar per bin, the tasks per bin in the panel's title."""
+    run = report.run
+    keys = run.sampled_keys
+    rows = []
+    fig, axes = plt.subplots(len(fields), len(keys), figsize=(3.8 * len(keys), 2.8 * len(fields)),
+                             squeeze=False)
+    for line, field in zip(axes, fields):
+        for ax, key in zip(line, keys):
+            bins = key_bins(run, records[key], key)
+            last = len(bins) - 1
+            drawn = []
+            for k, (low, high, label) in enumerate(bins):
+                inside = records[key] == low if low == high else \
+                    (records[key] >= low) & ((records[key] < high) if k < last else (records[key] <= high))
+                values = records[field][inside]
+                drawn.append({"field": field, "key": key, "bin": label, "low": low, "high": high,
+                              "tasks": len(values), "ones": int(values.sum()),
+                              "fraction": values.mean() if len(values) else np.nan})
+            frame = pd.DataFrame(drawn)
+            if all(low == high for low, high, _ in bins):
+                numeric = pd.api.types.is_numeric_dtype(records[key])
+                where = frame.low if numeric else np.arange(len(frame))
+                ax.bar(where, frame.fraction, width=0.8 * (np.diff(where).min() if len(where) > 1 else 1))
+                if not numeric:
+                    ax.set_xticks(where, frame.bin)
+            else:
+                ax.bar(frame.low, frame.fraction, width=frame.high - frame.low, align="edge",
+                       edgecolor="white")
+                ax.set_xscale(key_scale(run, key))
+            ax.set_ylim(0, 1.05)
+            ax.set_title(f"tasks per bar: {count_text(frame.tasks)[2:]}", fontsize="small")
+            ax.set_xlabel(key_axis_label(run, key))
+            ax.grid(alpha=0.3)
+            rows.append(frame)
+        line[0].set_ylabel(f"fraction {field} = 1")
+    fig.tight_layout()
+    report.save(fig, "sampled_fractions.png", "Yes-or-no results against the sampled keys",
+                f"Every {what} that is 0 or 1, as the fraction of the tasks with 1 in each bin of "
+                "each sampled key (a bar per value of a key with few values, else 8 bins of equal "
+                "width, on a log scale for a key sampled loguniform); each panel's title gives "
+                "the tasks per bar (tasks and ones per bin in the data).",
+                data=pd.concat(rows, ignore_index=True))
+
+
+def results_figure(report, frame, fields):
+    """results.png, for a kernel without a figure module: each numeric field of what each task
+    produced (`frame`, one row per task; `fields` its columns that say it) against the varied
+    swept keys of a grid (a sampled sweep has sampled.png): a row of panels per field that
+    varies, x the first numeric key, one line per value of the next, a panel per combination
+    of the rest; each point the median over its replicates with the interquartile band, n in
+    the legend."""
+    run = report.run
+    x, line_keys, panel_keys = sweep_roles(run, [])
+    if frame is None or frame.empty or x is None or run.sampled_keys:
+        return
+    numeric = [c for c in fields if pd.api.types.is_numeric_dtype(frame[c])]
+    varying = [c for c in numeric if frame[c].nunique() > 1]
+    if not varying:
+        return
+    stats = pd.concat([frame.groupby("point")[field].agg(
+        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
+        tasks="count").reset_index().assign(field=field) for field in varying], ignore_index=True)
+    stats = run.points.merge(stats, on="point")
+    stats = stats[["field", "point", *run.swept_keys, "median", "q25", "q75", "tasks"]]
+    panels = panels_and_lines(stats[stats.field == varying[0]], line_keys, panel_keys)
+    fig, axes = plt.subplots(len(varying), len(panels), figsize=(4.4 * len(panels), 2.9 * len(varying)),
+                             squeeze=False, sharex=True)
+    for row, field in zip(axes, varying):
+        for ax, (panel, _) in zip(row, panels):
+            rows = stats[stats.field == field]
+            for key, value in zip(panel_keys, panel):
+                rows = rows[rows[key] == value]
+            for line, points, color in panels_and_lines(rows, line_keys, [])[0][1]:
+                points = points.sort_values(x)
+                label = f"{values_label(line_keys, line) or 'all'} ({count_text(points.tasks)})"
+                ax.plot(points[x], points["median"], color=color, marker="o", label=label)
+                if points.tasks.max() > 1:
+                    ax.fill_between(points[x], points.q25, points.q75, color=color, alpha=0.2)
+            if panel_keys:
+                ax.set_title(values_label(panel_keys, panel), fontsize="small")
+            ax.grid(alpha=0.3)
+        row[0].set_ylabel(field)
+    for ax in axes[-1]:
+        ax.set_xlabel(x.split(".")[-1])
+    axes[0][0].legend(fontsize="x-small")
+    fig.tight_layout()
+    constant = [c for c in numeric if c not in varying]
+    same = (" The same in every task, not drawn: " + ", ".join(
+        f"{c} = {value_text(frame[c].iloc[0])}" for c in constant) + ".") if constant else ""
+    what = {"ga": "the final best individual's fitness and fields", "sweep": "the record's fields",
+            "qd": "the final archive's numbers", "exhaustive": "the count reductions"}[run.driver]
+    report.save(fig, "results.png", "Results against the swept keys",
+                f"Per sweep point, {what} (each that varies, a row of panels) against "
+                f"{x.split('.')[-1]}: the median over its replicates (n, the tasks, in the legend) "
+                f"with the band between the 25th and 75th percentiles where n > 1; one line per "
+                f"value of {', '.join(k.split('.')[-1] for k in line_keys) or 'nothing else'}"
+                + (f", a panel per {', '.join(k.split('.')[-1] for k in panel_keys)}" if panel_keys else "")
+                + f". The kernel has no figure module, so these are its figures.{same}", data=stats)
 
 
 def island_curves(report, max_points=12):

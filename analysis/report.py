@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import LoadError, load
 from .figures import (Report, fitness_curves, histograms, island_curves, qd_archive_map, qd_final,
-                      qd_progress, sampled_scatter)
+                      qd_progress, results_figure, sampled_figures)
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -57,18 +57,20 @@ def figure_directories(given=()):
 
 def kernel_figures(report, directories=()):
     run = report.run
+    module = figure_module(run.kernel, directories)
     if run.driver == "ga":
-        fitness_curves(report)
+        fitness_curves(report, getattr(module, "validated_fitness", None))
         island_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)
     elif run.driver == "qd":
         qd_archive_map(report)
         qd_progress(report)
-    sampled_scatter(report)
-    module = figure_module(run.kernel, directories)
+    sampled_figures(report)
     if module is not None:
         module.figures(report)
+    else:
+        results_figure(report, *task_results(run))
 
 
 def cell_text(value):
@@ -102,34 +104,71 @@ def mean_and_spread(values):
     return f"{values.mean():.4g} ± {values.std():.2g}"
 
 
-def results_table(run, max_columns=8):
-    """Per sweep point: the mean and spread over its replicates of what each task produced:
-    the best individual's fitness and fields (ga), the record's numeric fields (sweep), the
-    final archive's occupied cells, coverage, QD score, best fitness and evaluations (qd), the
-    count reductions (exhaustive)."""
+def task_results(run):
+    """(frame, fields): what each task produced, one row per task with its point and swept
+    values, and the columns that say it: the best individual's fitness, fields and validated
+    fields (ga), the record's fields (sweep), the final archive's occupied cells, coverage,
+    QD score, best fitness and evaluations (qd), the count reductions (exhaustive). (None, [])
+    for an exhaustive run without counts."""
     if run.driver == "ga":
         frame = run.with_params(run.best[run.best.position == 0])
-        fields = [c for c in frame.columns if c not in ("task", "position", "genome", "point",
-                                                        "replicate", *run.swept_keys)]
-    elif run.driver == "sweep":
+        return frame, [c for c in frame.columns
+                       if c not in ("task", "position", "point", "replicate", *run.swept_keys)]
+    if run.driver == "sweep":
         frame = run.records
-        fields = [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
-    elif run.driver == "qd":
-        frame = qd_final(run)
-        fields = ["occupied", "coverage", "qd_score", "best", "evaluations"]
-    else:
-        counts = run.reductions[run.reductions.kind == "count"]
-        if counts.empty:
-            return None
-        frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value")
-                                .reset_index())
-        fields = sorted(set(counts.reduction))
-    numeric = [c for c in fields if pd.api.types.is_numeric_dtype(frame[c])][:max_columns]
+        return frame, [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
+    if run.driver == "qd":
+        return qd_final(run), ["occupied", "coverage", "qd_score", "best", "evaluations"]
+    counts = run.reductions[run.reductions.kind == "count"]
+    if counts.empty:
+        return None, []
+    frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value").reset_index())
+    return frame, sorted(set(counts.reduction))
+
+
+def results_table(run):
+    """(table, left out): per sweep point, the mean and spread over its replicates of each
+    numeric field of `task_results`; `left out` names the fields that have no mean (text,
+    lists). (None, left out) for no numbers."""
+    frame, fields = task_results(run)
+    if frame is None:
+        return None, []
+    numeric = [c for c in fields if pd.api.types.is_numeric_dtype(frame[c])]
+    left_out = [c for c in fields if c not in numeric]
     if not numeric or frame.empty:
-        return None
+        return None, left_out
     table = frame.groupby("point").agg(
         tasks=("task", "count"), **{c: (c, mean_and_spread) for c in numeric}).reset_index()
-    return run.points.merge(table, on="point")
+    return run.points.merge(table, on="point"), left_out
+
+
+RESULT_TABLES = {"ga": "best", "sweep": "records", "qd": "qd_history", "exhaustive": "reductions"}
+
+
+def results_html(run, table, left_out, fields_per_table=8):
+    """The results table in parts of at most `fields_per_table` fields, each after the point's
+    columns, so a wide one stays readable without a field dropped; then the fields left out
+    and where they are."""
+    if table is None:
+        return left_out_html(run, left_out)
+    head = [c for c in table.columns if c in ("point", *run.swept_keys, "tasks")]
+    fields = [c for c in table.columns if c not in head]
+    parts = [fields[k:k + fields_per_table] for k in range(0, len(fields), fields_per_table)]
+    text = "<h2>Results</h2><p>Per sweep point, over its replicates: mean ± standard deviation"
+    text += (f"; {len(fields)} fields in {len(parts)} tables of up to {fields_per_table}.</p>"
+             if len(parts) > 1 else ".</p>")
+    return text + "".join(table_html(table[[*head, *part]]) for part in parts) + \
+        left_out_html(run, left_out)
+
+
+def left_out_html(run, left_out):
+    """Which fields the results table leaves out, and where each task's values are."""
+    if not left_out:
+        return ""
+    return (f"<p>Not in the results table (no mean: text or lists): "
+            f"{html.escape(', '.join(left_out))}; each task's values are in the table "
+            f"<code>{RESULT_TABLES[run.driver]}</code> of <code>analysis.load</code> and in "
+            f"<code>python3 -m analysis export</code>.</p>")
 
 
 def write_index(report, result_path):
@@ -143,10 +182,8 @@ def write_index(report, result_path):
                                          failed=("failed", "sum"),
                                          wall_time=("wall_time", "sum")).reset_index()
     sweep = run.points.merge(summary, on="point")
-    results = results_table(run)
-    results_html = "" if results is None else (
-        "<h2>Results</h2><p>Per sweep point, over its replicates: mean ± standard deviation.</p>"
-        + table_html(results))
+    results, left_out = results_table(run)
+    results = results_html(run, results, left_out)
     failures = run.failures
     failure_note = ""
     if len(failures):
@@ -168,7 +205,7 @@ img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style><
 <p>{html.escape(result_path)}: {html.escape(run.kernel)} kernel, {html.escape(run.driver)} driver</p>
 <h2>Provenance</h2>{table_html(shown)}
 <h2>Sweep</h2>{table_html(sweep)}
-{results_html}
+{results}
 {failure_note}
 {figures}
 <h2>Config</h2><pre>{html.escape(str(provenance.get('config_text', '')))}</pre>

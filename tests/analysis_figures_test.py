@@ -11,19 +11,30 @@ import csv
 import io
 import os
 import unittest
+from unittest import mock
 
 import h5py
 import numpy as np
 
 from cli_support import TempDirTest, levelforge
 import analysis  # the repository's package: cli_support puts it on the path
-from analysis import report as analysis_report
+from analysis import figures as analysis_figures, report as analysis_report
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def text(value):
     return value.decode() if isinstance(value, bytes) else value
+
+
+def axes_drawn(fig):
+    """What a reader sees of each visible panel of `fig`: labels, scales, and its lines that
+    have a legend entry, each as (label, points, marker)."""
+    return [{"xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(), "title": ax.get_title(),
+             "xscale": ax.get_xscale(), "yscale": ax.get_yscale(),
+             "lines": [(line.get_label(), len(line.get_xdata()), line.get_marker())
+                       for line in ax.get_lines() if not line.get_label().startswith("_")]}
+            for ax in fig.axes if ax.get_visible()]
 
 
 class FigureData(TempDirTest):
@@ -38,7 +49,16 @@ class FigureData(TempDirTest):
         # In this process, as analysis_report_test.py does: a Python with matplotlib and pandas
         # costs more to start than most of these reports take to make.
         errors = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
+        # Each figure's panels as drawn, taken as it is saved: self.drawn[name].
+        self.drawn = {}
+        save = analysis_figures.Report.save
+
+        def keep(report, fig, name, *args, **kwargs):
+            self.drawn[name] = axes_drawn(fig)
+            return save(report, fig, name, *args, **kwargs)
+
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors), \
+                mock.patch.object(analysis_figures.Report, "save", keep):
             made = analysis_report.main([result, "-o", out, *extra])
         self.assertEqual(made, 0, errors.getvalue())
         return result, out
@@ -77,6 +97,121 @@ class FigureData(TempDirTest):
         for point in {p for p, _ in got}:
             medians = [got[(point, g)] for g in range(len([k for k in got if k[0] == point]))]
             self.assertEqual(medians, sorted(medians), f"point {point}: the curve falls")
+
+    def test_a_noisy_fitness_is_drawn_as_measured_with_the_validated_final_best(self):
+        # match3's fitness is an estimate over playouts (it validates: /ga/validation). Its
+        # validated fitness comes from the kernel's figure module, here one written for the test.
+        modules = self.path("modules")
+        os.makedirs(modules)
+        with open(os.path.join(modules, "match3.py"), "w") as module:
+            module.write("from analysis.kernels.match3 import figures  # noqa: F401\n\n\n"
+                         "def validated_fitness(run, best):\n"
+                         "    return 1 - (best['params.target'] - best['validated_p_normal']).abs()\n")
+        result, out = self.report("configs/demo.yaml", "--set", "ga.generations=8", "--set",
+                                  "params.validation_playouts=500", figures=[modules])
+        rows = self.data(out, "fitness")
+        with h5py.File(result, "r") as f:
+            best = f["ga/history"]["best"]
+            validated = f["ga/validation"][:, 0]["validated_p_normal"]
+            points = f["points"][()]
+            replicates = int(f.attrs["replicates"])
+        self.assertTrue((np.diff(best, axis=1) < 0).any(), "no generation's best fell: the case is not tested")
+        got = {(int(row["point"]), int(row["generation"])): row for row in rows}
+        self.assertEqual(len(got), len(points) * best.shape[1])
+        for point in points["point"]:
+            mine = slice(point * replicates, (point + 1) * replicates)
+            for generation in range(best.shape[1]):
+                self.assertAlmostEqual(float(got[(point, generation)]["median"]),
+                                       np.median(best[mine, generation]), places=12, msg=(point, generation))
+        for point in points["point"]:
+            mine = slice(point * replicates, (point + 1) * replicates)
+            for generation in range(best.shape[1]):
+                last = generation == best.shape[1] - 1
+                self.assertEqual(got[(point, generation)]["validated"] != "", last, (point, generation))
+            expected = np.median(1 - np.abs(points["params.target"][point] - validated[mine]))
+            self.assertAlmostEqual(float(got[(point, best.shape[1] - 1)]["validated"]), expected, places=12)
+        [panel] = self.drawn["fitness.png"]
+        self.assertIn("measured in the generation", panel["ylabel"])
+        self.assertNotIn("so far", panel["ylabel"])
+        self.assertIn("final best, validated", [label for label, *_ in panel["lines"]])
+        with open(os.path.join(out, "index.html")) as index:
+            self.assertIn("not the best found so far", index.read())
+
+    def test_a_point_stopped_at_generation_0_is_drawn_and_n_is_given(self):
+        # A 1-bit genome: a population of 30 holds the optimum at once, stop_fitness ends it there.
+        result, out = self.report("tests/data/doc_ga.yaml", "--set",
+                                  "sweep={grid: {params.length: [1, 24]}, replicates: 2}")
+        with h5py.File(result, "r") as f:
+            ran = (f["ga/history"]["generation"] >= 0).sum(axis=1)
+        self.assertEqual(ran[:2].tolist(), [1, 1], "point 0 ran past generation 0: the case is not tested")
+        [panel] = self.drawn["fitness.png"]
+        self.assertEqual(len(panel["lines"]), 2)
+        for label, points, marker in panel["lines"]:
+            self.assertTrue(points > 1 or marker not in ("", "None", None), f"{label}: drawn as nothing")
+        self.assertIn("median of 2 replicates, IQR band", panel["ylabel"])
+
+    def test_a_loguniform_key_gets_log_axes_and_one_replicate_no_median(self):
+        self.report("tests/data/doc_ga.yaml", "--set",
+                    "sweep={sample: {method: lhs, n: 6, space: {ga.mutation_rate: {loguniform: [0.001, 0.1]}, "
+                    "params.length: {int: [8, 40]}}}, replicates: 1}")
+        curves, colors = self.drawn["fitness.png"]
+        self.assertIn("one replicate per point", curves["ylabel"])
+        self.assertNotIn("median", curves["ylabel"])
+        self.assertEqual((colors["ylabel"], colors["yscale"]), ("ga.mutation_rate (log scale)", "log"))
+        panels = self.drawn["sampled.png"]
+        rate = [p for p in panels if p["xlabel"].startswith("mutation_rate")]
+        length = [p for p in panels if p["xlabel"] == "length"]
+        self.assertTrue(rate and length)
+        self.assertEqual({(p["xscale"]) for p in rate}, {"log"})
+        self.assertEqual({(p["xscale"]) for p in length}, {"linear"})
+
+    def test_histograms_of_tasks_of_different_sizes_are_their_shares(self):
+        # 300 and 20000 start values: on one count axis the small task would lie flat at zero.
+        result, out = self.report("tests/data/doc_exhaustive.yaml", "--set",
+                                  "sweep={grid: {params.count: [300, 20000]}}")
+        rows = self.data(out, "histograms")
+        with h5py.File(result, "r") as f:
+            steps = f["exhaustive/histograms/steps"][()][:, 1:-1]
+        self.assertEqual(len(rows), steps.size)
+        for row in rows:
+            task, count = int(row["task"]), int(row["count"])
+            self.assertAlmostEqual(float(row["share"]), count / steps[task].sum(), places=12)
+        [panel] = self.drawn["histograms.png"]
+        self.assertEqual(panel["ylabel"], "share of the task's count")
+
+    def test_a_kernel_without_figures_gets_its_records_against_the_swept_keys(self):
+        # onemax has no figure module (analysis/kernels/): the generic results figure.
+        config = self.write("""\
+            experiment: onemax-sweep
+            kernel: onemax
+            driver: sweep
+            sweep:
+              grid: {params.length: [8, 32], params.climb_steps: [5, 50]}
+              replicates: 3
+            seed: 4
+            """, "onemax_sweep.yaml")
+        result, out = self.report(config)
+        rows = self.data(out, "results")
+        with h5py.File(result, "r") as f:
+            records = f["sweep/records"][()]
+            points = f["points"][()]
+        varying = [name for name in records.dtype.names if len(np.unique(records[name])) > 1]
+        self.assertEqual(sorted({row["field"] for row in rows}), sorted(varying))
+        self.assertEqual(len(rows), len(varying) * len(points))
+        for row in rows:
+            point = int(row["point"])
+            values = records[row["field"]][point * 3:(point + 1) * 3]
+            self.assertEqual(int(row["params.length"]), points["params.length"][point])
+            self.assertEqual(int(row["tasks"]), 3)
+            self.assertEqual(float(row["median"]), np.median(values))
+            self.assertEqual(float(row["q25"]), np.quantile(values, 0.25))
+        panels = self.drawn["results.png"]
+        self.assertEqual([p["ylabel"] for p in panels], varying)
+        self.assertEqual(panels[-1]["xlabel"], "length")
+        for panel in panels:
+            self.assertEqual([(label, points) for label, points, _ in panel["lines"]],
+                             [("climb_steps=5 (n=3)", 2), ("climb_steps=50 (n=3)", 2)])
+        self.assertGreater(os.path.getsize(os.path.join(out, "results.png")), 5000)
 
     def test_match3_targets_plot_the_estimator_each_point_selected_on(self):
         result, out = self.report(

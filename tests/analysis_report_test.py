@@ -15,6 +15,7 @@ Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the
 import contextlib
 import csv
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -55,9 +56,11 @@ CASES = {
                                      "--set", "sweep.replicates=1"],
                   ["qd_archive.png", "qd_progress.png", "qd_levels.png"]),
     "tiltmaze_pairs": ("tiltmaze_4x4_pairs.yaml", [], ["histograms.png", "tiltmaze_hardest_pair.png"]),
-    # A sampled sweep (Sobol points over three keys): the record fields against them.
-    "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=12", "--set", "sweep.replicates=3"],
-                        ["sampled.png", "tiltmaze_examples.png", "tiltmaze_solvable.png"]),
+    # A sampled sweep (Sobol points over three keys): the record fields against them; 128
+    # mazes, so that some are unsolvable and `solvable` is a 0/1 field that varies.
+    "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=16", "--set", "sweep.replicates=8"],
+                        ["sampled.png", "sampled_fractions.png", "tiltmaze_examples.png",
+                         "tiltmaze_solvable.png"]),
     # A GA over sampled points: one fitness panel colored by the first sampled key.
     "ga_sample": ("../tests/data/doc_ga.yaml",
                   ["--set", "sweep={sample: {method: lhs, n: 12, space: {ga.mutation_rate: "
@@ -201,7 +204,22 @@ class Reports(TempDirTest):
     def test_tiltmaze_sample(self):
         self.report("tiltmaze_sample")
         records, points, replicates = self.hdf5("sweep/records", "points")
+        # The 0/1 fields as the fraction of 1 per bin of each sampled key, with the tasks per bin.
+        fractions = self.data("sampled_fractions")
+        self.assertEqual({r["field"] for r in fractions}, {"solvable", "proven_shortest"})
+        key_of = np.repeat(points, replicates)
+        for (field, key), rows in itertools.groupby(fractions, lambda r: (r["field"], r["key"])):
+            rows = list(rows)
+            self.assertEqual(sum(int(r["tasks"]) for r in rows), len(records), (field, key))
+            for k, row in enumerate(rows):
+                low, high = float(row["low"]), float(row["high"])
+                values = key_of[key]
+                inside = (values == low) if low == high else \
+                    (values >= low) & ((values < high) if k < len(rows) - 1 else (values <= high))
+                self.assertEqual(int(row["tasks"]), int(inside.sum()), (field, key, k))
+                self.assertEqual(int(row["ones"]), int(records[field][inside].sum()), (field, key, k))
         rows = self.data("sampled")
+        self.assertNotIn("solvable", rows[0])
         self.assertEqual([int(r["task"]) for r in rows], list(range(len(records))))
         keys = ("params.wall_density", "params.width", "params.targets")
         for row in rows:
@@ -227,8 +245,13 @@ class Reports(TempDirTest):
         self.assertEqual({int(r["point"]) for r in curves}, set(points["point"]))
 
     def test_tiltmaze_exhaustive(self):
-        self.report("tiltmaze_exhaustive")
-        self.assert_histogram_data("histograms", ["components", "distance", "pair_length", "reachable"])
+        page = self.report("tiltmaze_exhaustive")
+        self.assert_histogram_data("histograms", ["components", "distance", "reachable"])
+        # A run without pairs counts nothing in pair_length: named, not drawn as an empty panel.
+        pairs, _ = self.hdf5("exhaustive/histograms/pair_length")
+        self.assertEqual(pairs[0][1:-1].sum(), 0)
+        self.assertNotIn("pair_length", {row["reduction"] for row in self.data("histograms")})
+        self.assertIn("Left out, nothing counted within their bins: pair_length.", page)
         top, _ = self.hdf5("exhaustive/top/hardest")
         rows = self.data("tiltmaze_hardest")
         self.assertEqual([(r["maze"], r["moves"]) for r in rows],
@@ -382,8 +405,20 @@ class Reports(TempDirTest):
             self.assertIn(masks, first_runs, title)
 
     def test_spawn_ga(self):
-        self.report("spawn_ga")
-        best, validation, _ = self.hdf5("ga/best", "ga/validation")
+        page = self.report("spawn_ga")
+        best, validation, replicates = self.hdf5("ga/best", "ga/validation")
+        # The results table: every numeric field, the validated ones too, with its mean and
+        # spread; the text and list fields named as left out.
+        results = page[page.index("<h2>Results</h2>"):page.index("<h2>Fitness over generations</h2>")]
+        fields = [(best, name) for name in best.dtype.names if name != "position"] + \
+            [(validation, name) for name in validation.dtype.names]
+        numeric = [(table, name) for table, name in fields if table.dtype[name].kind in "if"]
+        self.assertIn("validated_repetition", [name for _, name in numeric])
+        for table, name in numeric:
+            values = table[:replicates, 0][name]  # the one point's tasks, their best
+            self.assertIn(f"<th>{name}</th>", results)
+            self.assertIn(f"<td>{values.mean():.4g} ± {values.std(ddof=1):.2g}</td>", results, name)
+        self.assertRegex(results, r"Not in the results table[^<]*: validated_first_run, genome;")
         strips = list(self.strips().values())
         self.assertEqual(strips, [self.spawn_masks(validation[task, 0]["validated_first_run"])
                                   for task in range(min(len(best), 4))])
