@@ -24,6 +24,7 @@
 #include "runner/config/suggest.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/files/shell_word.hpp"
+#include "runner/output/output_writers.hpp"
 #include "runner/output/provenance.hpp"
 
 namespace {
