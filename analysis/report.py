@@ -234,12 +234,15 @@ def main(argv=None):
     matplotlib.use("Agg")
     parser = argparse.ArgumentParser(prog="python3 -m analysis.report", description=__doc__.split("\n\n")[0])
     parser.add_argument("result", help="a levelforge result file")
-    parser.add_argument("-o", "--output", required=True, help="directory for the figures and index.html")
+    parser.add_argument("-o", "--output",
+                        help="directory for the figures and index.html (default: RESULT's path "
+                             "without .h5, then -report: results/demo.h5 gives results/demo-report)")
     parser.add_argument("--figures", action="append", default=[], metavar="DIR",
                         help="a directory of figure modules, KERNEL.py with figures(report); repeatable")
     args = parser.parse_args(argv)
+    output = args.output or re.sub(r"\.h5$", "", args.result) + "-report"
     try:
-        index = build(args.result, args.output, args.figures)
+        index = build(args.result, output, args.figures)
     except LoadError as error:
         print(f"analysis.report: error: {error}", file=sys.stderr)
         return 2

@@ -226,6 +226,17 @@ class Determinism(ConfigTest):
         island_best = np.where(islands["island"] >= 0, islands["best"], -np.inf).max(axis=2)
         self.assertTrue(np.array_equal(best, island_best), "the task's best is its best island's")
 
+    def test_island_ga_ending_before_its_first_migration(self):
+        """Tasks that end before the first migration (3 generations, migration every 10): the
+        run completes with an empty ga/migrations block, not an error once all work is done."""
+        data = self.check_config(os.path.join(REPO, "configs", "tiltmaze_islands.yaml"),
+                                 ["/ga/migrations"], ["--set", "ga.population=64",
+                                                      "--set", "ga.generations=3",
+                                                      "--set", "sweep.replicates=1"],
+                                 rank_counts=(2,), over_tcp=())
+        self.assertEqual(data["/ga/migrations"].shape, (3, 0))
+        self.assertEqual(data["/ga/island_history"].shape[:2], (3, 3))
+
     def test_qd(self):
         data = self.check(QD_CONFIG, ["/qd/history", "/qd/archive", "/qd/archive_genomes",
                                       "/qd/measure_bins"])

@@ -3,7 +3,8 @@ lines follow it until the next `$` line) is run in a scratch directory holding t
 docs name (results/demo.h5 from a real demo run, level.maze, bad.maze, results.h5, faulty.yaml)
 and its output must be the documented one; every python block runs against the demo's
 result, and so does each `python3 -m analysis` command line on it; every full YAML config
-validates and every fragment validates inside a base config.
+validates and every fragment validates inside a base config; every command in a shipped
+config's comments runs.
 The hdf5-layout.md blocks run in docs_snippet_test.py against each driver's file.
 
 In a documented output, a line `...` stands for any lines (the rest of the output at the end
@@ -104,6 +105,28 @@ def transcripts():
     return found
 
 
+# A command in a shipped config's comments: a comment line indented as one (`#   mpirun ...`)
+# or one in backquotes.
+CONFIG_COMMAND = r"(?:mpirun|mpiexec|levelforge|/usr/bin/python3|python3) [^`]*"
+# Runs of more than 3 s on 2 cores, cut for the test of their configs' commands: what is
+# checked is that each command runs, not what the full run finds.
+WORK_CUTS = {"tiltmaze_islands": " --set ga.generations=10",
+             "matchstick_2digit_k2": " --set params.max_value=30"}
+
+
+def config_commands():
+    """(config, place, command) of every command in the comments of configs/, in order."""
+    found = []
+    for path in sorted((REPO / "configs").rglob("*.yaml")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if not line.startswith("#"):
+                continue
+            indented = re.fullmatch(rf"#\s{{2,}}({CONFIG_COMMAND})", line)
+            commands = [indented.group(1)] if indented else re.findall(rf"`({CONFIG_COMMAND})`", line)
+            found += [(path, f"{path.relative_to(REPO)}:{number}", command) for command in commands]
+    return found
+
+
 def masked(lines):
     """The lines with run-dependent tokens masked and runs of spaces as one (a table's
     padding follows its numbers' widths)."""
@@ -152,9 +175,10 @@ class DocsExamples(unittest.TestCase):
 
     @staticmethod
     def workspace(work):
-        """`work` as the docs' commands expect the repository root: configs/ and
+        """`work` as the docs' commands expect the repository root: configs/, analysis/ and
         build/runner/cli/levelforge."""
         (work / "configs").symlink_to(REPO / "configs")
+        (work / "analysis").symlink_to(REPO / "analysis")
         (work / "build" / "runner" / "cli").mkdir(parents=True)
         (work / "build" / "runner" / "cli" / "levelforge").symlink_to(LEVELFORGE)
 
@@ -212,6 +236,34 @@ class DocsExamples(unittest.TestCase):
             checked += 1
         self.assertEqual(wrong, [], "\n\n".join(wrong))
         self.assertGreater(checked, 20)
+
+    def test_every_command_in_a_config_comment_runs(self):
+        """Each command a shipped config's comments show runs as written (a row number `N`
+        given as 0), in a checkout-like directory where that config's result is made first
+        when no command of the comment makes it."""
+        found = config_commands()
+        self.assertGreaterEqual(len(found), 8)
+        work = pathlib.Path(tempfile.mkdtemp(dir=self.dir))
+        self.workspace(work)
+        wrong = []
+        for config, place, command in found:
+            if command.startswith("python3"):
+                wrong.append(f"{place}: `{command}`: the first python3 on PATH may not see "
+                             "Debian's python3-h5py; the docs name /usr/bin/python3")
+                continue
+            output = yaml.safe_load(config.read_text()).get("output", "")
+            cut = WORK_CUTS.get(config.stem, "")
+            if re.search(r"levelforge run\b", command):
+                command += cut
+            elif output and output in command and not (work / output).exists():
+                made = self.shell(f"mpiexec -n 2 levelforge run {config.relative_to(REPO)} -q{cut}", work)
+                if made.returncode != 0:
+                    wrong.append(f"{place}: making the result for `{command}`:\n{made.stdout}")
+                    continue
+            done = self.shell(re.sub(r"^mpirun\b", "mpiexec", re.sub(r"\bN\b", "0", command)), work)
+            if done.returncode != 0:
+                wrong.append(f"{place}: `{command}` exited {done.returncode}:\n{done.stdout}")
+        self.assertEqual(wrong, [], "\n\n".join(wrong))
 
     def test_python_blocks_run_against_the_demo_result(self):
         for doc in DOCS:

@@ -18,10 +18,12 @@ constexpr int deflate_level = 4;
 
 std::string partial_path(const std::string& final_path) { return final_path + ".partial"; }
 
-// Rows per chunk so that a chunk holds about chunk_bytes; whole trailing dimensions.
+// Rows per chunk so that a chunk holds about chunk_bytes; whole trailing dimensions. A
+// dataset with no elements (an island GA whose tasks end before their first migration) is
+// not chunked: HDF5 refuses a chunk dimension of 0.
 h5::DatasetOptions storage_for(const std::vector<hsize_t>& dims, std::size_t element_size) {
   h5::DatasetOptions options;
-  if (dims.empty() || dims.front() == 0) return options;
+  if (dims.empty() || std::find(dims.begin(), dims.end(), hsize_t{0}) != dims.end()) return options;
   const hsize_t trailing =
       std::accumulate(dims.begin() + 1, dims.end(), hsize_t{1}, std::multiplies<>());
   const hsize_t row_bytes = std::max<hsize_t>(1, trailing * element_size);
