@@ -19,6 +19,7 @@ from unittest import mock
 import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.colors  # noqa: E402
+import matplotlib.legend  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.text  # noqa: E402
 import numpy as np  # noqa: E402
@@ -57,6 +58,12 @@ SHRUNK = {
 }
 
 
+# Clashes left to issue 52's sampled-sweep views (a sampled sweep drawn as a grid: one line per
+# sampled width, a legend of 14 lines longer than its panel, over the title below). Each must
+# still clash, so that a fix removes its entry here.
+KNOWN_CLASHES = {("tiltmaze_sample", "tiltmaze_lengths.png"), ("tiltmaze_sample", "tiltmaze_solvable.png")}
+
+
 class Figure:
     """What a figure showed when the report saved it."""
 
@@ -72,40 +79,53 @@ class Figure:
 
 
 def drawn_texts(fig):
-    """(text, its box in pixels, rotation, size in pixels) of every text the figure draws:
-    the visible, non-blank Text artists its draw reaches (a tick outside the view and the
-    texts of a hidden panel are never drawn)."""
-    drawn = []
-    draw = matplotlib.text.Text.draw
+    """(text, its box in pixels, rotation, size in pixels, legend) of every text the figure
+    draws: the visible, non-blank Text artists its draw reaches (a tick outside the view and
+    the texts of a hidden panel are never drawn), `legend` the one holding it, else None.
+    Each legend drawn is there too, as its frame's box under the text "legend" and itself:
+    a legend hides the texts under it."""
+    drawn, legends = [], []
+    draw_text, draw_legend = matplotlib.text.Text.draw, matplotlib.legend.Legend.draw
 
-    def record(text, renderer):
+    def record_text(text, renderer):
         if text.get_visible() and text.get_text().strip():
             drawn.append(text)
-        return draw(text, renderer)
+        return draw_text(text, renderer)
 
-    with mock.patch.object(matplotlib.text.Text, "draw", record):
+    def record_legend(legend, renderer):
+        if legend.get_visible():
+            legends.append(legend)
+        return draw_legend(legend, renderer)
+
+    with mock.patch.object(matplotlib.text.Text, "draw", record_text), \
+            mock.patch.object(matplotlib.legend.Legend, "draw", record_legend):
         fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    return [(text.get_text(), text.get_window_extent(renderer), text.get_rotation(),
-             text.get_fontsize() * fig.dpi / 72) for text in drawn]
+    holder = {id(text): legend for legend in legends for text in [*legend.get_texts(), legend.get_title()]}
+    return ([(text.get_text(), text.get_window_extent(renderer), text.get_rotation(),
+              text.get_fontsize() * fig.dpi / 72, holder.get(id(text))) for text in drawn]
+            + [("legend", legend.get_window_extent(renderer), None, 0, legend) for legend in legends])
 
 
 def clashes(texts):
     """The pairs of texts that print over each other: their boxes overlap, or both read
     left to right on one line with less than an em between them (two titles side by side
-    then read as one)."""
+    then read as one). A legend clashes with any text but its own."""
     if len(texts) < 2:
         return []
-    names, boxes, turns, ems = zip(*texts)
+    names, boxes, turns, ems, legends = zip(*texts)
     x0, y0, x1, y1 = (np.array([getattr(box, side) for box in boxes])[:, None]
                       for side in ("x0", "y0", "x1", "y1"))
     # Every pair at once: a figure of many panels draws hundreds of tick labels.
     across = np.minimum(x1, x1.T) - np.maximum(x0, x0.T)
     down = np.minimum(y1, y1.T) - np.maximum(y0, y0.T)
-    level = (np.array(turns) % 180 == 0)[:, None]
+    level = np.array([turn is not None and turn % 180 == 0 for turn in turns])[:, None]
     ems = np.array(ems)[:, None]
     one_line = level & level.T & (down > 0.5 * np.minimum(y1 - y0, (y1 - y0).T))
     clash = ((across > 0) & (down > 0)) | (one_line & (across > -np.maximum(ems, ems.T)))
+    frame = np.array([turn is None for turn in turns])[:, None]
+    owner = np.array([id(legend) for legend in legends])[:, None]
+    clash &= ~((frame | frame.T) & (owner == owner.T))
     return [(names[a], names[b]) for a, b in zip(*np.nonzero(np.triu(clash, 1)))]
 
 
@@ -146,7 +166,10 @@ class ShippedReports(unittest.TestCase):
     def test_no_text_prints_over_another(self):
         for (config, name), figure in sorted(self.figures.items()):
             with self.subTest(config=config, figure=name):
-                self.assertEqual(clashes(figure.texts), [])
+                if (config, name) in KNOWN_CLASHES:
+                    self.assertNotEqual(clashes(figure.texts), [], "fixed: remove it from KNOWN_CLASHES")
+                else:
+                    self.assertEqual(clashes(figure.texts), [])
 
     def test_the_check_sees_titles_run_together_and_numbers_printed_over(self):
         # The check itself: what it must find, drawn here.
@@ -155,10 +178,15 @@ class ShippedReports(unittest.TestCase):
         axes[1].set_title("another title as long as that")
         axes[0].annotate("1", (0.5, 0.5))
         axes[0].annotate("15", (0.5, 0.5))
+        axes[1].text(0.05, 0.9, "under", transform=axes[1].transAxes)
+        axes[1].plot([0, 1], [0, 1], label="a line")
+        axes[1].legend(loc="upper left")
         found = clashes(drawn_texts(fig))
         plt.close(fig)
         self.assertIn(("a title long enough to reach the next", "another title as long as that"), found)
         self.assertIn(("1", "15"), found)
+        self.assertIn(("under", "legend"), found)
+        self.assertNotIn(("a line", "legend"), found)
 
     def test_level_pictures_spread_over_the_sweep(self):
         # tilt-maze GA: 8 target lengths; match3 sweep: 36 points, the target the slowest key.
@@ -185,7 +213,7 @@ class ShippedReports(unittest.TestCase):
                 self.assertGreater(few, 0)
                 self.assertEqual(figure.hollow, few)
                 self.assertIn(f"Hollow: {what} of fewer than {FEW_MAZES}", figure.caption)
-                self.assertIn(f"of fewer than {FEW_MAZES} mazes ({count} in the data)",
+                self.assertIn(f"fewer than {FEW_MAZES} mazes",
                               [text for text, *_ in figure.texts])
 
     def test_mazes_counted_up_to_reflection_say_so(self):

@@ -28,7 +28,7 @@ def mark_few(axes, data, x, y, count, line_keys, panel_keys):
             ax.scatter(points[x], points[y], s=30, facecolor="white", edgecolor=color, zorder=3)
     # A black proxy, not one line's color: the legend entry is for every line.
     axes.flat[0].scatter([], [], s=30, facecolor="white", edgecolor="black",
-                         label=f"of fewer than {FEW_MAZES} mazes ({count} in the data)")
+                         label=f"fewer than {FEW_MAZES} mazes")
 
 
 def tiltmaze_sweep(report):
