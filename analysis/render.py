@@ -290,7 +290,8 @@ def path_cells(maze, path):
 def draw_tiltmaze(ax, maze, path=None, number_moves=False):
     """Draw a tilt maze: border and walls thick black, start a green disc, targets red
     squares, and ``path`` (moves like ``"RLURU"`` or a list of cells) a blue polyline
-    through cell centres, with ``number_moves`` the number of each move where it ends.
+    through cell centres, with ``number_moves`` the number of each move where it ends (one
+    label per cell, "2,9" where moves 2 and 9 both end there).
     ``maze`` is a ``Maze`` or its compact string. Returns ``ax``.
     """
     maze = _as_maze(maze)
@@ -310,8 +311,13 @@ def draw_tiltmaze(ax, maze, path=None, number_moves=False):
         # Below the markers, so the start and targets stay readable under the path.
         ax.plot(xs, ys, color="tab:blue", linewidth=2.5, marker="o", markersize=3, zorder=2)
         if number_moves:
-            for move, (x, y) in enumerate(points[1:], start=1):
-                ax.annotate(str(move), (x, y), xytext=(3, 3), textcoords="offset points",
+            # One label per cell: a path that comes back to a cell lists every move ending
+            # there ("2,9"), where one number per move would print over the other.
+            ending = {}
+            for move, point in enumerate(points[1:], start=1):
+                ending.setdefault(point, []).append(str(move))
+            for (x, y), moves in ending.items():
+                ax.annotate(",".join(moves), (x, y), xytext=(3, 3), textcoords="offset points",
                             fontsize=7, color="navy", zorder=7)
     for target in maze.targets:
         x, y = cell_center(maze, target)

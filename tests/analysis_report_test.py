@@ -269,9 +269,14 @@ class Reports(TempDirTest):
         self.report("tiltmaze_ga")
         best, replicates = self.hdf5("ga/best")
         rows = self.data("tiltmaze_best")
-        self.assertEqual([(int(r["task"]), r["maze"], int(r["length"])) for r in rows],
-                         [(task, text(best[task, 0]["maze"]), int(best[task, 0]["length"]))
-                          for task in range(0, min(len(best), 6 * replicates), replicates)])
+        # Replicate 0 of six points spread over the sweep, the first and the last included.
+        tasks = [int(r["task"]) for r in rows]
+        self.assertEqual(len(tasks), min(len(best) // replicates, 6))
+        self.assertEqual((tasks[0], tasks[-1]), (0, len(best) - replicates))
+        self.assertEqual(tasks, sorted(set(tasks)))
+        self.assertEqual([(r["maze"], int(r["length"])) for r in rows],
+                         [(text(best[task, 0]["maze"]), int(best[task, 0]["length"])) for task in tasks])
+        self.assertTrue(all(task % replicates == 0 for task in tasks))
 
     def check_qd_archive(self, name):
         """Every square of the heatmap is an elite of the file, at its cell, with its fitness."""

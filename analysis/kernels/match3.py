@@ -2,8 +2,11 @@
 boards, the boards spread over a QD archive. `analysis.report` calls figures(report) for a run
 of this kernel."""
 
+import textwrap
+
 import matplotlib.pyplot as plt
 
+from . import spread_points
 from ..figures import (by_keys, line_panels, panel_grid, point_label, qd_levels, sweep_roles,
                        targets, values_label, varied_keys)
 from ..render import draw_match3
@@ -21,30 +24,31 @@ def match3_targets(report):
 
 
 def match3_boards(report):
-    """The best board of replicate 0 of each sweep point (up to 6), titled with its target and
-    its success probability by the run's estimator, at selection and validated."""
+    """The best board of replicate 0 of up to six sweep points spread over the sweep, titled
+    with its point and its success probability by the run's estimator, at selection and
+    validated."""
     run = report.run
     levels = run.levels
     if levels is None:
         return
     best = run.best[(run.best.position == 0) & (run.best.replicate == 0)]
-    shown = best.sort_values("point").head(6).reset_index(drop=True)
+    shown, which = spread_points(best.sort_values("point"), 6)
     quantity = [f"p_{run.setting('params.estimator', point)}" for point in shown.point]
     fig, axes = plt.subplots(1, len(shown), figsize=(2.6 * len(shown), 4.0), squeeze=False)
     for ax, (_, row), field in zip(axes[0], shown.iterrows(), quantity):
         draw_match3(ax, levels[int(row["task"]), 0])
         validated = f", validated {row[f'validated_{field}']:.3f}" if f"validated_{field}" in row else ""
-        ax.set_title(f"{point_label(run, row['point'])}\n{field} {row[field]:.3f}{validated}",
-                     fontsize="x-small")
+        ax.set_title(f"{textwrap.fill(point_label(run, row['point'], varied_keys(run)), 28)}\n"
+                     f"{field} {row[field]:.3f}{validated}", fontsize="x-small")
     data = shown[[c for c in ("task", "point", *run.swept_keys, "fitness") if c in shown.columns]].copy()
     data["quantity"] = quantity
     data["at_selection"] = [row[q] for q, (_, row) in zip(quantity, shown.iterrows())]
     data["validated"] = [row.get(f"validated_{q}") for q, (_, row) in zip(quantity, shown.iterrows())]
     fig.tight_layout()
     report.save(fig, "match3_boards.png", "Best boards",
-                "The best board of replicate 0 of each sweep point (the first six), before play; "
-                "white cells are empty. Titles: the point, and the board's success probability by "
-                "the run's estimator at selection and validated on fresh playouts.", data=data)
+                f"The best board of replicate 0 of {which}, before play; white cells are empty. "
+                "Titles: the point, and the board's success probability by the run's estimator at "
+                "selection and validated on fresh playouts.", data=data)
 
 
 def match3_normal_fit(report):
@@ -72,7 +76,7 @@ def match3_normal_fit(report):
         ax.plot([0, 1], [0, 1], color="grey", linewidth=1, linestyle="--", label="normal = counted")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-        ax.set_title(f"{values_label(keys, panel)}: normal - counted "
+        ax.set_title(f"{textwrap.fill(values_label(keys, panel), 50)}\nnormal - counted: "
                      f"{rows.normal_minus_empirical.mean():+.3f} (mean)", fontsize="small")
     report.save_panels(fig, axes, ("p_empirical (playouts counted over the threshold)",
                                    "p_normal (normal fit of their scores)"),

@@ -4,28 +4,37 @@ enemies that appeared. `analysis.report` calls figures(report) for a run of this
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
-from ..figures import values_label, point_label, task_label, varied_keys, by_keys, sweep_roles
+from . import spread_points
+from ..figures import (by_keys, point_label, sweep_roles, task_label, value_text, values_label,
+                       varied_keys)
 from ..render import draw_spawn_strip, parse_spawn_levels
+
+
+# One marker per value of the key that orders a sweep's points along their line: numbers
+# written beside the points printed over each other where the lines meet.
+ORDER_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
 
 
 def spawn_tradeoff(report):
     """Difficulty error share against repetition and against per-level entropy. Sweep: a
     point per sweep point (mean over replicates), joined in order of the numeric swept key
-    (labelled with its value) within each value of the other keys. GA: every kept genome at
-    selection and validated."""
+    within each value of the other keys, its marker saying the key's value. GA: every kept
+    genome at selection and validated."""
     run = report.run
     measures = (("repetition", "repetition of consecutive levels (%)", 100),
                 ("entropy", "entropy of a level's mix (bits)", 1))
-    series = []  # (label, marker, frame with error_share and the measures, labels or None)
+    series = []  # (label, marker, frame with error_share and the measures)
+    order, marker_of = None, {}
     if run.driver == "ga":
         best = run.best
-        series.append(("at selection", "o", best, None))
+        series.append(("at selection", "o", best))
         validated = {f"validated_{column}": column
                      for column in ("error_share", "repetition", "entropy")}
         if set(validated) <= set(best.columns):
             series.append(("validated", "s",
-                           best[["task", "position", *validated]].rename(columns=validated), None))
+                           best[["task", "position", *validated]].rename(columns=validated)))
     else:
         records = run.records
         if "error_share" not in records.columns:
@@ -35,33 +44,43 @@ def spawn_tradeoff(report):
         columns = ["error_share", "repetition", "entropy"]
         means = (records.groupby(keys)[columns].mean().reset_index() if keys
                  else records[columns].mean().to_frame().T)
+        if order:
+            marker_of = {value: ORDER_MARKERS[k % len(ORDER_MARKERS)]
+                         for k, value in enumerate(sorted(set(means[order])))}
         others = lines + panels
         for key, rows in by_keys(means, others):
-            rows = rows.sort_values(order) if order else rows
-            series.append((values_label(others, key) or "all tasks", "o", rows,
-                           [f"{value:g}" if isinstance(value, float) else str(value)
-                            for value in rows[order]] if order else None))
+            series.append((values_label(others, key) or "all tasks", "o",
+                           rows.sort_values(order) if order else rows))
     identity = ["task", "position"] if run.driver == "ga" else keys
     data = pd.concat([frame[identity].assign(series=label,
                                               error_share_pct=100 * frame["error_share"],
                                               repetition_pct=100 * frame["repetition"],
                                               entropy_bits=frame["entropy"])
-                      for label, _, frame, _ in series], ignore_index=True)
+                      for label, _, frame in series], ignore_index=True)
     fig, axes = plt.subplots(1, len(measures), figsize=(11, 4.5), squeeze=False)
     for ax, (measure, ylabel, scale) in zip(axes[0], measures):
-        for label, marker, frame, point_labels in series:
+        for label, marker, frame in series:
             x = 100 * frame["error_share"].to_numpy(dtype=float)
             y = scale * frame[measure].to_numpy(dtype=float)
-            line, = ax.plot(x, y, marker=marker, linestyle="-" if point_labels else "none",
-                            label=label)
-            for text, at_x, at_y in zip(point_labels or [], x, y):
-                ax.annotate(text, (at_x, at_y), textcoords="offset points", xytext=(4, 3),
-                            fontsize="x-small", color=line.get_color())
+            if not order:
+                ax.plot(x, y, marker=marker, linestyle="none" if run.driver == "ga" else "-",
+                        label=label)
+                continue
+            line, = ax.plot(x, y, linestyle="-", label=label)
+            for value, at_x, at_y in zip(frame[order], x, y):
+                ax.plot(at_x, at_y, marker=marker_of[value], color=line.get_color(),
+                        linestyle="none")
         ax.set_xlabel("difficulty error share (%)")
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize="small")
-    order_name = "" if run.driver == "ga" or not order else f" Numbers: {order.split('.')[-1]}."
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    for marker in dict.fromkeys(marker_of.values()):
+        shared = [value_text(value) for value, mine in marker_of.items() if mine == marker]
+        handles.append(Line2D([], [], marker=marker, color="black", linestyle="none"))
+        labels.append(f"{order.split('.')[-1]}={', '.join(shared)}")
+    axes[0][0].legend(handles, labels, fontsize="small")
+    order_name = "" if not order else (f" Markers: the {order.split('.')[-1]} of the point, the "
+                                       "line joining its values in order.")
     report.save(fig, "spawn_tradeoff.png", "Difficulty error against variety",
                 "Sum |required - spawned| / sum required against the share of consecutive levels "
                 "with the same set of enemies and the entropy of a level's mix, "
@@ -72,12 +91,16 @@ def spawn_tradeoff(report):
 def spawn_strip(report):
     """The first run's levels of a few tasks: sweep, replicate 0 of up to four points from
     the most to the least repetitive; GA, the best genome's validation run of up to four
-    tasks. Object names from the config's table, else table positions."""
+    tasks (replicate 0 of points spread over a sweep). Object names from the config's table,
+    else table positions."""
     run = report.run
     if run.driver == "ga":
         if "validated_first_run" not in run.best.columns:
             return
-        best = run.with_params(run.best[run.best.position == 0]).head(4)
+        best = run.with_params(run.best[run.best.position == 0]).sort_values("task")
+        # One point: its replicates; several: replicate 0 of points spread over the sweep.
+        best = (spread_points(best[best.replicate == 0], 4)[0] if best.point.nunique() > 1
+                else best.head(4))
         shown = [(f"{task_label(run, row.task, row.point)}: validated repetition "
                   f"{100 * row.validated_repetition:.1f} %", row.validated_first_run)
                  for row in best.itertuples()]
@@ -99,8 +122,9 @@ def spawn_strip(report):
     table = run.param_table("objects")
     names = [str(item.get("name", k)) for k, item in enumerate(table)] if table else None
     objects = len(names) if names else max(max(masks).bit_length() for _, masks in shown) or 1
+    # Constrained: each strip's title clear of the level numbers under the strip above.
     fig, axes = plt.subplots(len(shown), 1, figsize=(10, (0.22 * objects + 0.9) * len(shown)),
-                             squeeze=False)
+                             squeeze=False, layout="constrained")
     for ax, (title, masks) in zip(axes[:, 0], shown):
         draw_spawn_strip(ax, masks, names=names, objects=objects)
         ax.set_title(title, fontsize="small", loc="left")
