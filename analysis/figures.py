@@ -220,17 +220,16 @@ def replicate_stats(frame, column):
         replicates="count").reset_index()
 
 
-def measured_fitness(run, validated_fitness):
+def measured_fitness(run):
     """Per point and generation, over the replicates that ran it: the generation's best
     fitness as measured (median, quartiles, count); at each point's last generation, the
-    median over its replicates of the final best's validated fitness
-    (`validated_fitness(run, best)`; NaN without one)."""
+    median over its replicates of the final best's validated fitness (the kernel's
+    `validated_fitness` field of /ga/validation; NaN where it records none)."""
     stats = replicate_stats(run.history, "best")
     stats["validated"] = np.nan
-    if validated_fitness is not None:
+    if "validated_fitness" in run.best.columns:
         best = run.best[run.best.position == 0]
-        validated = pd.Series(np.asarray(validated_fitness(run, best), dtype=float),
-                              index=best.point.to_numpy()).groupby(level=0).median()
+        validated = best.groupby("point").validated_fitness.median()
         last = stats.generation == stats.groupby("point").generation.transform("max")
         stats.loc[last, "validated"] = stats.point[last].map(validated).to_numpy()
     return stats
@@ -246,17 +245,16 @@ def line_layout(run, max_lines=10):
     return keys[:1], keys[1:]
 
 
-def fitness_curves(report, validated_fitness=None):
+def fitness_curves(report):
     """The fitness per generation, one line per sweep point (panels when points are many):
     the median over its replicates with the interquartile band. An exact fitness: the best
     found so far. An estimate (the kernel validates): the best each generation measured, never
     a running maximum, which would climb on lucky draws alone; and at the last generation the
-    validated fitness of the final best (`validated_fitness(run, best)`, from the kernel's
-    figure module), where there is one."""
+    validated fitness of the final best, where the kernel records one (`validated_fitness`)."""
     run = report.run
     noisy = bool(validation_columns(run))
     if noisy:
-        stats = measured_fitness(run, validated_fitness)
+        stats = measured_fitness(run)
     else:
         stats = replicate_stats(best_so_far(run), "best_so_far")
     stats = run.points.merge(stats, on="point")
@@ -301,8 +299,8 @@ def fitness_caption(noisy, validated, summary):
             f"({summary}). "
             + ("Diamonds, at the last generation: the fitness of the final best measured again "
                "on fresh streams (validated, median over the replicates)." if validated else
-               "The validated fitness of the final best is not drawn: the kernel's figure module "
-               "defines no validated_fitness(run, best); the validated fields are in the results "
+               "The validated fitness of the final best is not drawn: the kernel's validation "
+               "records no validated_fitness field; the validated fields are in the results "
                "table."))
 
 

@@ -59,7 +59,7 @@ def kernel_figures(report, directories=()):
     run = report.run
     module = figure_module(run.kernel, directories)
     if run.driver == "ga":
-        fitness_curves(report, getattr(module, "validated_fitness", None))
+        fitness_curves(report)
         island_curves(report)
     elif run.driver == "exhaustive":
         histograms(report)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "kernels/api/grid.hpp"
 #include "kernels/match3/fast.hpp"
@@ -238,11 +239,17 @@ Match3::Genome Match3::decode(std::span<const std::int64_t> stored) const {
 }
 
 std::vector<FieldSpec> Match3::validation_fields() {
-  return stats_fields("validated_", "validated_", "validation_playouts fresh playouts");
+  auto fields = stats_fields("validated_", "validated_", "validation_playouts fresh playouts");
+  fields.insert(fields.begin(), real_field("validated_fitness",
+                                           "1 - |target - p| by the run's estimator over them"));
+  return fields;
 }
 
 Record Match3::validate(const Genome& genome, Rng& rng) const {
-  return stats_record(play(board(genome), validation_playouts_, rng));
+  const auto stats = play(board(genome), validation_playouts_, rng);
+  Record record{fitness(stats)};
+  for (auto& value : stats_record(stats)) record.push_back(std::move(value));
+  return record;
 }
 
 std::vector<std::size_t> Match3::level_shape() const {

@@ -270,7 +270,8 @@ std::vector<FieldSpec> Monsters::evaluation_fields() {
 }
 
 std::vector<FieldSpec> Monsters::validation_fields() {
-  return {real_field("validated_p_survive", "hero survival over validation_worlds fresh worlds"),
+  return {real_field("validated_fitness", "1 - |target - validated_p_survive|"),
+          real_field("validated_p_survive", "hero survival over validation_worlds fresh worlds"),
           real_field("validated_turns_mean", "turns the hero survived there"),
           real_field("validated_flee_mean", "flee events per world there")};
 }
@@ -324,7 +325,7 @@ monsters::Scenario with_genome(monsters::Scenario scenario, const Monsters::Geno
 Evaluation Monsters::evaluate(const Genome& genome, Rng& rng) const {
   const Summary s =
       play(with_genome(scenario_, genome), layout_, width_, height_, worlds_, scoring_, rng);
-  return {1.0 - std::abs(target_ - s.p_survive()),
+  return {fitness(s.p_survive()),
           {s.p_survive(), s.turns.mean(), s.flee.mean(), s.share(Motive::aggression),
            s.share(Motive::fear)}};
 }
@@ -332,8 +333,10 @@ Evaluation Monsters::evaluate(const Genome& genome, Rng& rng) const {
 Record Monsters::validate(const Genome& genome, Rng& rng) const {
   const Summary s = play(with_genome(scenario_, genome), layout_, width_, height_,
                          validation_worlds_, scoring_, rng);
-  return {s.p_survive(), s.turns.mean(), s.flee.mean()};
+  return {fitness(s.p_survive()), s.p_survive(), s.turns.mean(), s.flee.mean()};
 }
+
+double Monsters::fitness(double p_survive) const { return 1.0 - std::abs(target_ - p_survive); }
 
 // qd driver. The record: p_survive, turns_mean, flee_mean, share_aggression, share_fear.
 std::vector<MeasureSpec> Monsters::measures() const {

@@ -56,6 +56,9 @@ class Monsters {
   [[nodiscard]] const monsters::Scenario& scenario() const { return scenario_; }
 
  private:
+  // 1 - |target - p|: evaluations and validations score alike.
+  [[nodiscard]] double fitness(double p_survive) const;
+
   monsters::Scenario scenario_;
   monsters::Layout layout_;
   monsters::Scoring scoring_;

@@ -254,13 +254,16 @@ std::vector<FieldSpec> Spawn::evaluation_fields() {
 Evaluation Spawn::evaluate(const Genome& genome, Rng& rng) const {
   const Simulator simulator = simulator_for(genome);
   const Metrics m = simulator.measure(runs_, rng);
-  const double excess = m.error_share - max_error_share_;
-  const double fitness = excess > 0 ? -excess : 1 - m.repetition;
   Record record = {simulator.selector().rules().weight_increment,
                    simulator.selector().rules().decay};
   for (auto& value : variety_record(m)) record.push_back(value);
   record.emplace_back(m.stalled_share);
-  return {fitness, std::move(record)};
+  return {fitness(m), std::move(record)};
+}
+
+double Spawn::fitness(const Metrics& metrics) const {
+  const double excess = metrics.error_share - max_error_share_;
+  return excess > 0 ? -excess : 1 - metrics.repetition;
 }
 
 // qd driver. The record: weight_increment, decay, then variety_record (error_share,
@@ -315,14 +318,17 @@ Spawn::Genome Spawn::decode(std::span<const std::int64_t> stored) const {
 
 std::vector<FieldSpec> Spawn::validation_fields() {
   auto fields = variety_fields("validated_", ", over validation_runs fresh runs");
+  fields.insert(fields.begin(), real_field("validated_fitness",
+                                           "the fitness of the validated_ fields (as fitness)"));
   fields.push_back(first_run_field("validated_first_run", "the first validation run"));
   return fields;
 }
 
 Record Spawn::validate(const Genome& genome, Rng& rng) const {
   FirstRun first(required_.size());
-  Record record =
-      variety_record(simulator_for(genome).measure(validation_runs_, rng, first.span()));
+  const Metrics metrics = simulator_for(genome).measure(validation_runs_, rng, first.span());
+  Record record{fitness(metrics)};
+  for (auto& value : variety_record(metrics)) record.push_back(value);
   record.emplace_back(first.text());
   return record;
 }

@@ -70,6 +70,8 @@ class Spawn {
 
  private:
   [[nodiscard]] std::int64_t gene_max(std::size_t gene) const;
+  // The ga driver's fitness of measured metrics: evaluations and validations score alike.
+  [[nodiscard]] double fitness(const spawn::Metrics& metrics) const;
 
   std::vector<spawn::SpawnObject> objects_;
   std::vector<double> required_;
