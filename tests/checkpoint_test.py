@@ -724,12 +724,26 @@ class DiskFull(TempDirTest):
 class Shards(TempDirTest):
     """Sharded + merged == unsharded, for every driver; bad shard sets are refused."""
 
-    def shard_files(self, spec, count, ranks=RANKS):
+    def shard_files(self, spec, count, ranks=RANKS, summaries=None):
+        """The shards' files; each run's summary line appended to `summaries` when given."""
         out = self.path("run.h5")
         for index in range(count):
-            self.assert_ok(levelforge("run", spec["config"], "-o", out, "-q", "--shard", f"{index}/{count}",
-                                      *spec["overrides"], ranks=ranks))
+            result = levelforge("run", spec["config"], "-o", out, "-q", "--shard", f"{index}/{count}",
+                                *spec["overrides"], ranks=ranks)
+            self.assert_ok(result)
+            if summaries is not None:
+                summaries.append(result.stdout.splitlines()[0])
         return [self.path(f"run.shard-{index}-of-{count}.h5") for index in range(count)]
+
+    def assert_shard_summaries(self, summaries, unit, total):
+        """Each shard's summary line counts its own share, round robin, of the run's `total`
+        units (tasks; exhaustive: chunks, which no file lists: then the first line's total)."""
+        if total is None:
+            total = int(re.match(r"levelforge: shard 0/\d+: \d+ of (\d+) ", summaries[0]).group(1))
+        for index, line in enumerate(summaries):
+            share = len(range(index, total, len(summaries)))
+            self.assertTrue(line.startswith(f"levelforge: shard {index}/{len(summaries)}: "
+                                            f"{share} of {total} {unit}s, "), line)
 
     # Smaller than the kill tests' experiments: four runs each.
     SMALL = {"ga": ["--set", "ga.generations=10"], "sweep": ["--set", "sweep.replicates=20"],
@@ -745,7 +759,13 @@ class Shards(TempDirTest):
         # The unsharded run alone (no mpiexec), the shards on 2 ranks: results are the same on
         # any rank count (cli_test's Determinism), and an mpiexec start costs CPU.
         self.assert_ok(levelforge("run", spec["config"], "-o", reference, "-q", *spec["overrides"]))
-        shards = self.shard_files(spec, 3)
+        summaries = []
+        shards = self.shard_files(spec, 3, summaries=summaries)
+        if driver == "exhaustive":
+            self.assert_shard_summaries(summaries, "chunk", None)
+        else:
+            with h5py.File(reference, "r") as f:
+                self.assert_shard_summaries(summaries, "task", len(f["tasks"]))
         with h5py.File(shards[1], "r") as f:
             self.assertEqual((f.attrs["shard_index"], f.attrs["shard_count"]), (1, 3))
         merged = self.path("merged.h5")

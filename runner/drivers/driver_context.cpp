@@ -163,7 +163,7 @@ std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_
 
 std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
                                                     const std::vector<std::uint64_t>& done,
-                                                    const char* unit_name) const {
+                                                    const char* unit_name) {
   if (!done.empty() && done.back() >= total) {
     throw CheckpointError(fmt::format("the saved work names {} {}, but this run has only {}",
                                       unit_name, done.back(), total));
@@ -180,11 +180,12 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
         left.size(), unit_name, fmt::join(left.begin(), left.begin() + shown, ", "),
         std::ssize(left) > shown ? ", ..." : ""));
   }
+  run_units = total;
+  shard_units = done.size() + left.size();
   // Said here, where every driver learns what its checkpoint restored: of this shard's units.
   if (checkpoint != nullptr && session > 0 && comm.rank() == 0) {
-    const auto owned = done.size() + left.size();
-    fmt::print(stderr, "levelforge: resumed: {} of {} {}{} restored\n", done.size(), owned,
-               unit_name, owned == 1 ? "" : "s");
+    fmt::print(stderr, "levelforge: resumed: {} of {} {}{} restored\n", done.size(), shard_units,
+               unit_name, shard_units == 1 ? "" : "s");
   }
   return left;
 }
