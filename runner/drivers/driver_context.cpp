@@ -111,13 +111,19 @@ std::pair<std::vector<std::int64_t>, std::uint64_t> DriverContext::restore_tasks
   return {std::move(ids), units};
 }
 
-std::string DriverContext::ways_on_after_abort() const {
-  if (checkpoint == nullptr) return {};
-  return fmt::format(
-      "\nthe finished work is kept in {}: `{}` records this failure and goes on; once the "
-      "kernel is fixed and rebuilt, `{}` runs the rest with the new build",
-      checkpoint->directory(), resume_command_text(experiment.output, " --set on_error=record"),
-      resume_command_text(experiment.output, " --retry-failed"));
+std::string DriverContext::stop_on_kernel_error(const std::string& error) const {
+  if (checkpoint == nullptr) return error;
+  try {
+    checkpoint->save_stop_error(error);
+  } catch (const std::exception& unsaved) {
+    return fmt::format(
+        "{}\nthe checkpoint could not keep this error ({}); its finished work is "
+        "kept in {}: {}",
+        error, unsaved.what(), checkpoint->directory(),
+        ways_on_after_kernel_error(experiment.output));
+  }
+  return fmt::format("{}\nthe finished work is kept in {}: {}", error, checkpoint->directory(),
+                     ways_on_after_kernel_error(experiment.output));
 }
 
 void DriverContext::log_failed_tasks(std::uint64_t units) {

@@ -152,16 +152,17 @@ struct DriverContext {
       throw;
     } catch (const std::exception& error) {
       if (!experiment.record_failures) {
-        throw TaskError(describe_task(experiment, task) + place() + ": " + error.what() +
-                        ways_on_after_abort());
+        throw TaskError(
+            stop_on_kernel_error(describe_task(experiment, task) + place() + ": " + error.what()));
       }
       return std::string(error.what());
     }
   }
 
-  // What a kernel's exception under on_error: abort leaves a user to do: the checkpoint's
-  // commands that keep the finished work. Empty without a checkpoint.
-  [[nodiscard]] std::string ways_on_after_abort() const;
+  // A kernel's exception under on_error: abort, `error` naming where it was thrown: the
+  // checkpoint keeps it for `inspect` and the next resume, and the message the run ends with
+  // adds the checkpoint's commands that keep the finished work.
+  [[nodiscard]] std::string stop_on_kernel_error(const std::string& error) const;
 
   // After the work of a driver whose unit is the task: a /tasks row for each failed task this
   // rank holds, with `units` work units.
