@@ -22,7 +22,7 @@ import h5py
 import numpy as np
 
 from cli_support import TempDirTest, levelforge, mpi_command
-from checkpoint_test import kill_orphans
+from checkpoint_test import UNFINALIZED, kill_orphans
 
 SWEEP = """
     experiment: faulty-sweep
@@ -72,6 +72,7 @@ class FailureTest(TempDirTest):
         out = self.path(name)
         result = levelforge("run", config, "-o", out, "-q", *extra, ranks=ranks, timeout=120)
         self.assertEqual(result.returncode, expect, result.stderr)
+        self.assertNotRegex(result.stderr, UNFINALIZED)
         return out
 
     def failures(self, path):
@@ -93,6 +94,9 @@ class Abort(FailureTest):
             self.assertEqual(match.group(2), "0")
             self.assertEqual(match.group(3), "params.value=3")
             self.assertIn("faulty: failing on purpose at value 3", result.stderr)
+            if ranks is not None:
+                # Exit 1 aborts the job; the exits 3 and 75 of the other tests must not.
+                self.assertRegex(result.stderr, UNFINALIZED)
             self.assertFalse(os.path.exists(out))
             # The checkpoint keeps why the run stopped, for `inspect` and the next resume; any
             # rank that said so had saved it first.
