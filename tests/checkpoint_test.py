@@ -128,7 +128,8 @@ def saved_units(path):
 # What Open MPI's launcher prints for a rank that did not end through MPI_Finalize (MPI_Abort,
 # a signal, an exit without it); a non-zero exit after MPI_Finalize gets only its "terminated
 # normally" report (docs/cli.md, "Exit codes").
-UNFINALIZED = re.compile(r'MPI_ABORT was invoked|exited on signal|exiting improperly|without calling "finalize"')
+UNFINALIZED = re.compile(r'MPI_ABORT was invoked|help-mpi-api.txt / mpi-abort|exited on signal|'
+                         r'exiting improperly|without calling "finalize"')
 
 
 def interrupt_sweep(out, *extra):
@@ -746,7 +747,8 @@ class Shards(TempDirTest):
         """Each shard's summary line counts its own share, round robin, of the run's `total`
         units (tasks; exhaustive: chunks, which no file lists: then the first line's total)."""
         if total is None:
-            total = int(re.match(r"levelforge: shard 0/\d+: \d+ of (\d+) ", summaries[0]).group(1))
+            self.assertRegex(summaries[0], r"^levelforge: shard 0/\d+: \d+ of \d+ ")
+            total = int(summaries[0].split()[5])
         for index, line in enumerate(summaries):
             share = len(range(index, total, len(summaries)))
             self.assertTrue(line.startswith(f"levelforge: shard {index}/{len(summaries)}: "
