@@ -125,6 +125,13 @@ def saved_units(path):
     return int(tasks["units"][first].sum() + tasks["units_before"][~first].sum())
 
 
+# What Open MPI's launcher prints for a rank that did not end through MPI_Finalize (MPI_Abort,
+# a signal, an exit without it); a non-zero exit after MPI_Finalize gets only its "terminated
+# normally" report (docs/cli.md, "Exit codes").
+UNFINALIZED = re.compile(r'MPI_ABORT was invoked|help-mpi-api.txt / mpi-abort|exited on signal|'
+                         r'exiting improperly|without calling "finalize"')
+
+
 def interrupt_sweep(out, *extra):
     """The sweep experiment into `out`, stopped by SIGUSR1 once 3000 tasks are done; returns
     the exit code (75: checkpointed)."""
@@ -288,6 +295,7 @@ class Checkpoints(TempDirTest):
                 break
         _, stderr = process.communicate(timeout=60)
         self.assertEqual(process.returncode, 75, stderr)
+        self.assertNotRegex(stderr, UNFINALIZED)
         self.assertIn(f"stopped by signal {int(signum)}", stderr)
         self.assertIn(f"continue with `levelforge resume {out}`", stderr)
         self.assertFalse(os.path.exists(out))
@@ -724,12 +732,27 @@ class DiskFull(TempDirTest):
 class Shards(TempDirTest):
     """Sharded + merged == unsharded, for every driver; bad shard sets are refused."""
 
-    def shard_files(self, spec, count, ranks=RANKS):
+    def shard_files(self, spec, count, ranks=RANKS, summaries=None):
+        """The shards' files; each run's summary line appended to `summaries` when given."""
         out = self.path("run.h5")
         for index in range(count):
-            self.assert_ok(levelforge("run", spec["config"], "-o", out, "-q", "--shard", f"{index}/{count}",
-                                      *spec["overrides"], ranks=ranks))
+            result = levelforge("run", spec["config"], "-o", out, "-q", "--shard", f"{index}/{count}",
+                                *spec["overrides"], ranks=ranks)
+            self.assert_ok(result)
+            if summaries is not None:
+                summaries.append(result.stdout.splitlines()[0])
         return [self.path(f"run.shard-{index}-of-{count}.h5") for index in range(count)]
+
+    def assert_shard_summaries(self, summaries, unit, total):
+        """Each shard's summary line counts its own share, round robin, of the run's `total`
+        units (tasks; exhaustive: chunks, which no file lists: then the first line's total)."""
+        if total is None:
+            self.assertRegex(summaries[0], r"^levelforge: shard 0/\d+: \d+ of \d+ ")
+            total = int(summaries[0].split()[5])
+        for index, line in enumerate(summaries):
+            share = len(range(index, total, len(summaries)))
+            self.assertTrue(line.startswith(f"levelforge: shard {index}/{len(summaries)}: "
+                                            f"{share} of {total} {unit}s, "), line)
 
     # Smaller than the kill tests' experiments: four runs each.
     SMALL = {"ga": ["--set", "ga.generations=10"], "sweep": ["--set", "sweep.replicates=20"],
@@ -745,7 +768,13 @@ class Shards(TempDirTest):
         # The unsharded run alone (no mpiexec), the shards on 2 ranks: results are the same on
         # any rank count (cli_test's Determinism), and an mpiexec start costs CPU.
         self.assert_ok(levelforge("run", spec["config"], "-o", reference, "-q", *spec["overrides"]))
-        shards = self.shard_files(spec, 3)
+        summaries = []
+        shards = self.shard_files(spec, 3, summaries=summaries)
+        if driver == "exhaustive":
+            self.assert_shard_summaries(summaries, "chunk", None)
+        else:
+            with h5py.File(reference, "r") as f:
+                self.assert_shard_summaries(summaries, "task", len(f["tasks"]))
         with h5py.File(shards[1], "r") as f:
             self.assertEqual((f.attrs["shard_index"], f.attrs["shard_count"]), (1, 3))
         merged = self.path("merged.h5")

@@ -22,7 +22,7 @@ import h5py
 import numpy as np
 
 from cli_support import TempDirTest, levelforge, mpi_command
-from checkpoint_test import kill_orphans
+from checkpoint_test import UNFINALIZED, kill_orphans
 
 SWEEP = """
     experiment: faulty-sweep
@@ -72,6 +72,7 @@ class FailureTest(TempDirTest):
         out = self.path(name)
         result = levelforge("run", config, "-o", out, "-q", *extra, ranks=ranks, timeout=120)
         self.assertEqual(result.returncode, expect, result.stderr)
+        self.assertNotRegex(result.stderr, UNFINALIZED)
         return out
 
     def failures(self, path):
@@ -94,6 +95,20 @@ class Abort(FailureTest):
             self.assertEqual(match.group(3), "params.value=3")
             self.assertIn("faulty: failing on purpose at value 3", result.stderr)
             self.assertFalse(os.path.exists(out))
+            # The checkpoint keeps why the run stopped, for `inspect` and the next resume; any
+            # rank that said so had saved it first.
+            error = (f"task {match.group(1)} (point 0 (params.value=3), replicate {match.group(4)}): "
+                     "faulty: failing on purpose at value 3")
+            inspected = levelforge("inspect", out)
+            self.assert_ok(inspected)
+            self.assertIn(f"{out} does not exist yet: its run was stopped by a kernel's error",
+                          inspected.stdout)
+            self.assertIn(f"stopped by           {error} (on_error: abort, session 0)", inspected.stdout)
+            self.assertIn(f"`levelforge resume {out} --set on_error=record` records this failure",
+                          inspected.stdout)
+        resumed = levelforge("resume", out, "--set", "on_error=record", "-q")
+        self.assertEqual(resumed.returncode, 3, resumed.stderr)
+        self.assertIn(f"levelforge: session 0 stopped on a kernel's error: {error}\n", resumed.stderr)
 
     def test_an_exhaustive_chunk_that_throws_names_its_index_range(self):
         config = self.config_file(EXHAUSTIVE.replace("on_error: record", "on_error: abort"))

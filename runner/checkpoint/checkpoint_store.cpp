@@ -28,6 +28,8 @@ constexpr std::string_view unfinished_manifest_name = "manifest.h5.tmp";
 // and the first session of a retry in progress.
 constexpr std::int64_t checkpoint_format_version = 3;
 constexpr std::string_view identity_key = "identity";
+// "sSSSS-rRRRRRR-stop.h5": a rank's stop error in session SSSS.
+constexpr std::string_view stop_suffix = "-stop.h5";
 
 std::vector<std::byte> to_bytes(const std::string& text) {
   const auto* first = reinterpret_cast<const std::byte*>(text.data());
@@ -150,6 +152,14 @@ std::string resume_command_text(const std::string& output, const std::string& ex
   return shell_command({"levelforge", "resume", output}) + extra;
 }
 
+std::string ways_on_after_kernel_error(const std::string& output) {
+  return fmt::format(
+      "`{}` records this failure and goes on; once the kernel is fixed and rebuilt, `{}` runs "
+      "the rest with the new build",
+      resume_command_text(output, " --set on_error=record"),
+      resume_command_text(output, " --retry-failed"));
+}
+
 namespace {
 
 std::int64_t retry_session_of(const Segment& manifest) {
@@ -183,6 +193,29 @@ std::string other_build(const std::string& output, const RunIdentity& saved, con
       "CONFIG -o {} --force`",
       output, what, join_lines(lines), resume_command_text(output, " --retry-failed"),
       shell_word(output));
+}
+
+// The distinct stop errors that the ranks saved in `session`, among the `segments` (file
+// names) of `directory`.
+std::vector<std::string> stop_errors_of(const std::string& directory,
+                                        const std::vector<std::string>& segments,
+                                        std::int64_t session) {
+  const auto prefix = fmt::format("s{:04}-", session);
+  std::vector<std::string> errors;
+  for (const auto& name : segments) {
+    if (!name.starts_with(prefix) || !name.ends_with(stop_suffix)) continue;
+    const auto path = (fs::path(directory) / name).string();
+    Segment segment;
+    try {
+      segment = Segment::read(path);
+    } catch (const std::exception& error) {
+      throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
+    }
+    auto error = to_text(segment.bytes(segment_key::stop_error));
+    if (std::find(errors.begin(), errors.end(), error) == errors.end())
+      errors.push_back(std::move(error));
+  }
+  return errors;
 }
 
 }  // namespace
@@ -274,6 +307,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
   std::int64_t retry_session = -1;
   std::string builds_text;
   DirectoryListing listing;
+  std::vector<std::string> stop_errors;  // rank 0's, for its notes
   const auto problem = mpi::root_verdict(comm, [&] {
     const auto manifest = read_manifest(directory);
     const auto saved = decode_identity(to_text(manifest.bytes(identity_key)));
@@ -291,6 +325,7 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
       throw CheckpointError(other_build(experiment.output, saved, identity, build_lines));
     listing = list_directory(directory);
     session = manifest.ints("session").front() + 1;
+    stop_errors = stop_errors_of(directory, listing.segments, session - 1);
     retry_session = retry_failed ? session : retry_session_of(manifest);
     auto builds = builds_of(manifest);
     builds.add(session, describe_build(identity));
@@ -334,30 +369,42 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
     throw CheckpointError(problems);
   }
   // Everything is verified: only now does the checkpoint change.
-  std::string notes;
+  std::vector<std::string> notes;
   const auto committed = mpi::root_verdict(comm, [&] {
     for (const auto& name : listing.unfinished) fs::remove(fs::path(directory) / name);
     if (!listing.unfinished.empty()) {
-      notes = fmt::format(
+      notes.push_back(fmt::format(
           "discarded {} checkpoint file{} being written when the run stopped ({}); the work "
           "they held is done again",
           listing.unfinished.size(), listing.unfinished.size() == 1 ? "" : "s",
-          fmt::join(listing.unfinished, ", "));
+          fmt::join(listing.unfinished, ", ")));
     }
+    for (const auto& error : stop_errors)
+      notes.push_back(
+          fmt::format("session {} stopped on a kernel's error: {}", session - 1, error));
     manifest_for(experiment, identity_text, session, builds, retry_session)
         .write(manifest_path(directory));
   });
   if (!committed.empty()) {
     throw CheckpointError("updating the checkpoint " + directory + ": " + committed);
   }
-  comm.broadcast(notes, 0);
-  if (!notes.empty()) store.notes_.push_back(notes);
+  auto notes_text = join_lines(notes);
+  comm.broadcast(notes_text, 0);
+  store.notes_ = split_lines(notes_text);
   return store;
 }
 
 void CheckpointStore::save(Segment segment) {
   segment.put_bytes(std::string(identity_key), to_bytes(identity_));
   const auto name = fmt::format("s{:04}-r{:06}-{:06}.h5", session_, comm_.rank(), next_sequence_++);
+  segment.write((fs::path(directory_) / name).string());
+}
+
+void CheckpointStore::save_stop_error(const std::string& message) {
+  Segment segment;
+  segment.put_bytes(segment_key::stop_error, to_bytes(message));
+  segment.put_bytes(std::string(identity_key), to_bytes(identity_));
+  const auto name = fmt::format("s{:04}-r{:06}{}", session_, comm_.rank(), stop_suffix);
   segment.write((fs::path(directory_) / name).string());
 }
 
@@ -444,6 +491,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
     if (!tasks.contains(task))
       summary.in_progress.emplace_back(static_cast<std::uint64_t>(task), generations);
   }
+  summary.stop_errors = stop_errors_of(directory, listing.segments, summary.sessions - 1);
   return summary;
 }
 

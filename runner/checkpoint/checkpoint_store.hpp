@@ -41,6 +41,8 @@ inline constexpr const char* snapshot_generations = "snapshot.generations";
 inline constexpr const char* failed_units = "failed_units";
 inline constexpr const char* failures = "failures";  // their rows, see FailureLog
 inline constexpr const char* failure_messages = "failure_messages";
+// The kernel's error that stopped a session under on_error: abort (a stop segment's only key).
+inline constexpr const char* stop_error = "stop_error";
 }  // namespace segment_key
 
 std::string checkpoint_directory(const std::string& output);
@@ -48,6 +50,10 @@ std::string checkpoint_directory(const std::string& output);
 // The command that continues the run of `output`, quoted for the shell: "levelforge resume
 // 'my results/x.h5'" and `extra` (e.g. " --retry-failed").
 std::string resume_command_text(const std::string& output, const std::string& extra = {});
+
+// The two ways on after a kernel's error stopped the run of `output` under on_error: abort:
+// "`levelforge resume FILE --set on_error=record` records this failure and goes on; ...".
+std::string ways_on_after_kernel_error(const std::string& output);
 
 // What stands at a checkpoint path before a run, as rank 0 finds it. Only the kinds
 // levelforge made (unstarted, levelforge, unusable) are ever deleted, and only on request.
@@ -100,6 +106,9 @@ struct CheckpointSummary {
   std::vector<std::pair<std::uint64_t, std::int64_t>> in_progress;  // ga: task, generations
   std::size_t segments = 0;
   std::size_t unfinished_files = 0;  // .tmp: being written when the run died
+  // The kernel's errors that stopped the last session (on_error: abort), each once; empty
+  // when it was stopped otherwise (a signal, a kill) or still runs.
+  std::vector<std::string> stop_errors;
 };
 
 // One process; throws CheckpointError when `directory` is not a readable checkpoint.
@@ -138,6 +147,9 @@ class CheckpointStore {
   // This rank alone: the next segment file of this rank and session, stamped with the run's
   // identity.
   void save(Segment segment);
+  // This rank alone: the kernel's error that stops the session (on_error: abort), in a
+  // segment of its own that `inspect` and the next resume find by its name.
+  void save_stop_error(const std::string& message);
   // Collective: the run is complete; the directory goes.
   void remove();
 

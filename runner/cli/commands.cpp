@@ -411,12 +411,18 @@ int launch(const config::Experiment& experiment, const std::vector<PointFacts>& 
                shell_command({"levelforge", "inspect", experiment.output}));
     return exit_checkpointed;
   }
-  fmt::print("levelforge: {} task{}, {} kernel calls in {:.4f} s on {} rank{} (max idle {:.1f}%)\n",
-             summary.tasks, summary.tasks == 1 ? "" : "s", summary.work_units, summary.wall_seconds,
-             comm.size(), comm.size() == 1 ? "" : "s", 100 * summary.max_idle_fraction);
+  const auto unit = driver_spec(experiment.driver).unit;
+  // A shard does its share of the driver's units: of the chunks for exhaustive, which splits
+  // each task.
+  const auto work = shard.sharded()
+                        ? fmt::format("shard {}: {} of {} {}s", shard.text(), summary.shard_units,
+                                      summary.run_units, unit)
+                        : fmt::format("{} task{}", summary.tasks, summary.tasks == 1 ? "" : "s");
+  fmt::print("levelforge: {}, {} kernel calls in {:.4f} s on {} rank{} (max idle {:.1f}%)\n", work,
+             summary.work_units, summary.wall_seconds, comm.size(), comm.size() == 1 ? "" : "s",
+             100 * summary.max_idle_fraction);
   if (options.write_output) fmt::print("levelforge: results: {}\n", experiment.output);
   if (summary.failures > 0) {
-    const auto unit = driver_spec(experiment.driver).unit;
     fmt::print(stderr,
                "levelforge: {} {}{} failed (on_error: record); their results are missing. "
                "The failures are in /failures{}\n",

@@ -332,10 +332,18 @@ void print_kernel_summary(const h5::Group& root) {
   }
 }
 
-// What a run's checkpoint says: how much of the interrupted run is done.
-void inspect_checkpoint(const std::string& directory) {
+// What a run's checkpoint says: how much of the run is done, and why it stopped when a
+// kernel's error stopped it. `missing_output`: the result file it is beside, which does not
+// exist yet.
+void inspect_checkpoint(const std::string& directory, const std::string& missing_output = {}) {
   const auto summary = summarize_checkpoint(directory);
-  fmt::print("{}: checkpoint of an interrupted run: experiment {}, {} driver{}\n", directory,
+  const bool kernel_error = !summary.stop_errors.empty();
+  if (!missing_output.empty()) {
+    fmt::print("{} does not exist yet: its run was {}\n", missing_output,
+               kernel_error ? "stopped by a kernel's error" : "interrupted");
+  }
+  fmt::print("{}: checkpoint of {}: experiment {}, {} driver{}\n", directory,
+             kernel_error ? "a run stopped by a kernel's error" : "an interrupted run",
              summary.experiment, summary.driver,
              summary.shard == "none" ? "" : ", shard " + summary.shard);
   fmt::print("{:<20} {}\n", "sessions", summary.sessions);
@@ -372,7 +380,14 @@ void inspect_checkpoint(const std::string& directory) {
   if (output.ends_with(".checkpoint"))
     output.resize(output.size() - std::string(".checkpoint").size());
   print_lock_holder(output);
-  fmt::print("continue with `{}`\n", resume_command_text(output));
+  if (!kernel_error) {
+    fmt::print("continue with `{}`\n", resume_command_text(output));
+    return;
+  }
+  for (const auto& error : summary.stop_errors)
+    fmt::print("{:<20} {} (on_error: abort, session {})\n", "stopped by", error,
+               summary.sessions - 1);
+  fmt::print("continue: {}\n", ways_on_after_kernel_error(output));
 }
 
 void inspect(const std::string& path, const InspectDetail& detail) {
@@ -380,8 +395,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   if (std::filesystem::is_directory(path, ignored)) return inspect_checkpoint(path);
   if (!std::filesystem::exists(path, ignored) &&
       std::filesystem::is_directory(checkpoint_directory(path), ignored)) {
-    fmt::print("{} does not exist yet: its run was interrupted\n", path);
-    return inspect_checkpoint(checkpoint_directory(path));
+    return inspect_checkpoint(checkpoint_directory(path), path);
   }
   auto file = [&] {
     try {

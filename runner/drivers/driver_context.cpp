@@ -111,13 +111,19 @@ std::pair<std::vector<std::int64_t>, std::uint64_t> DriverContext::restore_tasks
   return {std::move(ids), units};
 }
 
-std::string DriverContext::ways_on_after_abort() const {
-  if (checkpoint == nullptr) return {};
-  return fmt::format(
-      "\nthe finished work is kept in {}: `{}` records this failure and goes on; once the "
-      "kernel is fixed and rebuilt, `{}` runs the rest with the new build",
-      checkpoint->directory(), resume_command_text(experiment.output, " --set on_error=record"),
-      resume_command_text(experiment.output, " --retry-failed"));
+std::string DriverContext::stop_on_kernel_error(const std::string& error) const {
+  if (checkpoint == nullptr) return error;
+  try {
+    checkpoint->save_stop_error(error);
+  } catch (const std::exception& unsaved) {
+    return fmt::format(
+        "{}\nthe checkpoint could not keep this error ({}); its finished work is "
+        "kept in {}: {}",
+        error, unsaved.what(), checkpoint->directory(),
+        ways_on_after_kernel_error(experiment.output));
+  }
+  return fmt::format("{}\nthe finished work is kept in {}: {}", error, checkpoint->directory(),
+                     ways_on_after_kernel_error(experiment.output));
 }
 
 void DriverContext::log_failed_tasks(std::uint64_t units) {
@@ -163,7 +169,7 @@ std::vector<std::uint64_t> DriverContext::gather_ids(std::span<const std::int64_
 
 std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
                                                     const std::vector<std::uint64_t>& done,
-                                                    const char* unit_name) const {
+                                                    const char* unit_name) {
   if (!done.empty() && done.back() >= total) {
     throw CheckpointError(fmt::format("the saved work names {} {}, but this run has only {}",
                                       unit_name, done.back(), total));
@@ -180,11 +186,12 @@ std::vector<std::uint64_t> DriverContext::remaining(std::uint64_t total,
         left.size(), unit_name, fmt::join(left.begin(), left.begin() + shown, ", "),
         std::ssize(left) > shown ? ", ..." : ""));
   }
+  run_units = total;
+  shard_units = done.size() + left.size();
   // Said here, where every driver learns what its checkpoint restored: of this shard's units.
   if (checkpoint != nullptr && session > 0 && comm.rank() == 0) {
-    const auto owned = done.size() + left.size();
-    fmt::print(stderr, "levelforge: resumed: {} of {} {}{} restored\n", done.size(), owned,
-               unit_name, owned == 1 ? "" : "s");
+    fmt::print(stderr, "levelforge: resumed: {} of {} {}{} restored\n", done.size(), shard_units,
+               unit_name, shard_units == 1 ? "" : "s");
   }
   return left;
 }

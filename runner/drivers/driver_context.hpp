@@ -122,6 +122,9 @@ struct DriverContext {
   std::uint64_t work_units = 0;  // kernel calls made by this rank, for the timing table
   bool stopped = false;          // set by the driver: stopped on a signal with work left
   int stop_signal = 0;           // the signal any rank got (the largest number), 0: none
+  // Set by remaining(): the run's units (tasks or chunks, every shard's), and this shard's.
+  std::uint64_t run_units = 0;
+  std::uint64_t shard_units = 0;
 
   // Rank 0 reports when due; every rank may call it.
   void poll_progress(WorkQueue& queue, std::uint64_t units_total);
@@ -149,16 +152,17 @@ struct DriverContext {
       throw;
     } catch (const std::exception& error) {
       if (!experiment.record_failures) {
-        throw TaskError(describe_task(experiment, task) + place() + ": " + error.what() +
-                        ways_on_after_abort());
+        throw TaskError(
+            stop_on_kernel_error(describe_task(experiment, task) + place() + ": " + error.what()));
       }
       return std::string(error.what());
     }
   }
 
-  // What a kernel's exception under on_error: abort leaves a user to do: the checkpoint's
-  // commands that keep the finished work. Empty without a checkpoint.
-  [[nodiscard]] std::string ways_on_after_abort() const;
+  // A kernel's exception under on_error: abort, `error` naming where it was thrown: the
+  // checkpoint keeps it for `inspect` and the next resume, and the message the run ends with
+  // adds the checkpoint's commands that keep the finished work.
+  [[nodiscard]] std::string stop_on_kernel_error(const std::string& error) const;
 
   // After the work of a driver whose unit is the task: a /tasks row for each failed task this
   // rank holds, with `units` work units.
@@ -176,10 +180,10 @@ struct DriverContext {
   [[nodiscard]] std::vector<std::uint64_t> restore_done(std::span<const std::int64_t> succeeded);
   // The units 0..total-1 of this shard that are not in `done` (sorted), in order. Throws
   // CheckpointError when the run must be complete and is not. A resumed run's rank 0 says
-  // how many of the shard's units were restored.
+  // how many of the shard's units were restored. Sets run_units and shard_units.
   [[nodiscard]] std::vector<std::uint64_t> remaining(std::uint64_t total,
                                                      const std::vector<std::uint64_t>& done,
-                                                     const char* unit_name) const;
+                                                     const char* unit_name);
   // Collective, after the work loop: whether the run stops here for a checkpoint (a signal
   // arrived on some rank and work is left), recorded in `stopped`; if not, the final
   // progress line. Frees the queue either way.

@@ -309,9 +309,18 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
   context.retry_before_session = checkpoint ? checkpoint->retry_before_session() : 0;
   const auto started = std::chrono::steady_clock::now();
   driver_for(experiment).run(context);
+  {
+    // A rank whose rows went to a writer leaves the driver while the writer still writes: its
+    // wait for it is idle time too, and every rank's wall time then spans the same driver.
+    // Asleep, so that where ranks share cores the writer has its core.
+    const auto timer = idle.measure();
+    (void)comm.all_reduce_max_asleep(0);
+  }
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
 
   summary.tasks = experiment.task_count();
+  summary.run_units = context.run_units;
+  summary.shard_units = context.shard_units;
   summary.wall_seconds = comm.all_reduce_max(wall.count());
   summary.max_idle_fraction =
       comm.all_reduce_max(wall.count() > 0 ? idle.seconds() / wall.count() : 0.0);

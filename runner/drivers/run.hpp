@@ -40,6 +40,9 @@ struct RunOptions {
 
 struct RunSummary {
   std::uint64_t tasks = 0;
+  // The driver's units (tasks or chunks) of the whole run, and those of this run's shard.
+  std::uint64_t run_units = 0;
+  std::uint64_t shard_units = 0;
   double wall_seconds = 0;
   double max_idle_fraction = 0;  // over ranks: time waiting for work or peers / wall time
   std::uint64_t work_units = 0;  // kernel calls over all ranks
