@@ -436,13 +436,15 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
     report.save(fig, name, title, caption + shown + left_out, data=data)
 
 
-def histograms(report):
-    """Every histogram reduction of an exhaustive run."""
+def histograms(report, counted="count"):
+    """Every histogram reduction of an exhaustive run; `counted` says what a count is (the
+    kernel module's `histogram_counts(run)`: what the kernel visits can stand for more)."""
     reductions = report.run.reductions
     names = sorted(set(reductions[reductions.kind == "histogram"]["reduction"]))
     if names:
         histogram_figure(report, reductions, names, "histograms.png", "Histograms",
-                         "Every histogram reduction (underflow and overflow bins left out).")
+                         f"Every histogram reduction (underflow and overflow bins left out); "
+                         f"counted: {counted}.", y_label=counted)
 
 
 def sampled_figures(report, max_fields=6):

@@ -62,7 +62,8 @@ def kernel_figures(report, directories=()):
         fitness_curves(report)
         island_curves(report)
     elif run.driver == "exhaustive":
-        histograms(report)
+        counted = getattr(module, "histogram_counts", None)
+        histograms(report, *([counted(run)] if counted else []))
     elif run.driver == "qd":
         qd_archive_map(report)
         qd_progress(report)

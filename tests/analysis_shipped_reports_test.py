@@ -58,11 +58,6 @@ SHRUNK = {
 }
 
 
-# Clashes left to issue 52's sampled-sweep views (a sampled sweep drawn as a grid: one line per
-# sampled width, a legend of 14 lines longer than its panel, over the title below). Each must
-# still clash, so that a fix removes its entry here.
-KNOWN_CLASHES = {("tiltmaze_sample", "tiltmaze_lengths.png"), ("tiltmaze_sample", "tiltmaze_solvable.png")}
-
 
 class Figure:
     """What a figure showed when the report saved it."""
@@ -163,13 +158,20 @@ class ShippedReports(unittest.TestCase):
         self.assertEqual(sorted(SHRUNK), shipped)
         self.assertGreater(len(self.figures), 2 * len(shipped))
 
+    def test_a_sampled_sweep_is_not_drawn_as_a_grid(self):
+        """configs/tiltmaze_sample.yaml samples its keys: no line through unrelated samples
+        (the grid figures tiltmaze_solvable.png and tiltmaze_lengths.png), solvable as the
+        fraction per bin instead."""
+        drawn = {name for config, name in self.figures if config == "tiltmaze_sample"}
+        self.assertFalse(drawn & {"tiltmaze_solvable.png", "tiltmaze_lengths.png"}, drawn)
+        self.assertIn("sampled_fractions.png", drawn)
+        self.assertIn("tiltmaze_solvable.png",
+                      {name for config, name in self.figures if config == "tiltmaze_sweep"})
+
     def test_no_text_prints_over_another(self):
         for (config, name), figure in sorted(self.figures.items()):
             with self.subTest(config=config, figure=name):
-                if (config, name) in KNOWN_CLASHES:
-                    self.assertNotEqual(clashes(figure.texts), [], "fixed: remove it from KNOWN_CLASHES")
-                else:
-                    self.assertEqual(clashes(figure.texts), [])
+                self.assertEqual(clashes(figure.texts), [])
 
     def test_the_check_sees_titles_run_together_and_numbers_printed_over(self):
         # The check itself: what it must find, drawn here.
@@ -221,6 +223,13 @@ class ShippedReports(unittest.TestCase):
                       self.figures[("tiltmaze_4x4_pairs", "tiltmaze_hardest_pair.png")].caption)
         self.assertNotIn("reflection",
                          self.figures[("tiltmaze_4x4_exhaustive", "tiltmaze_hardest.png")].caption)
+        # The histograms count the visited mazes: under reflection one per mirror pair.
+        counted = {config: [text for text, *_ in self.figures[(config, "histograms.png")].texts]
+                   for config in ("tiltmaze_4x4_pairs", "tiltmaze_4x4_exhaustive")}
+        self.assertTrue(any(text.endswith("mazes, one per reflection class")
+                            for text in counted["tiltmaze_4x4_pairs"]), counted)
+        self.assertTrue(any(text.endswith("mazes") for text in counted["tiltmaze_4x4_exhaustive"]))
+        self.assertFalse(any("reflection" in text for text in counted["tiltmaze_4x4_exhaustive"]))
 
 
 if __name__ == "__main__":

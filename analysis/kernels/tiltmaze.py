@@ -34,7 +34,9 @@ def mark_few(axes, data, x, y, count, line_keys, panel_keys):
 def tiltmaze_sweep(report):
     run = report.run
     records = run.records
-    if "params.wall_density" not in records.columns:
+    # Sampled points are no grid to draw lines through: the generic sampled.png and
+    # sampled_fractions.png show them, solvable as a fraction per bin with its counts.
+    if "params.wall_density" not in records.columns or run.sampled_keys:
         return
     x = "params.wall_density"
     others = [key for key in varied_keys(run) if key != x]
@@ -90,6 +92,16 @@ def maze_panels(report, rows, name, title, caption, heading):
         draw_tiltmaze(ax, row["maze"], path=moves, number_moves=moves is not None)
         ax.set_title(heading(row), fontsize="small")
     report.save(fig, name, title, caption, data=rows)
+
+
+def histogram_counts(run):
+    """What an exhaustive run's histograms count: the mazes it visited, under
+    `symmetry: reflection` one per pair of mirror images (docs/tiltmaze.md)."""
+    if "params.symmetry" in run.points.columns:
+        return "mazes, one per reflection class at points of symmetry: reflection"
+    if run.setting("params.symmetry") == "reflection":
+        return "mazes, one per reflection class"
+    return "mazes"
 
 
 def tiltmaze_hardest(report):
