@@ -18,13 +18,14 @@ import textwrap
 
 import h5py
 import numpy as np
+import pandas as pd
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
 from analysis import __main__ as analysis_cli  # noqa: E402
-from cli_support import LEVELFORGE, TempDirTest, levelforge  # noqa: E402
+from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command  # noqa: E402
 
 
 def cli(*args):
@@ -291,11 +292,59 @@ class ReadmeQuickStart(TempDirTest):
 
 
 class RunsInProgress(TempDirTest):
+    def stopped_run(self, name, config, ranks=None):
+        """`config` run until some but not all of its tasks are done, then stopped by SIGUSR1
+        (exit 75): its output path, results/NAME.h5, where only the checkpoint is."""
+        path = self.write(config, f"{name}.yaml")
+        os.makedirs(self.path("results"), exist_ok=True)
+        out = self.path(os.path.join("results", f"{name}.h5"))
+        args = ("run", path, "-o", out, "--progress-interval", "0.02")
+        command = mpi_command(*args, ranks=ranks) if ranks else [LEVELFORGE, *args]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   text=True)
+        for line in process.stderr:
+            progress = re.search(r"progress: (\d+)/(\d+) tasks", line)
+            if progress and 0 < int(progress[1]) < int(progress[2]):
+                process.send_signal(signal.SIGUSR1)
+                break
+        _, stderr = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 75, stderr)
+        return out
+
+    @staticmethod
+    def files_of(folder):
+        return {entry.name: (entry.stat().st_mtime_ns, open(entry.path, "rb").read())
+                for entry in os.scandir(folder)}
+
+    def assert_read_as_completed(self, out, tables):
+        """Each of `tables` read from the checkpoint of the stopped run at `out` equals the
+        finished tasks' rows of the completed run (resumed), padding removed alike; reading
+        changes no byte and no time of the checkpoint. Returns the run in progress."""
+        checkpoint = out + ".checkpoint"
+        before = self.files_of(checkpoint)
+        run = analysis.load(out, in_progress=True)
+        self.assertFalse(run.complete)
+        read = {name: getattr(run, name) for name in ("tasks", *tables)}
+        self.assertEqual(self.files_of(checkpoint), before, "reading the checkpoint changed it")
+        self.assertTrue(0 < run.done < run.total, (run.done, run.total))
+        self.assertEqual(sorted(read["tasks"].task), sorted(set(read["tasks"].task)))
+        resumed = levelforge("resume", out)
+        self.assertEqual(resumed.returncode, 0, resumed.stderr)
+        with analysis.load(out) as final:
+            for name, frame in read.items():
+                completed = getattr(final, name)
+                if "task" in completed:  # not the tables per point (qd_measures)
+                    completed = completed[completed.task.isin(run.tasks.task)]
+                expected = completed.reset_index(drop=True)
+                self.assertGreater(len(expected), 0, f"{name}: no rows, nothing compared")
+                pd.testing.assert_frame_equal(frame, expected, obj=name)
+        return run
+
     def test_a_stopped_run_is_read_from_its_checkpoint_and_listed(self):
         """A GA run stopped by SIGUSR1 after its first task (exit 75): `load(..., in_progress=True)`
         reads the tasks it finished, equal to the completed run's, and `catalog` lists its
         checkpoint as one run in progress; neither changes a byte or a time of it."""
-        config = self.write("""\
+        config = """\
             experiment: stopped
             kernel: onemax
             driver: ga
@@ -304,28 +353,15 @@ class RunsInProgress(TempDirTest):
             sweep: {replicates: 4}
             checkpoint: {every: 1}
             seed: 7
-        """, "stopped.yaml")
-        os.mkdir(self.path("results"))
-        out = self.path(os.path.join("results", "stopped.h5"))
-        process = subprocess.Popen([os.environ["LEVELFORGE_BIN"], "run", config, "-o", out,
-                                    "--progress-interval", "0.02"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        for line in process.stderr:
-            if re.search(r"progress: [1-3]/4 tasks", line):
-                process.send_signal(signal.SIGUSR1)
-                break
-        _, stderr = process.communicate(timeout=60)
-        self.assertEqual(process.returncode, 75, stderr)
+        """
+        out = self.stopped_run("stopped", config)
         checkpoint = out + ".checkpoint"
-        before = {entry.name: (entry.stat().st_mtime_ns, open(entry.path, "rb").read())
-                  for entry in os.scandir(checkpoint)}
+        before = self.files_of(checkpoint)
         with self.assertRaises(analysis.LoadError) as caught:
             analysis.load(out)
         self.assertIn("in_progress=True", str(caught.exception))
         run = analysis.load(out, in_progress=True)
-        self.assertFalse(run.complete)
         self.assertEqual((run.unit, run.total, run.failed), ("task", 4, 0))
-        self.assertTrue(1 <= run.done < 4, run.done)
         self.assertEqual(len(run.tasks), run.done)
         self.assertIn(f"in progress: {run.done} of 4 tasks done", repr(run))
         self.assertEqual(analysis.load(checkpoint, in_progress=True).tasks.task.tolist(),
@@ -336,13 +372,33 @@ class RunsInProgress(TempDirTest):
         self.assertEqual((row.experiment, row.driver, row.tasks, row.done), ("stopped", "ga", 4, run.done))
         self.assertEqual(row.date, run.last_segment_time)
         self.assertIn(f"in progress: {run.done} of 4 tasks done", row.note)
-        after = {entry.name: (entry.stat().st_mtime_ns, open(entry.path, "rb").read())
-                 for entry in os.scandir(checkpoint)}
-        self.assertEqual(after, before, "reading the checkpoint changed it")
-        resumed = levelforge("resume", out)
-        self.assertEqual(resumed.returncode, 0, resumed.stderr)
-        with h5py.File(out, "r") as f:
-            final = f["tasks"][()]
-        for row in run.tasks.itertuples():
-            for column in ("task", "point", "replicate", "seed", "status", "units"):
-                self.assertEqual(getattr(row, column), final[row.task][column], column)
+        self.assertEqual(self.files_of(checkpoint), before, "reading the checkpoint changed it")
+        self.assert_read_as_completed(out, ("history", "best"))
+
+    def test_a_stopped_sweep_on_two_ranks_is_read(self):
+        """Both ranks' segments: the records of the tasks finished, with their swept values."""
+        out = self.stopped_run("sweep", """\
+            experiment: sweep
+            kernel: onemax
+            driver: sweep
+            params: {length: 16, climb_steps: 20, sleep_us: 100000}
+            sweep: {grid: {params.length: [16, 24]}, replicates: 4}
+            checkpoint: {every: 1}
+            seed: 5
+        """, ranks=2)
+        run = self.assert_read_as_completed(out, ("records",))
+        self.assertIn("params.length", run.records.columns)
+
+    def test_a_stopped_qd_run_is_read(self):
+        """The archive's elites with their bins and genomes (two genome lengths padded to the
+        longer), and the history, of the tasks finished."""
+        self.assert_read_as_completed(self.stopped_run("qd", """\
+            experiment: qd
+            kernel: onemax
+            driver: qd
+            params: {length: 16, sleep_us: 2000}
+            qd: {bins: 4, init: 10, iterations: 4, batch: 10}
+            sweep: {grid: {params.length: [12, 16]}, replicates: 2}
+            checkpoint: {every: 1}
+            seed: 3
+        """), ("qd_history", "qd_archive", "qd_measures"))

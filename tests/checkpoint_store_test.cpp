@@ -30,7 +30,7 @@ std::vector<std::byte> bytes_of(std::string_view text) {
 Segment good_manifest() {
   Segment manifest;
   manifest.put_bytes("format", bytes_of("levelforge-checkpoint"));
-  manifest.put_ints("format_version", {3});
+  manifest.put_ints("format_version", {4});
   manifest.put_ints("session", {2});
   manifest.put_ints("tasks", {10});
   manifest.put_bytes("experiment", bytes_of("demo"));
@@ -124,7 +124,7 @@ TEST_F(CheckpointManifests, AnotherFormatVersionIsNamed) {
   manifest.put_ints("format_version", {7});
   write(manifest);
   const auto message = refusal();
-  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 3"),
+  EXPECT_NE(message.find("checkpoint format version 7, this levelforge reads version 4"),
             std::string::npos)
       << message;
 }

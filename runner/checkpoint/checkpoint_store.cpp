@@ -25,8 +25,9 @@ constexpr std::string_view manifest_name = "manifest.h5";
 // What Segment::write leaves of a manifest it was writing when the process died.
 constexpr std::string_view unfinished_manifest_name = "manifest.h5.tmp";
 // 2: every segment carries the run's identity. 3: the manifest holds each session's build
-// and the first session of a retry in progress.
-constexpr std::int64_t checkpoint_format_version = 3;
+// and the first session of a retry in progress. 4: the manifest describes the segments
+// (SegmentDescription), and a rank stopped by a kernel's error leaves it in a stop file.
+constexpr std::int64_t checkpoint_format_version = 4;
 constexpr std::string_view identity_key = "identity";
 // "sSSSS-rRRRRRR-stop.h5": a rank's stop error in session SSSS.
 constexpr std::string_view stop_suffix = "-stop.h5";
@@ -56,10 +57,11 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-Segment manifest_for(const config::Experiment& experiment, const std::string& identity,
-                     std::int64_t session, const SessionBuilds& builds,
+// Written with its description's layouts (Segment::write).
+Segment manifest_for(const config::Experiment& experiment, const SegmentDescription& description,
+                     const std::string& identity, std::int64_t session, const SessionBuilds& builds,
                      std::int64_t retry_session) {
-  Segment manifest;
+  auto manifest = description.tables;
   manifest.put_bytes("format", to_bytes("levelforge-checkpoint"));
   manifest.put_ints("format_version", {checkpoint_format_version});
   manifest.put_ints("session", {session});
@@ -275,8 +277,8 @@ CheckpointStore::CheckpointStore(std::string directory, mpi::Comm comm, std::int
       retry_before_(retry_before) {}
 
 CheckpointStore CheckpointStore::start(const config::Experiment& experiment, const ShardSpec& shard,
-                                       const mpi::Comm& comm, std::int64_t session,
-                                       const SessionBuilds& earlier) {
+                                       const mpi::Comm& comm, const SegmentDescription& description,
+                                       std::int64_t session, const SessionBuilds& earlier) {
   const auto directory = checkpoint_directory(experiment.output);
   const auto identity = run_identity(experiment, shard);
   auto builds = earlier;
@@ -287,7 +289,8 @@ CheckpointStore CheckpointStore::start(const config::Experiment& experiment, con
     // The caller has made sure that whatever is there is levelforge's to replace.
     fs::remove_all(directory);
     fs::create_directories(directory);
-    manifest_for(experiment, identity_text, session, builds, -1).write(manifest_path(directory));
+    manifest_for(experiment, description, identity_text, session, builds, -1)
+        .write(manifest_path(directory), description.layouts);
   });
   if (!problem.empty()) {
     throw CheckpointError("creating the checkpoint " + directory + ": " + problem);
@@ -297,7 +300,7 @@ CheckpointStore CheckpointStore::start(const config::Experiment& experiment, con
 
 CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
                                         const ShardSpec& shard, const mpi::Comm& comm,
-                                        bool retry_failed) {
+                                        const SegmentDescription& description, bool retry_failed) {
   const auto directory = checkpoint_directory(experiment.output);
   const auto identity = run_identity(experiment, shard);
   const auto identity_text = encode_identity(identity);
@@ -382,8 +385,8 @@ CheckpointStore CheckpointStore::resume(const config::Experiment& experiment,
     for (const auto& error : stop_errors)
       notes.push_back(
           fmt::format("session {} stopped on a kernel's error: {}", session - 1, error));
-    manifest_for(experiment, identity_text, session, builds, retry_session)
-        .write(manifest_path(directory));
+    manifest_for(experiment, description, identity_text, session, builds, retry_session)
+        .write(manifest_path(directory), description.layouts);
   });
   if (!committed.empty()) {
     throw CheckpointError("updating the checkpoint " + directory + ": " + committed);

@@ -116,13 +116,21 @@ CheckpointSummary summarize_checkpoint(const std::string& directory);
 // "12 of 40 tasks done in 2 sessions", in the driver's unit.
 std::string describe_progress(const CheckpointSummary& summary);
 
+// What a manifest tells a reader outside levelforge (docs/checkpoint.md): the layout of all
+// that the segments and `tables` pack, and the run's tables that do not depend on its work
+// (its points, their genome lengths and measure ranges), which the manifest holds too.
+struct SegmentDescription {
+  std::vector<PackedLayout> layouts;
+  Segment tables;
+};
+
 class CheckpointStore {
  public:
   // Collective. Creates the directory and its manifest for `session` (0 for a new run; a
   // retry of a complete result's failures continues its sessions, after `earlier` builds).
   static CheckpointStore start(const config::Experiment& experiment, const ShardSpec& shard,
-                               const mpi::Comm& comm, std::int64_t session = 0,
-                               const SessionBuilds& earlier = {});
+                               const mpi::Comm& comm, const SegmentDescription& description,
+                               std::int64_t session = 0, const SessionBuilds& earlier = {});
   // Collective. Continues the checkpoint of `experiment`'s output: checks that it was made
   // by the same experiment and shard, and by this build unless `retry_failed` (a retry after
   // a fix runs with the new build, and both are recorded), CheckpointError listing the
@@ -131,7 +139,8 @@ class CheckpointStore {
   // With `retry_failed` the new session is a retry: the failures of every earlier session
   // run again; without, a retry in progress goes on (retry_before_session).
   static CheckpointStore resume(const config::Experiment& experiment, const ShardSpec& shard,
-                                const mpi::Comm& comm, bool retry_failed = false);
+                                const mpi::Comm& comm, const SegmentDescription& description,
+                                bool retry_failed = false);
 
   [[nodiscard]] std::int64_t session() const { return session_; }
   // Failures of sessions before this one run again (a retry's first session); 0: none do.

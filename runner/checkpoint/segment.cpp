@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view ints_group = "ints";
 constexpr std::string_view bytes_group = "bytes";
+constexpr std::string_view layouts_group = "layouts";
 
 void append_u64(std::vector<std::byte>& out, std::uint64_t value) {
   const auto start = out.size();
@@ -154,7 +155,7 @@ Segment Segment::deserialize(std::span<const std::byte> bytes) {
   return segment;
 }
 
-void Segment::write(const std::string& path) const {
+void Segment::write(const std::string& path, const std::vector<PackedLayout>& layouts) const {
   const auto temporary = path + ".tmp";
   auto file = h5::File::create_in_memory(temporary);
   {
@@ -168,6 +169,16 @@ void Segment::write(const std::string& path) const {
     for (const auto& [name, values] : bytes_) {
       auto dataset = blobs.create_dataset(name, h5::Datatype::uint8(), {values.size()});
       if (!values.empty()) dataset.write_all(h5::Datatype::uint8(), values.data());
+    }
+    if (!layouts.empty()) {
+      auto described = root.create_group(std::string(layouts_group));
+      for (const auto& layout : layouts) {
+        std::vector<hsize_t> dims{0};
+        dims.insert(dims.end(), layout.block.begin(), layout.block.end());
+        auto dataset =
+            described.create_dataset(layout.key, layout.type, dims, {.fill = layout.missing});
+        if (!layout.result_path.empty()) dataset.write_attribute("path", layout.result_path);
+      }
     }
   }
   // A killed writer leaves the .tmp, which a resume discards; a failed one removes it.

@@ -11,7 +11,21 @@
 #include <string_view>
 #include <vector>
 
+#include "runner/h5/h5.hpp"
+
 namespace levelforge {
+
+// How segments pack what they hold under `key`: elements of `type`, `block` of them per
+// unit (a task, a failure, a point), one unit after another. A checkpoint's manifest holds
+// one for each such key, so that a reader outside levelforge decodes the packed bytes
+// without a copy of levelforge's layouts (docs/checkpoint.md).
+struct PackedLayout {
+  std::string key;
+  h5::Datatype type;
+  std::vector<hsize_t> block;
+  std::string result_path;         // the result file's dataset the units become rows of; "": none
+  std::vector<std::byte> missing;  // one element meaning "no value"; empty: none
+};
 
 class Segment {
  public:
@@ -32,8 +46,10 @@ class Segment {
 
   // One HDF5 file of 1-D datasets (int64 and uint8), written by one process under a
   // temporary name, synced and renamed into place: a killed writer leaves `path`.tmp, never
-  // a half-written `path`. Throws h5::IoError.
-  void write(const std::string& path) const;
+  // a half-written `path`. Throws h5::IoError. Each of `layouts` becomes the empty dataset
+  // `layouts/KEY` of its type and dimensions (0, block...), `missing` its fill value, with
+  // `result_path` as the attribute `path` where there is one; read() does not read them.
+  void write(const std::string& path, const std::vector<PackedLayout>& layouts = {}) const;
   static Segment read(const std::string& path);
 
  private:

@@ -216,6 +216,18 @@ PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelE
                              std::size_t point);
 PointFacts exhaustive_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
                                   std::size_t point);
+std::vector<TaskDataset> ga_task_datasets(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts);
+std::vector<TaskDataset> qd_task_datasets(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts);
+std::vector<TaskDataset> sweep_task_datasets(const config::Experiment& experiment,
+                                             const KernelEntry& kernel,
+                                             const std::vector<PointFacts>& facts);
+std::vector<TaskDataset> no_task_datasets(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts);
 void run_ga_driver(DriverContext& context);
 void run_qd_driver(DriverContext& context);
 void run_sweep_driver(DriverContext& context);

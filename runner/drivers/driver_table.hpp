@@ -7,6 +7,7 @@
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/drivers/task_datasets.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/models.hpp"
 #include "runner/h5/h5.hpp"
@@ -32,6 +33,11 @@ struct Driver {
   // contradicting settings, config::ConfigError for what concerns the whole run.
   PointFacts (*point_facts)(const config::Experiment& experiment, const KernelEntry& kernel,
                             std::size_t point);
+  // The per-task datasets whose blocks its segments save (none for exhaustive, whose
+  // segments save reductions of chunks), for the checkpoint's manifest.
+  std::vector<TaskDataset> (*task_datasets)(const config::Experiment& experiment,
+                                            const KernelEntry& kernel,
+                                            const std::vector<PointFacts>& facts);
   // Collective: the driver's work and its datasets in the result file.
   void (*run)(DriverContext& context);
   // One process: the shard's result file as the segment a checkpoint of its work would be.

@@ -256,6 +256,12 @@ PointFacts exhaustive_point_facts(const config::Experiment& experiment, const Ke
   return {0, {}, {}, index_count};
 }
 
+std::vector<TaskDataset> no_task_datasets(const config::Experiment& /*experiment*/,
+                                          const KernelEntry& /*kernel*/,
+                                          const std::vector<PointFacts>& /*facts*/) {
+  return {};
+}
+
 Segment exhaustive_shard_segment(const ShardReading& shard) {
   const auto& capability = *shard.kernel.exhaustive;
   const ChunkPlan plan(shard.experiment, shard.facts);

@@ -12,10 +12,19 @@
 
 namespace levelforge {
 
+RecordLayout saved_failure_layout() {
+  // In the order as_segment packs them.
+  return RecordLayout({int_field("task", "the task, or the task of the chunk"),
+                       int_field("begin", "exhaustive: the chunk's first index; else -1"),
+                       int_field("end", "exhaustive: the chunk's end index; else -1"),
+                       int_field("rank", "world rank that ran it"),
+                       int_field("session", "the run session it failed in"),
+                       int_field("wall_us", "microseconds it ran")});
+}
+
 namespace {
 
-// Per failure in a segment's `failures` ints: task, begin, end, rank, session, microseconds.
-constexpr std::size_t ints_per_failure = 6;
+const std::size_t ints_per_failure = saved_failure_layout().fields().size();
 // Longer kernel messages are cut, so that one runaway message cannot widen every row.
 constexpr std::size_t max_message_size = 2000;
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/api/record_layout.hpp"
 #include "runner/checkpoint/segment.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/h5/h5.hpp"
@@ -26,6 +27,10 @@ struct Failure {
   double wall_seconds = 0;
   std::string message;
 };
+
+// A failure's row in a segment's `failures` ints: six int64 (the message is in
+// `failure_messages`, NUL-terminated, in the same order).
+RecordLayout saved_failure_layout();
 
 class FailureLog {
  public:

@@ -189,9 +189,15 @@ void run_ga_driver(DriverContext& context) {
   file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 
+std::vector<TaskDataset> ga_task_datasets(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts) {
+  return ga_datasets(*kernel.ga, ga_shape(experiment, facts));
+}
+
 Segment ga_shard_segment(const ShardReading& shard) {
-  return read_task_shard(
-      shard, TaskBlocks(ga_datasets(*shard.kernel.ga, ga_shape(shard.experiment, shard.facts))));
+  return read_task_shard(shard,
+                         TaskBlocks(ga_task_datasets(shard.experiment, shard.kernel, shard.facts)));
 }
 
 PointFacts ga_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,

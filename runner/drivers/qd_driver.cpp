@@ -114,16 +114,7 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcom
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
 void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const QdShape& shape) {
   const auto measures = shape.axes.size();
-  std::vector<double> low;
-  std::vector<double> high;
-  std::vector<std::int64_t> bins;
-  for (const auto& point : facts) {
-    for (const auto& axis : point.axes) {
-      low.push_back(axis.low);
-      high.push_back(axis.high);
-      bins.push_back(axis.bins);
-    }
-  }
+  const auto [low, high, bins] = measure_grid(facts);
   const std::vector<hsize_t> dims{facts.size(), measures};
   auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
   file.write_whole(low_set, h5::Datatype::float64(), low.data());
@@ -178,9 +169,15 @@ void run_qd_driver(DriverContext& context) {
   context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
 
+std::vector<TaskDataset> qd_task_datasets(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts) {
+  return qd_datasets(*kernel.qd, qd_shape(experiment, facts));
+}
+
 Segment qd_shard_segment(const ShardReading& shard) {
-  return read_task_shard(
-      shard, TaskBlocks(qd_datasets(*shard.kernel.qd, qd_shape(shard.experiment, shard.facts))));
+  return read_task_shard(shard,
+                         TaskBlocks(qd_task_datasets(shard.experiment, shard.kernel, shard.facts)));
 }
 
 PointFacts qd_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,

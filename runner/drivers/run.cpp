@@ -16,6 +16,7 @@
 #include "runner/drivers/driver_context.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
+#include "runner/output/compound.hpp"
 #include "runner/output/provenance.hpp"
 
 namespace levelforge {
@@ -57,8 +58,8 @@ RecordLayout points_layout(const config::Experiment& experiment) {
   return RecordLayout(std::move(fields));
 }
 
-// One row per point.
-void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+// One row per point, packed in points_layout.
+std::vector<std::byte> point_rows(const config::Experiment& experiment) {
   const auto layout = points_layout(experiment);
   std::vector<std::byte> rows(experiment.points.size() * layout.row_size());
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
@@ -69,6 +70,12 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
     layout.pack(record, std::span(rows).subspan(p * layout.row_size(), layout.row_size()),
                 "points");
   }
+  return rows;
+}
+
+void write_points(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm) {
+  const auto layout = points_layout(experiment);
+  auto rows = point_rows(experiment);
   auto table = file.create_table("points", layout, {experiment.points.size()});
   // Every rank knows the points; rank 0 contributes them, the others take part.
   std::vector<std::uint64_t> point_rows;
@@ -161,6 +168,55 @@ void write_simd_provenance(ResultFile& file, const config::Experiment& experimen
   file.write_attribute("", "kernel_simd", distinct_over_ranks(comm, joined(paths)));
 }
 
+template <class T>
+std::vector<std::byte> bytes_of(const std::vector<T>& values) {
+  const auto bytes = std::as_bytes(std::span(values));
+  return {bytes.begin(), bytes.end()};
+}
+
+// What the checkpoint's manifest says of the segments: the layouts of the task rows, the
+// failures and the driver's per-task blocks they pack, and the run's tables that the result
+// file holds beside those (its points; per point, the genome length and the measure ranges),
+// so that a run in progress is read without levelforge (docs/checkpoint.md).
+SegmentDescription checkpoint_description(const config::Experiment& experiment,
+                                          const KernelEntry& kernel,
+                                          const std::vector<PointFacts>& facts) {
+  SegmentDescription description;
+  auto& layouts = description.layouts;
+  auto& tables = description.tables;
+  layouts.push_back({segment_key::task_rows, compound_type(TaskLog::layout()), {}, "tasks"});
+  layouts.push_back({segment_key::failures, compound_type(saved_failure_layout()), {}, {}});
+  for (const auto& dataset : driver_for(experiment).task_datasets(experiment, kernel, facts))
+    layouts.push_back(dataset.packed_layout());
+  tables.put_bytes("points", point_rows(experiment));
+  layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points"});
+  if (longest_genome(facts) > 0) {
+    std::vector<std::int64_t> lengths;
+    for (const auto& point : facts)
+      lengths.push_back(static_cast<std::int64_t>(point.genome_length));
+    tables.put_ints("genome_length", std::move(lengths));
+    layouts.push_back(
+        {"genome_length", h5::Datatype::int64(), {}, experiment.driver + "/genome_length"});
+  }
+  if (const auto& axes = facts.front().axes; !axes.empty()) {
+    const auto grid = measure_grid(facts);
+    const std::vector<hsize_t> measures{axes.size()};
+    tables.put_bytes("measure_low", bytes_of(grid.low));
+    tables.put_bytes("measure_high", bytes_of(grid.high));
+    tables.put_ints("measure_bins", grid.bins);
+    layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low"});
+    layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high"});
+    layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins"});
+    std::vector<std::byte> names;  // NUL-terminated, as failure messages are
+    for (const auto& axis : axes) {
+      const auto name = std::as_bytes(std::span(axis.name.c_str(), axis.name.size() + 1));
+      names.insert(names.end(), name.begin(), name.end());
+    }
+    tables.put_bytes("measure_names", std::move(names));
+  }
+  return description;
+}
+
 // A new checkpoint holding the work of the complete result at the output: its first
 // segment, rank 0's restored work, is what the file holds, so that a retry of its failures
 // interrupted in turn resumes from the checkpoint alone.
@@ -182,11 +238,13 @@ void seed_checkpoint_from_output(const config::Experiment& experiment,
   comm.broadcast_value(sessions, 0);
   comm.broadcast(builds, 0);
   // The file's work as its last session's; the resume below is the next session, a retry.
-  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, sessions - 1,
+  const auto description =
+      checkpoint_description(experiment, *find_kernel(experiment.kernel), facts);
+  checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, description, sessions - 1,
                                             SessionBuilds::from_text(builds)));
   if (comm.rank() == 0) checkpoint->save(work);
   comm.barrier();
-  checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm, true));
+  checkpoint.emplace(CheckpointStore::resume(experiment, shard, comm, description, true));
 }
 
 // " (the file system of results/ is full: 0 bytes free ...)" when little is left there.
@@ -280,9 +338,11 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
       seed_checkpoint_from_output(experiment, facts, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
-      checkpoint = options.resume ? CheckpointStore::resume(experiment, options.shard, comm,
-                                                            options.retry_failed)
-                                  : CheckpointStore::start(experiment, options.shard, comm);
+      const auto description = checkpoint_description(experiment, *kernel, facts);
+      checkpoint = options.resume
+                       ? CheckpointStore::resume(experiment, options.shard, comm, description,
+                                                 options.retry_failed)
+                       : CheckpointStore::start(experiment, options.shard, comm, description);
       summary.session = checkpoint->session();
       // Said when it happens: a resume's start line is followed by what it restored.
       if (comm.rank() == 0) {

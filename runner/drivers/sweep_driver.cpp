@@ -89,8 +89,15 @@ PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelE
   return {};
 }
 
+std::vector<TaskDataset> sweep_task_datasets(const config::Experiment& /*experiment*/,
+                                             const KernelEntry& kernel,
+                                             const std::vector<PointFacts>& /*facts*/) {
+  return sweep_datasets(*kernel.sweep);
+}
+
 Segment sweep_shard_segment(const ShardReading& shard) {
-  return read_task_shard(shard, TaskBlocks(sweep_datasets(*shard.kernel.sweep)));
+  return read_task_shard(
+      shard, TaskBlocks(sweep_task_datasets(shard.experiment, shard.kernel, shard.facts)));
 }
 
 }  // namespace levelforge

@@ -40,6 +40,10 @@ std::string TaskDataset::segment_key() const {
   return key;
 }
 
+PackedLayout TaskDataset::packed_layout() const {
+  return {segment_key(), type, block, path, missing};
+}
+
 TaskDataset task_table(std::string path, const RecordLayout& layout, std::vector<hsize_t> block,
                        std::string doc) {
   std::vector<std::byte> missing(layout.row_size());
@@ -195,6 +199,18 @@ std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& fact
     for (std::size_t d = 0; d < level.size(); ++d) largest[d] = std::max(largest[d], level[d]);
   }
   return largest;
+}
+
+MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
+  MeasureGrid grid;
+  for (const auto& point : facts) {
+    for (const auto& axis : point.axes) {
+      grid.low.push_back(axis.low);
+      grid.high.push_back(axis.high);
+      grid.bins.push_back(axis.bins);
+    }
+  }
+  return grid;
 }
 
 void write_genome_lengths(ResultFile& file, const std::string& group,

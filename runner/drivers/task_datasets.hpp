@@ -34,6 +34,8 @@ struct TaskDataset {
   [[nodiscard]] std::size_t block_elements() const;
   [[nodiscard]] std::size_t block_bytes() const { return block_elements() * type.size(); }
   [[nodiscard]] std::string segment_key() const;
+  // How a segment packs the blocks, for the checkpoint's manifest.
+  [[nodiscard]] PackedLayout packed_layout() const;
 };
 
 // A table of `layout` rows, `block` of them per task; a missing row is -1, NaN and empty. A
@@ -65,6 +67,15 @@ std::size_t longest_genome(const std::vector<PointFacts>& facts);
 // The largest level grid of the points in each dimension, by which level datasets are padded;
 // empty when the kernel renders none.
 std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& facts);
+
+// The measure ranges of the points (qd), point by point, measure by measure: what
+// /qd/measure_low, _high and _bins hold.
+struct MeasureGrid {
+  std::vector<double> low;
+  std::vector<double> high;
+  std::vector<std::int64_t> bins;
+};
+MeasureGrid measure_grid(const std::vector<PointFacts>& facts);
 
 // Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
 // which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
