@@ -18,6 +18,8 @@ from . import files, seal
 FORMAT = "levelforge-checkpoint"
 FORMAT_VERSION = 4
 SEGMENT = re.compile(r"s(\d{4})-r\d{6}-\d{6}\.h5")
+# A rank's kernel error that stopped its session (on_error: abort).
+STOP = re.compile(r"s(\d{4})-r\d{6}-stop\.h5")
 UNITS = {"exhaustive": "chunk"}
 
 
@@ -76,6 +78,8 @@ class RunInProgress:
                  failed; total is None while an exhaustive run has not yet counted its chunks
     task_count   the run's tasks
     builds       which build ran each session, as the checkpoint's manifest says
+    stopped_by   the kernel errors that stopped the last session (on_error: abort), as
+                 `levelforge inspect` gives them; empty when none did
     sessions, last_segment_time (UTC), experiment, kernel, driver, config (dict), config_text
     """
 
@@ -166,6 +170,10 @@ class RunInProgress:
         # Every task's block missing until a segment holds it.
         for dtype, block, missing, result_path in per_task.values():
             self._arrays[result_path] = np.full((self.task_count, *block), missing, dtype=dtype)
+        self.stopped_by = sorted({
+            _text(_read(os.path.join(self.directory, name))["stop_error"])
+            for name in os.listdir(self.directory)
+            if (stop := STOP.fullmatch(name)) and int(stop.group(1)) == self.sessions - 1})
         units, failed, snapshots, rows, failures = set(), {}, {}, [], []
         key = "tasks" if self.unit == "task" else "chunks"
         # In name order, so that a task saved in several sessions (a retry that succeeded)
@@ -227,7 +235,9 @@ class RunInProgress:
         failed = f" ({self.failed} failed)" if self.failed else ""
         sessions = f"{self.sessions} session{'' if self.sessions == 1 else 's'}"
         last = f", last segment {self.last_segment_time}" if self.last_segment_time else ""
-        return f"in progress: {self.done} of {total} {self.unit}s done{failed} in {sessions}{last}"
+        stopped = f"; stopped by a kernel's error: {self.stopped_by[0]}" if self.stopped_by else ""
+        return (f"in progress: {self.done} of {total} {self.unit}s done{failed} in {sessions}{last}"
+                f"{stopped}")
 
     def __repr__(self):
         return (f"<RunInProgress {self.experiment} ({self.driver} driver), {self.describe()}: "

@@ -375,6 +375,29 @@ class RunsInProgress(TempDirTest):
         self.assertEqual(self.files_of(checkpoint), before, "reading the checkpoint changed it")
         self.assert_read_as_completed(out, ("history", "best"))
 
+    def test_a_run_stopped_by_a_kernel_error_says_so(self):
+        """on_error: abort (the default): the kernel's error that ended the run is in its
+        checkpoint, and the run in progress and the catalog say it, as `inspect` does."""
+        path = self.write("""\
+            experiment: aborted
+            kernel: faulty
+            driver: sweep
+            params: {fail_value: 3}
+            sweep: {grid: {params.value: [0, 1, 2, 3, 4, 5]}}
+            checkpoint: {every: 1}
+            seed: 1
+        """, "aborted.yaml")
+        os.makedirs(self.path("results"))
+        out = self.path(os.path.join("results", "aborted.h5"))
+        aborted = levelforge("run", path, "-o", out, "-q")
+        self.assertEqual(aborted.returncode, 1, aborted.stderr)
+        run = analysis.load(out, in_progress=True)
+        [error] = run.stopped_by
+        self.assertIn("task 3 (point 3 (params.value=3), replicate 0)", error)
+        self.assertIn("failing on purpose at value 3", error)
+        self.assertIn(f"stopped by a kernel's error: {error}", repr(run))
+        self.assertIn("stopped by a kernel's error", analysis.catalog(self.path("results")).iloc[0].note)
+
     def test_a_stopped_sweep_on_two_ranks_is_read(self):
         """Both ranks' segments: the records of the tasks finished, with their swept values."""
         out = self.stopped_run("sweep", """\
