@@ -386,13 +386,15 @@ def histogram_bars(ax, rows, **style):
 
 
 def histogram_figure(report, reductions, names, name, title, caption, y_label="count",
-                     log=False, x_label=None):
+                     log=None, x_label=None):
     """One panel per histogram reduction in `names` that counted anything within its bins (the
     others named in the caption); bars for a run of one task, else one step line per task
     labelled by its point (the first ten tasks), each as its share of the task's counts in
     the bins: tasks of very different sizes on one count axis would leave the small ones flat
-    at zero. The counts drawn go beside the figure, one row per bin and task (under- and
-    overflow left out), with `share` for several tasks."""
+    at zero. A log count axis where `log`, or (`log` None) in a panel whose counts span three
+    decades or more, which a linear axis would leave flat at zero. The counts drawn go beside
+    the figure, one row per bin and task (under- and overflow left out), with `share` for
+    several tasks."""
     run = report.run
     inner = reductions[reductions.reduction.isin(names) & np.isfinite(reductions["low"])
                        & np.isfinite(reductions["high"])]
@@ -408,6 +410,8 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
     fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.8 * len(names) + 0.6), squeeze=False)
     drawn = []
     for ax, reduction in zip(axes[:, 0], names):
+        counted = inner.value[(inner.reduction == reduction) & (inner.value > 0)]
+        log_axis = log if log is not None else counted.max() >= 1000 * counted.min()
         for task in shown_tasks:
             rows = inner[(inner.reduction == reduction) & (inner.task == task)]
             if several:
@@ -421,8 +425,9 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
             drawn.append(rows)
         ax.set_title(reduction, fontsize="small")
         ax.set_xlabel(x_label or f"{reduction} (bins of the reduction)")
-        ax.set_ylabel(f"share of the task's {y_label}" if several else y_label)
-        if log:
+        ax.set_ylabel((f"share of the task's {y_label}" if several else y_label)
+                      + (" (log scale)" if log_axis else ""))
+        if log_axis:
             ax.set_yscale("log")
         if several:
             ax.legend(fontsize="x-small")

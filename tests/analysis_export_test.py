@@ -6,7 +6,6 @@ Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the
 """
 
 import contextlib
-import io
 import math
 import os
 import re
@@ -24,16 +23,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
-from analysis import __main__ as analysis_cli  # noqa: E402
-from cli_support import LEVELFORGE, TempDirTest, levelforge, mpi_command  # noqa: E402
-
-
-def cli(*args):
-    """`python3 -m analysis ARGS` in this process: (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = analysis_cli.main([os.fspath(arg) for arg in args])
-    return code, out.getvalue(), err.getvalue()
+from cli_support import LEVELFORGE, TempDirTest, analysis_command, levelforge, mpi_command  # noqa: E402
 
 
 def text_of(value):
@@ -60,7 +50,7 @@ class NetcdfRoundTrip(TempDirTest):
         out = self.path(f"{name}.h5")
         done = levelforge("run", config, "-o", out, "-q", *args)
         self.assertIn(done.returncode, (0, 3), done.stderr)  # 3: tasks failed, recorded
-        code, printed, error = cli("export", out, self.path(f"nc-{name}"), "--format", "netcdf")
+        code, printed, error = analysis_command("export", out, self.path(f"nc-{name}"), "--format", "netcdf")
         self.assertEqual(code, 0, error)
         return out, printed.strip()
 

@@ -174,6 +174,26 @@ class FigureData(TempDirTest):
         [panel] = self.drawn["histograms.png"]
         self.assertEqual(panel["ylabel"], "share of the task's count")
 
+    def test_counts_over_three_decades_get_a_log_axis(self):
+        # The shipped 2,000,000 matchstick puzzles, by their number of solutions: about 10^6
+        # with none, a few with the most; on a linear axis the tail would lie flat at zero.
+        result, out = self.report("configs/matchstick_2digit.yaml")
+        with h5py.File(result, "r") as f:
+            counts = f["exhaustive/histograms/solution_count"][0][1:-1]
+        counted = counts[counts > 0]
+        self.assertGreaterEqual(counted.max(), 1000 * counted.min(), "the case is not tested")
+        [panel] = self.drawn["histograms.png"]
+        self.assertEqual((panel["yscale"], panel["ylabel"]), ("log", "puzzles (log scale)"))
+        # Counts of 300 start values, within three decades: linear.
+        result, _ = self.report("tests/data/doc_exhaustive.yaml", "--set",
+                                "sweep={grid: {params.count: [300]}}")
+        with h5py.File(result, "r") as f:
+            counts = f["exhaustive/histograms/steps"][0][1:-1]
+        counted = counts[counts > 0]
+        self.assertLess(counted.max(), 1000 * counted.min())
+        [panel] = self.drawn["histograms.png"]
+        self.assertEqual((panel["yscale"], panel["ylabel"]), ("linear", "count"))
+
     def test_a_kernel_without_figures_gets_its_records_against_the_swept_keys(self):
         # onemax has no figure module (analysis/kernels/): the generic results figure.
         config = self.write("""\

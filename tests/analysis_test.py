@@ -6,7 +6,6 @@ Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the
 
 import contextlib
 import csv
-import io
 import json
 import os
 import re
@@ -25,8 +24,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
-from analysis import __main__ as analysis_cli  # noqa: E402
-from cli_support import TempDirTest, levelforge, reseal  # noqa: E402
+from cli_support import TempDirTest, analysis_command, levelforge, reseal  # noqa: E402
 
 DATA = os.path.join(REPO, "tests", "data")
 # A command that should return at once, but on a FIFO would wait for a writer: a test waits
@@ -61,14 +59,6 @@ def shared_sweep(test):
 def tearDownModule():
     if "dir" in SHARED:
         shutil.rmtree(SHARED["dir"], ignore_errors=True)
-
-
-def cli(*args):
-    """`python3 -m analysis ARGS` in this process: (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = analysis_cli.main([os.fspath(arg) for arg in args])
-    return code, out.getvalue(), err.getvalue()
 
 
 def folder_bytes(folder):
@@ -376,7 +366,7 @@ class ManyRuns(TempDirTest):
         self.assertEqual(list(table.tasks.iloc[[0, 2]]), [ga_tasks, sweep_tasks])
         self.assertEqual(list(table.done.iloc[[0, 2]]), [ga_tasks, sweep_tasks])
         self.assertIn("no levelforge seal", table.note.iloc[1])
-        code, _, error = cli("catalog", self.dir, "--csv", self.path("catalog.csv"))
+        code, _, error = analysis_command("catalog", self.dir, "--csv", self.path("catalog.csv"))
         self.assertEqual(code, 0, error)
         with open(self.path("catalog.csv")) as f:
             self.assertEqual(f.readline().strip(), ",".join(analysis.many.CATALOG_COLUMNS))
@@ -385,7 +375,7 @@ class ManyRuns(TempDirTest):
     def test_a_run_exports_every_table_as_csv(self):
         ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
         out = self.path("export")
-        code, _, error = cli("export", ga, out, "--format", "csv")
+        code, _, error = analysis_command("export", ga, out, "--format", "csv")
         self.assertEqual(code, 0, error)
         self.assertEqual(sorted(os.listdir(out)), sorted(
             [*(f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "history", "best")),
@@ -481,7 +471,7 @@ class ManyRuns(TempDirTest):
             self.assertEqual(len(runs.qd_archive), int((archive["occupied"] == 1).sum()))
             self.assertEqual(set(runs.history.path), {ga})
         out = self.path("export")
-        code, _, error = cli("export", qd, out)
+        code, _, error = analysis_command("export", qd, out)
         self.assertEqual(code, 0, error)
         self.assertEqual(sorted(os.listdir(out)), sorted(
             [*(f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "qd_history",
@@ -491,7 +481,7 @@ class ManyRuns(TempDirTest):
         with h5py.File(qd, "r") as f:
             stored = f["qd/archive_genomes"][int(first["task"]), int(first["cell"])]
         self.assertEqual(first["genome"], " ".join(map(str, stored)))
-        code, printed, error = cli(qd)
+        code, printed, error = analysis_command(qd)
         self.assertEqual(code, 0, error)
         self.assertIn(f"qd_history: {4 * 6} rows", printed)
 
@@ -524,9 +514,9 @@ class CatalogEntries(TempDirTest):
 
     def test_a_missing_folder_or_a_file_is_an_error(self):
         missing = self.path("nowhere")
-        self.assertEqual(cli("catalog", missing), (2, "", f"analysis: error: {missing} does not exist\n"))
+        self.assertEqual(analysis_command("catalog", missing), (2, "", f"analysis: error: {missing} does not exist\n"))
         good = shared_sweep(self)
-        self.assertEqual(cli("catalog", good),
+        self.assertEqual(analysis_command("catalog", good),
                          (2, "", f"analysis: error: {good} is a regular file, not a folder\n"))
 
 
@@ -553,7 +543,7 @@ class Exports(TempDirTest):
     def test_an_export_lists_its_files_and_replaces_them_when_run_again(self):
         good = shared_sweep(self)
         out = self.path("export")
-        code, printed, error = cli("export", good, out)
+        code, printed, error = analysis_command("export", good, out)
         self.assertEqual(code, 0, error)
         self.assertEqual(printed.split(), [os.path.join(out, name) for name in self.TABLES])
         manifest = self.manifest(out)
@@ -577,10 +567,10 @@ class Exports(TempDirTest):
         with open(os.path.join(out, "levelforge-export.json"), "w") as f:
             json.dump(manifest, f)
         self.write("task,from,to\n", "export/migrations.csv")
-        self.assertEqual(cli("export", good, out)[0], 0)
+        self.assertEqual(analysis_command("export", good, out)[0], 0)
         self.assertEqual(sorted(os.listdir(out)), sorted([*self.TABLES, "levelforge-export.json"]))
         # The run as netCDF beside its CSV files: one run's export in two formats.
-        self.assertEqual(cli("export", good, out, "--format", "netcdf")[0], 0)
+        self.assertEqual(analysis_command("export", good, out, "--format", "netcdf")[0], 0)
         self.assertEqual(self.manifest(out)["files"], {"csv": self.TABLES, "netcdf": ["doc-sweep.nc"]})
 
     def test_another_runs_export_is_replaced_only_with_force(self):
@@ -592,13 +582,13 @@ class Exports(TempDirTest):
             config = text_of(f.attrs["effective_config"]).replace(good, self.path("moved.h5"))
         resumed = self.another_run("resumed.h5", start_time="2027-01-02T03:04:05Z", sessions=2,
                                    effective_config=config)
-        self.assertEqual(cli("export", good, out)[0], 0)
-        self.assertEqual(cli("export", resumed, out)[0], 0)
+        self.assertEqual(analysis_command("export", good, out)[0], 0)
+        self.assertEqual(analysis_command("export", resumed, out)[0], 0)
         self.assertEqual(self.manifest(out)["source"], resumed)
         shutil.rmtree(out)
-        self.assertEqual(cli("export", good, out, "--format", "netcdf")[0], 0)
+        self.assertEqual(analysis_command("export", good, out, "--format", "netcdf")[0], 0)
         before = folder_bytes(out)
-        code, printed, error = cli("export", other, out)
+        code, printed, error = analysis_command("export", other, out)
         self.assertEqual((code, printed), (2, ""))
         self.assertRegex(error, rf"^analysis: error: {re.escape(out)} holds the export of another run, "
                                 rf"doc-sweep seed=2 commit=\w{{7}} started \S+ from {re.escape(good)} \(1 "
@@ -606,7 +596,7 @@ class Exports(TempDirTest):
                                 rf"replace it, or choose another folder\n$")
         self.assertEqual(folder_bytes(out), before)
         # --force: the files the old manifest lists go (doc-sweep.nc), the new run's come.
-        code, printed, error = cli("export", other, out, "--force")
+        code, printed, error = analysis_command("export", other, out, "--force")
         self.assertEqual(code, 0, error)
         self.assertEqual(sorted(os.listdir(out)), sorted([*self.TABLES, "levelforge-export.json"]))
         self.assertEqual(self.manifest(out)["run"]["experiment"], "other-sweep")
@@ -617,7 +607,7 @@ class Exports(TempDirTest):
         os.mkdir(notes)
         self.write("point,mean\n", "notes/summary.csv")
         for force in ([], ["--force"]):
-            code, printed, error = cli("export", good, notes, *force)
+            code, printed, error = analysis_command("export", good, notes, *force)
             self.assertEqual((code, printed), (2, ""))
             self.assertEqual(error, f"analysis: error: {notes} holds CSV or netCDF files that no "
                                     f"export of this package lists (summary.csv); they would pass "
@@ -627,7 +617,7 @@ class Exports(TempDirTest):
         # A manifest that cannot be read: which files are the export's is unknown, --force or not.
         os.remove(os.path.join(notes, "summary.csv"))
         self.write("{not json", "notes/levelforge-export.json")
-        code, printed, error = cli("export", good, notes, "--force")
+        code, printed, error = analysis_command("export", good, notes, "--force")
         self.assertEqual(code, 2)
         self.assertIn(f"{notes}/levelforge-export.json cannot be read as an export's manifest "
                       f"(not JSON", error)
@@ -675,7 +665,7 @@ class OutputErrors(TempDirTest):
                 (("export", good, f"{good}/export"),
                  f"the export folder {good}/export cannot be created: Not a directory"),
                 (("export", good, good), f"the export folder {good} is a regular file, not a folder")]:
-            self.assertEqual(cli(*args), (2, "", f"analysis: error: {message}\n"), args)
+            self.assertEqual(analysis_command(*args), (2, "", f"analysis: error: {message}\n"), args)
         self.assertEqual(os.listdir(results), [])
         self.assertFalse(os.path.exists(missing))
 
@@ -683,26 +673,26 @@ class OutputErrors(TempDirTest):
         good = shared_sweep(self)
         read_only = self.tmpfs("read-only", "size=64k,ro")
         message = f"analysis: error: cannot write into {read_only}: Read-only file system\n"
-        self.assertEqual(cli("catalog", self.dir, "--csv", f"{read_only}/catalog.csv"), (2, "", message))
-        self.assertEqual(cli("export", good, read_only), (2, "", message))
+        self.assertEqual(analysis_command("catalog", self.dir, "--csv", f"{read_only}/catalog.csv"), (2, "", message))
+        self.assertEqual(analysis_command("export", good, read_only), (2, "", message))
 
     def test_a_full_disk_fails_leaving_the_earlier_export(self):
         good = shared_sweep(self)
         disk = self.tmpfs("disk", "size=64k")
         out = os.path.join(disk, "export")
-        self.assertEqual(cli("export", good, out)[0], 0)
+        self.assertEqual(analysis_command("export", good, out)[0], 0)
         before = folder_bytes(out)
         with open(os.path.join(disk, "filler"), "wb", buffering=0) as filler:
             with contextlib.suppress(OSError):
                 while True:
                     filler.write(bytes(4096))
         full = r"No space left on device \(the file system of \S+ is full: 0 bytes free\)\n$"
-        code, printed, error = cli("export", good, out)
+        code, printed, error = analysis_command("export", good, out)
         self.assertEqual((code, printed), (1, ""))
         self.assertRegex(error, rf"^analysis: error: writing {re.escape(out)}/\w+\.csv: {full}")
         self.assertEqual(folder_bytes(out), before)  # no temporary file either
         os.mkdir(self.path("results"))
-        code, printed, error = cli("catalog", self.path("results"), "--csv", f"{disk}/catalog.csv")
+        code, printed, error = analysis_command("catalog", self.path("results"), "--csv", f"{disk}/catalog.csv")
         self.assertEqual((code, printed), (1, ""))
         self.assertRegex(error, rf"^analysis: error: writing {re.escape(disk)}/catalog\.csv: {full}")
         # netCDF, with room to begin the file but not to end it: HDF5 crashed the process at its

@@ -4,7 +4,9 @@ under mpiexec) and a test case with a scratch directory.
 Reads LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS from the environment (CTest sets them).
 """
 
+import contextlib
 import importlib
+import io
 import json
 import os
 import resource
@@ -104,6 +106,15 @@ def process_ids(where, matches):
 # Open MPI over a network transport without hardware atomics, as on an Ethernet cluster: TCP
 # between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
 TCP_TRANSPORT = ("--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt")
+
+
+def analysis_command(*args):
+    """`python3 -m analysis ARGS` in this process: (exit code, stdout, stderr)."""
+    from analysis import __main__ as analysis_main  # pandas: only for the tests that call it
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = analysis_main.main([os.fspath(arg) for arg in args])
+    return code, out.getvalue(), err.getvalue()
 
 
 def mpi_command(*args, ranks, transport=()):

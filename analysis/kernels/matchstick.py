@@ -1,23 +1,19 @@
-"""Matchstick equations (kernels/matchstick): solution counts per puzzle and the good
-puzzles before and after. `analysis.report` calls figures(report) for a run of this
-kernel."""
+"""Matchstick equations (kernels/matchstick): the good puzzles before and after (the
+solution counts per puzzle are the generic histograms.png, counting puzzles).
+`analysis.report` calls figures(report) for a run of this kernel."""
 
 import matplotlib.pyplot as plt
 
-from ..figures import histogram_figure
 from ..render import draw_matchstick
+
+
+def histogram_counts(run):
+    """What the histograms count: candidate puzzles (docs/matchstick.md)."""
+    return "puzzles"
 
 
 def matchstick(report):
     run = report.run
-    reductions = run.reductions
-    counts = reductions[reductions.reduction == "solution_count"]
-    if len(counts):
-        histogram_figure(report, counts, ["solution_count"], "matchstick_solutions.png",
-                         "Solutions per puzzle",
-                         "How many solutions each candidate puzzle has: puzzles (log scale) per "
-                         "number of solutions.", y_label="puzzles (log scale)", log=True,
-                         x_label="solutions of a puzzle")
     good = run.top.get("good_puzzles")
     if good is None or not len(good):
         return

@@ -197,6 +197,15 @@ std::string other_build(const std::string& output, const RunIdentity& saved, con
       shell_word(output));
 }
 
+// The segment at `path`, for a summary: one that cannot be read is a CheckpointError.
+Segment read_segment(const std::string& path) {
+  try {
+    return Segment::read(path);
+  } catch (const std::exception& error) {
+    throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
+  }
+}
+
 // The distinct stop errors that the ranks saved in `session`, among the `segments` (file
 // names) of `directory`.
 std::vector<std::string> stop_errors_of(const std::string& directory,
@@ -207,12 +216,7 @@ std::vector<std::string> stop_errors_of(const std::string& directory,
   for (const auto& name : segments) {
     if (!name.starts_with(prefix) || !name.ends_with(stop_suffix)) continue;
     const auto path = (fs::path(directory) / name).string();
-    Segment segment;
-    try {
-      segment = Segment::read(path);
-    } catch (const std::exception& error) {
-      throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
-    }
+    const auto segment = read_segment(path);
     auto error = to_text(segment.bytes(segment_key::stop_error));
     if (std::find(errors.begin(), errors.end(), error) == errors.end())
       errors.push_back(std::move(error));
@@ -457,12 +461,7 @@ CheckpointSummary summarize_checkpoint(const std::string& directory) {
     // "sSSSS-rRRRRRR-NNNNNN.h5": written in session SSSS.
     const std::int64_t segment_session = std::strtoll(name.c_str() + 1, nullptr, 10);
     const auto path = (fs::path(directory) / name).string();
-    Segment segment;
-    try {
-      segment = Segment::read(path);
-    } catch (const std::exception& error) {
-      throw CheckpointError(path + ": a checkpoint segment cannot be read (" + error.what() + ")");
-    }
+    const auto segment = read_segment(path);
     for (auto task : segment.ints(segment_key::tasks)) tasks.insert(task);
     for (auto unit : segment.ints(units_are_tasks ? segment_key::tasks : segment_key::chunks))
       units.insert(unit);
