@@ -5,6 +5,7 @@ validated values). The per-kernel figures live in analysis/kernels/<kernel>.py."
 
 import itertools
 import os
+import textwrap
 
 import matplotlib.cm
 import matplotlib.colors
@@ -144,7 +145,7 @@ def line_panels(frame, x, y, line_keys, panel_keys, band=None, errors=None, coun
     fig, axes = panel_grid(len(panels), width=width, height=height)
     for ax, (panel, lines) in zip(axes.flat, panels):
         for line, points, color in lines:
-            label = values_label(line_keys, line) or "all"
+            label = values_label(line_keys, line) or "every task"
             if counts:
                 label += f" ({count_text(points[counts])})"
             shown = dict(style, marker=style.get("marker") or "o") if len(points) == 1 else style
@@ -425,8 +426,9 @@ def histogram_figure(report, reductions, names, name, title, caption, y_label="c
             drawn.append(rows)
         ax.set_title(reduction, fontsize="small")
         ax.set_xlabel(x_label or f"{reduction} (bins of the reduction)")
-        ax.set_ylabel((f"share of the task's {y_label}" if several else y_label)
-                      + (" (log scale)" if log_axis else ""))
+        # Wrapped: a panel is 2.8 inches high, and a longer label runs into the next one's.
+        ax.set_ylabel(textwrap.fill((f"share of the task's {y_label}" if several else y_label)
+                                    + (" (log scale)" if log_axis else ""), 26))
         if log_axis:
             ax.set_yscale("log")
         if several:

@@ -192,6 +192,7 @@ SegmentDescription checkpoint_description(const config::Experiment& experiment,
   layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points"});
   if (longest_genome(facts) > 0) {
     std::vector<std::int64_t> lengths;
+    lengths.reserve(facts.size());
     for (const auto& point : facts)
       lengths.push_back(static_cast<std::int64_t>(point.genome_length));
     tables.put_ints("genome_length", std::move(lengths));
