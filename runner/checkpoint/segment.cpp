@@ -175,8 +175,9 @@ void Segment::write(const std::string& path, const std::vector<PackedLayout>& la
       for (const auto& layout : layouts) {
         std::vector<hsize_t> dims{0};
         dims.insert(dims.end(), layout.block.begin(), layout.block.end());
-        auto dataset =
-            described.create_dataset(layout.key, layout.type, dims, {.fill = layout.missing});
+        h5::DatasetOptions options;
+        options.fill = layout.missing;
+        auto dataset = described.create_dataset(layout.key, layout.type, dims, options);
         if (!layout.result_path.empty()) dataset.write_attribute("path", layout.result_path);
       }
     }

@@ -184,12 +184,12 @@ SegmentDescription checkpoint_description(const config::Experiment& experiment,
   SegmentDescription description;
   auto& layouts = description.layouts;
   auto& tables = description.tables;
-  layouts.push_back({segment_key::task_rows, compound_type(TaskLog::layout()), {}, "tasks"});
-  layouts.push_back({segment_key::failures, compound_type(saved_failure_layout()), {}, {}});
+  layouts.push_back({segment_key::task_rows, compound_type(TaskLog::layout()), {}, "tasks", {}});
+  layouts.push_back({segment_key::failures, compound_type(saved_failure_layout()), {}, {}, {}});
   for (const auto& dataset : driver_for(experiment).task_datasets(experiment, kernel, facts))
     layouts.push_back(dataset.packed_layout());
   tables.put_bytes("points", point_rows(experiment));
-  layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points"});
+  layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points", {}});
   if (longest_genome(facts) > 0) {
     std::vector<std::int64_t> lengths;
     lengths.reserve(facts.size());
@@ -197,7 +197,7 @@ SegmentDescription checkpoint_description(const config::Experiment& experiment,
       lengths.push_back(static_cast<std::int64_t>(point.genome_length));
     tables.put_ints("genome_length", std::move(lengths));
     layouts.push_back(
-        {"genome_length", h5::Datatype::int64(), {}, experiment.driver + "/genome_length"});
+        {"genome_length", h5::Datatype::int64(), {}, experiment.driver + "/genome_length", {}});
   }
   if (const auto& axes = facts.front().axes; !axes.empty()) {
     const auto grid = measure_grid(facts);
@@ -205,9 +205,9 @@ SegmentDescription checkpoint_description(const config::Experiment& experiment,
     tables.put_bytes("measure_low", bytes_of(grid.low));
     tables.put_bytes("measure_high", bytes_of(grid.high));
     tables.put_ints("measure_bins", grid.bins);
-    layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low"});
-    layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high"});
-    layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins"});
+    layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low", {}});
+    layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high", {}});
+    layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins", {}});
     std::vector<std::byte> names;  // NUL-terminated, as failure messages are
     for (const auto& axis : axes) {
       const auto name = std::as_bytes(std::span(axis.name.c_str(), axis.name.size() + 1));
