@@ -167,15 +167,7 @@ class NetcdfRoundTrip(TempDirTest):
             self.compare_failures(data, f)
 
     def test_qd_and_islands(self):
-        out, written = self.run_and_export("qd", """\
-            experiment: qd
-            kernel: onemax
-            driver: qd
-            params: {length: 16}
-            qd: {bins: 4, init: 20, iterations: 5, batch: 10}
-            sweep: {grid: {qd.mutation_rate: [0.05, 0.2]}, replicates: 2}
-            seed: 3
-        """)
+        out, written = self.run_and_export("qd", os.path.join(REPO, "tests", "data", "doc_qd.yaml"))
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             tasks = self.compare_tasks(data, f)
             history, archive = f["qd/history"][()], f["qd/archive"][()]

@@ -432,16 +432,7 @@ class ManyRuns(TempDirTest):
             run.island_history
 
     def test_qd_tables_load_together_export_and_belong_to_qd(self):
-        qd = self.write("""
-            experiment: qd
-            kernel: onemax
-            driver: qd
-            params: {length: 16}
-            qd: {bins: 4, init: 20, iterations: 5, batch: 10}
-            sweep: {grid: {qd.mutation_rate: [0.05, 0.2]}, replicates: 2}
-            seed: 3
-        """, "qd.yaml")
-        qd = run_config(self, qd, self.path("qd.h5"))
+        qd = run_config(self, os.path.join(DATA, "doc_qd.yaml"), self.path("qd.h5"))
         ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
         with h5py.File(qd, "r") as f:
             archive = f["qd/archive"][()]
