@@ -653,6 +653,31 @@ class Commands(ConfigTest):
                      "/exhaustive/solutions", "[2 x 1002] int64", "params.start"):
             self.assertIn(text, result.stdout)
 
+    def test_inspect_summarizes_each_qd_point_over_its_replicates(self):
+        """A qd run's final archive per point: coverage median (of two replicates, their mean),
+        min and max, QD score and best fitness medians, iterations, from /qd/history's last
+        rows as h5py reads them."""
+        out = self.path("qd.h5")
+        self.assert_ok(levelforge("run", self.config(QD_CONFIG), "-o", out, "-q"))
+        result = levelforge("inspect", out, "--brief")
+        self.assert_ok(result)
+        lines = result.stdout.splitlines()
+        start = lines.index("final archive per point (over replicates):")
+        self.assertEqual(lines[start + 1].split(),
+                         ["point", "coverage", "min", "max", "qd_score", "best", "iterations"])
+        with h5py.File(out, "r") as f:
+            final = f["qd/history"][:, -1]
+        rows = [line.split() for line in lines[start + 2:start + 4]]
+        for point, row in enumerate(rows):
+            mine = final[2 * point:2 * point + 2]
+            expected = [point, np.mean(mine["coverage"]), mine["coverage"].min(),
+                        mine["coverage"].max(), np.mean(mine["qd_score"]), np.mean(mine["best"]), 6]
+            self.assertEqual(int(row[0]), point)
+            np.testing.assert_allclose([float(value) for value in row], expected, rtol=1e-5)
+        self.assertTrue(any(final[field][2 * point] != final[field][2 * point + 1]
+                            for field in ("coverage", "qd_score", "best") for point in (0, 1)),
+                        "every median is of two equal values: the mean of two is not tested")
+
     def test_one_process_commands_start_no_mpi(self):
         """Alone, the commands that need no MPI never call MPI_Init: with a setting that makes
         MPI_Init fail (a transport that does not exist) they still work, and `run` fails."""

@@ -1,4 +1,4 @@
-// The three drivers through run_experiment on 1, 2 and 3 ranks, their result files read
+// The four drivers through run_experiment on 1, 2 and 3 ranks, their result files read
 // back and checked against values computed independently in one process. Since the
 // expected values do not depend on the rank count, passing on every rank count shows the
 // results are identical whatever the number of ranks.
@@ -16,7 +16,9 @@
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/onemax.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/engine/qd_engine.hpp"
 #include "runner/output/table_reader.hpp"
+#include "tests/solo_group.hpp"
 
 namespace levelforge {
 namespace {
@@ -55,16 +57,6 @@ class DriversTest : public ::testing::Test {
   std::filesystem::path directory_;
 };
 
-class SingleMember final : public EvaluationGroup {
- public:
-  [[nodiscard]] std::size_t rank() const override { return 0; }
-  [[nodiscard]] std::size_t size() const override { return 1; }
-  void all_gather(std::span<const std::byte> local, std::span<std::byte> all) override {
-    std::copy(local.begin(), local.end(), all.begin());
-  }
-  void generation_done(std::uint64_t /*evaluations*/) override {}
-};
-
 std::vector<std::byte> rows_of(const TableData& table, std::size_t first_row, std::size_t count) {
   const auto size = table.layout.row_size();
   const auto begin = table.rows.begin() + static_cast<std::ptrdiff_t>(first_row * size);
@@ -94,7 +86,7 @@ seed: 11
     const auto& point = parsed.points[task / 3];
     const kernels::OneMax kernel(point.params);
     const auto settings = GaSettings::from(point.driver);
-    SingleMember group;
+    testing::SoloGroup group;
     const auto outcome = GaRun<kernels::OneMax>(kernel, settings, parsed.seed, task, group).run();
     ASSERT_EQ(outcome.generations_run, 30U);
     EXPECT_EQ(rows_of(history, task * 30, 30), outcome.history) << "task " << task;
@@ -125,10 +117,45 @@ seed: 5
             std::vector<std::int64_t>{world_.size()});
   const auto history = read_table(file.root().open_dataset("ga/history"));
   const kernels::OneMax kernel(parsed.points[0].params);
-  SingleMember group;
+  testing::SoloGroup group;
   const auto outcome =
       GaRun<kernels::OneMax>(kernel, GaSettings::from(parsed.points[0].driver), 5, 0, group).run();
   EXPECT_EQ(history.rows, outcome.history);
+}
+
+TEST_F(DriversTest, QdArchiveEqualsASingleProcessRunOfEveryTask) {
+  const auto parsed = experiment(R"(
+experiment: qd
+kernel: onemax
+driver: qd
+qd: {bins: 4, init: 20, iterations: 5, batch: 10}
+sweep:
+  grid: {params.length: [12, 16]}
+  replicates: 2
+seed: 3
+)");
+  const auto summary = run(parsed);
+  EXPECT_EQ(summary.tasks, 4U);
+  if (world_.rank() != 0) return;
+
+  auto file = h5::File::open_serial(parsed.output, h5::Access::read_only);
+  const auto history = read_table(file.root().open_dataset("qd/history"));
+  const auto archive = read_table(file.root().open_dataset("qd/archive"));
+  // onemax's two measures in 4 bins each: 16 cells at both points, so no padding.
+  ASSERT_EQ(history.dims, (std::vector<hsize_t>{4, 6}));
+  ASSERT_EQ(archive.dims, (std::vector<hsize_t>{4, 16}));
+  for (std::uint64_t task = 0; task < 4; ++task) {
+    const auto& point = parsed.points[task / 2];
+    const kernels::OneMax kernel(point.params);
+    testing::SoloGroupOf<QdSnapshot> group;
+    const auto outcome =
+        QdRun<kernels::OneMax>(kernel, QdSettings::from(point.driver), parsed.seed, task, group)
+            .run();
+    ASSERT_EQ(outcome.iterations_run, 6U);  // the initial genomes, then 5 iterations
+    EXPECT_EQ(rows_of(history, task * 6, 6), outcome.history) << "task " << task;
+    EXPECT_EQ(rows_of(archive, task * 16, 16), outcome.archive) << "task " << task;
+  }
+  EXPECT_EQ(file.root().read_int_attribute("complete"), 1);
 }
 
 TEST_F(DriversTest, SweepRecordsEqualDirectKernelRuns) {

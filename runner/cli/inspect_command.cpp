@@ -197,9 +197,28 @@ void print_failures(const h5::Group& root, std::size_t rows) {
   }
 }
 
+// Of an even count, the mean of the middle two: the upper one alone read as the maximum of two
+// replicates.
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
+  const auto middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+// The last row of `task` in a (tasks, steps) history whose `step` column is -1 past the steps
+// the task ran (a task stopped early pads the rest).
+std::size_t last_step(const TableData& history, std::size_t task, std::size_t step) {
+  const std::size_t steps = history.dims.at(1);
+  std::size_t last = 0;
+  while (last + 1 < steps &&
+         std::get<std::int64_t>(history.row(task * steps + last + 1)[step]) >= 0) {
+    ++last;
+  }
+  return last;
+}
+
+double mean(const std::vector<double>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 // Per point: the final best fitness of its replicates (median, min, max), their mean
@@ -213,7 +232,6 @@ void print_ga_summary(const h5::Group& root) {
   const auto generation = history.field("generation");
   const auto point = tasks.field("point");
   const auto status = tasks.field("status");
-  const std::size_t generations = history.dims.at(1);
   const std::size_t kept = best.dims.at(1);
   struct PointSummary {
     std::vector<double> finals;
@@ -224,11 +242,7 @@ void print_ga_summary(const h5::Group& root) {
   for (std::size_t task = 0; task < tasks.row_count(); ++task) {
     const auto task_row = tasks.row(task);
     if (std::get<std::int64_t>(task_row[status]) != 1) continue;
-    std::size_t last = 0;
-    while (last + 1 < generations &&
-           std::get<std::int64_t>(history.row(task * generations + last + 1)[generation]) >= 0) {
-      ++last;
-    }
+    const auto last = last_step(history, task, generation);
     auto& summary = points[std::get<std::int64_t>(task_row[point])];
     summary.finals.push_back(std::get<double>(best.row(task * kept)[best.field("fitness")]));
     summary.lengths.push_back(static_cast<double>(last + 1));
@@ -251,10 +265,8 @@ void print_ga_summary(const h5::Group& root) {
   fmt::print("{}\n", header);
   for (auto& [key, summary] : points) {
     const auto [low, high] = std::minmax_element(summary.finals.begin(), summary.finals.end());
-    std::string line = fmt::format(
-        "  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}", key, median(summary.finals), *low, *high,
-        std::accumulate(summary.lengths.begin(), summary.lengths.end(), 0.0) /
-            static_cast<double>(summary.lengths.size()));
+    std::string line = fmt::format("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}", key,
+                                   median(summary.finals), *low, *high, mean(summary.lengths));
     for (const auto& values : summary.validated) {
       line +=
           values.empty() ? fmt::format(" {:>22}", "") : fmt::format(" {:>22.6g}", median(values));
@@ -263,8 +275,41 @@ void print_ga_summary(const h5::Group& root) {
   }
 }
 
+// Per point, the final archive of its replicates: coverage (median, min, max), the medians of
+// the QD score and of the best fitness, and the mean iterations run.
+void print_qd_summary(const h5::Group& root) {
+  const auto history = read_table(root.open_dataset("qd/history"));
+  const auto tasks = read_table(root.open_dataset("tasks"));
+  const std::size_t steps = history.dims.at(1);
+  struct PointSummary {
+    std::vector<double> coverage, score, best, iterations;
+  };
+  std::map<std::int64_t, PointSummary> points;
+  for (std::size_t task = 0; task < tasks.row_count(); ++task) {
+    const auto task_row = tasks.row(task);
+    if (std::get<std::int64_t>(task_row[tasks.field("status")]) != 1) continue;
+    const auto last = last_step(history, task, history.field("iteration"));
+    const auto row = history.row(task * steps + last);
+    auto& summary = points[std::get<std::int64_t>(task_row[tasks.field("point")])];
+    summary.coverage.push_back(std::get<double>(row[history.field("coverage")]));
+    summary.score.push_back(std::get<double>(row[history.field("qd_score")]));
+    summary.best.push_back(std::get<double>(row[history.field("best")]));
+    summary.iterations.push_back(static_cast<double>(last));
+  }
+  fmt::print("final archive per point (over replicates):\n");
+  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12} {:>12} {:>10}\n", "point", "coverage", "min",
+             "max", "qd_score", "best", "iterations");
+  for (const auto& [key, summary] : points) {
+    const auto [low, high] = std::minmax_element(summary.coverage.begin(), summary.coverage.end());
+    fmt::print("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.6g} {:>12.6g} {:>10.1f}\n", key,
+               median(summary.coverage), *low, *high, median(summary.score), median(summary.best),
+               mean(summary.iterations));
+  }
+}
+
 void print_results(const h5::Group& root, std::size_t rows) {
   if (root.has("ga/history") && root.has("tasks")) print_ga_summary(root);
+  if (root.has("qd/history") && root.has("tasks")) print_qd_summary(root);
   if (root.has("exhaustive/counts")) {
     fmt::print("exhaustive counts per task:\n");
     print_table(read_table(root.open_dataset("exhaustive/counts")),
