@@ -14,6 +14,7 @@
 #include "kernels/api/isa.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/drivers/driver_context.hpp"
+#include "runner/drivers/task_datasets.hpp"
 #include "runner/engine/driver_specs.hpp"
 #include "runner/engine/memory_estimate.hpp"
 #include "runner/output/compound.hpp"
@@ -191,11 +192,7 @@ SegmentDescription checkpoint_description(const config::Experiment& experiment,
   tables.put_bytes("points", point_rows(experiment));
   layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points", {}});
   if (longest_genome(facts) > 0) {
-    std::vector<std::int64_t> lengths;
-    lengths.reserve(facts.size());
-    for (const auto& point : facts)
-      lengths.push_back(static_cast<std::int64_t>(point.genome_length));
-    tables.put_ints("genome_length", std::move(lengths));
+    tables.put_ints("genome_length", genome_lengths(facts));
     layouts.push_back(
         {"genome_length", h5::Datatype::int64(), {}, experiment.driver + "/genome_length", {}});
   }

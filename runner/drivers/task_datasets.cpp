@@ -213,11 +213,16 @@ MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
   return grid;
 }
 
-void write_genome_lengths(ResultFile& file, const std::string& group,
-                          const std::vector<PointFacts>& facts, const std::string& padded) {
+std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts) {
   std::vector<std::int64_t> lengths;
   lengths.reserve(facts.size());
   for (const auto& point : facts) lengths.push_back(static_cast<std::int64_t>(point.genome_length));
+  return lengths;
+}
+
+void write_genome_lengths(ResultFile& file, const std::string& group,
+                          const std::vector<PointFacts>& facts, const std::string& padded) {
+  const auto lengths = genome_lengths(facts);
   const auto path = group + "/genome_length";
   auto set = file.create_array(path, h5::Datatype::int64(), {lengths.size()});
   file.write_whole(set, h5::Datatype::int64(), lengths.data());

@@ -77,6 +77,8 @@ struct MeasureGrid {
 };
 MeasureGrid measure_grid(const std::vector<PointFacts>& facts);
 
+// The genome length of each point's kernel, in point order.
+std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts);
 // Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
 // which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
 void write_genome_lengths(ResultFile& file, const std::string& group,
