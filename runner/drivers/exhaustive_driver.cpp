@@ -3,15 +3,12 @@
 // collectives at the end. Solution records keep the order of their chunks, so the
 // solutions dataset is ordered by (task, index) however the chunks were scheduled.
 
-#include <chrono>
 #include <map>
 #include <optional>
 
-#include <fmt/format.h>
-
-#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/exhaustive_output.hpp"
+#include "runner/drivers/work_loop.hpp"
 
 namespace levelforge {
 
@@ -72,7 +69,9 @@ class TaskSeconds {
   std::vector<double> saved_;
 };
 
-class ExhaustiveRun {
+// A unit is a chunk of a task's indices: its reductions and solutions are kept, and merged
+// over the ranks at the end.
+class ExhaustiveRun final : public UnitWork {
  public:
   explicit ExhaustiveRun(DriverContext& context)
       : context_(context),
@@ -87,56 +86,17 @@ class ExhaustiveRun {
 
   void run() {
     for (const auto& segment : context_.restored) absorb(segment);
-    const auto done = context_.restore_done(restored_chunks_);
+    auto done = context_.restore_done(restored_chunks_);
     context_.restored.clear();
-    PriorWork prior{done.size(), 0};
+    std::uint64_t work_done = 0;
     for (const auto chunk : done) {
-      const auto [begin, end] = plan_.bounds(chunk);
-      indices_before_[plan_.task_of(chunk)] += end - begin;
-      prior.units += end - begin;
+      indices_before_[plan_.task_of(chunk)] += work_of(chunk);
+      work_done += work_of(chunk);
     }
-    const auto todo = context_.remaining(plan_.chunk_count(), done, "chunk");
-    std::uint64_t units_total = prior.units;
-    for (const auto chunk : todo) {
-      const auto [begin, end] = plan_.bounds(chunk);
-      units_total += end - begin;
-    }
-
-    auto pace = context_.checkpoint_pace();
-    WorkQueue queue(context_.comm, todo.size(), context_.idle, prior, context_.queue_options);
-    for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
-      const auto chunk = todo[position];
-      const auto task = plan_.task_of(chunk);
-      const auto [begin, end] = plan_.bounds(chunk);
-      const auto started = std::chrono::steady_clock::now();
-      const auto failure = context_.attempt(
-          task, [&] { visit_chunk(chunk); },
-          [first = begin, last = end] {
-            return fmt::format(", indices {} to {}", first, last - 1);
-          });
-      const auto seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      seconds_.add(task, seconds);
-      if (failure) {
-        context_.failures.add({chunk, task, static_cast<std::int64_t>(begin),
-                               static_cast<std::int64_t>(end), context_.comm.rank(),
-                               context_.session, seconds, *failure});
-      } else {
-        chunks_.push_back(static_cast<std::int64_t>(chunk));
-      }
-      context_.work_units += end - begin;
-      queue.finished(1, end - begin);
-      if (pace.due(chunks_.size() - saved_chunks_ + context_.failures.unsaved())) {
-        save();
-        pace.saved();
-      }
-      if (StopSignal::requested()) queue.stop();
-      context_.poll_progress(queue, units_total);
-    }
-    if (context_.end_work(queue, queue.stopped())) {
-      save();
+    if (!WorkLoop(context_, *this,
+                  {"chunk", plan_.chunk_count(), std::move(done), work_done, std::nullopt})
+             .run())
       return;
-    }
     bank();
     log_tasks();
     const auto totals = banked_.merged(context_.comm, plan_.task_count(), context_.idle);
@@ -147,6 +107,39 @@ class ExhaustiveRun {
          [this](std::uint64_t task) -> const ExhaustiveModel& { return model_of(task); }},
         context_.comm);
     solutions_.write(*context_.file, plan_.chunk_count(), context_.comm, context_.idle);
+  }
+
+  [[nodiscard]] std::uint64_t task_of(std::uint64_t chunk) const override {
+    return plan_.task_of(chunk);
+  }
+  [[nodiscard]] std::uint64_t work_of(std::uint64_t chunk) const override {
+    const auto [begin, end] = plan_.bounds(chunk);
+    return end - begin;
+  }
+  [[nodiscard]] UnitRange range_of(std::uint64_t chunk) const override {
+    const auto [begin, end] = plan_.bounds(chunk);
+    return {static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)};
+  }
+
+  UnitOutcome run(std::uint64_t chunk, WorkLoop& /*loop*/) override {
+    visit_chunk(chunk);
+    return {false, work_of(chunk), 0};
+  }
+
+  void ended(std::uint64_t chunk, const UnitOutcome* outcome, double seconds) override {
+    seconds_.add(plan_.task_of(chunk), seconds);
+    if (outcome != nullptr) chunks_.push_back(static_cast<std::int64_t>(chunk));
+  }
+
+  // This rank's work since its last segment.
+  void save_kept(Segment& segment) override {
+    bank(&segment);
+    segment.put_ints(segment_key::chunks,
+                     {chunks_.begin() + static_cast<std::ptrdiff_t>(saved_chunks_), chunks_.end()});
+    segment.put_ints(segment_key::chunk_total, {static_cast<std::int64_t>(plan_.chunk_count())});
+    solutions_.save_new(segment);
+    seconds_.save_new(segment);
+    saved_chunks_ = chunks_.size();
   }
 
  private:
@@ -166,20 +159,6 @@ class ExhaustiveRun {
     pending_.clear();
     if (segment != nullptr) delta.save_into(*segment);
     banked_.add(std::move(delta));
-  }
-
-  // This rank's work since its last segment, as a new segment.
-  void save() {
-    if (saved_chunks_ == chunks_.size() && context_.failures.unsaved() == 0) return;
-    Segment segment;
-    bank(&segment);
-    segment.put_ints(segment_key::chunks,
-                     {chunks_.begin() + static_cast<std::ptrdiff_t>(saved_chunks_), chunks_.end()});
-    segment.put_ints(segment_key::chunk_total, {static_cast<std::int64_t>(plan_.chunk_count())});
-    solutions_.save_new(segment);
-    seconds_.save_new(segment);
-    context_.save(std::move(segment));
-    saved_chunks_ = chunks_.size();
   }
 
   // A task's chunks ran on several ranks: its wall time is their sum, and the rank that

@@ -180,7 +180,7 @@ void run_ga_driver(DriverContext& context) {
     if (!outcome.stopped && group.rank() == 0) {
       fill_blocks(blocks(), outcome, ga, shape, context.facts[point]);
     }
-    return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
+    return UnitOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
   };
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;

@@ -160,7 +160,7 @@ void run_qd_driver(DriverContext& context) {
     if (!outcome.stopped && group.rank() == 0) {
       fill_blocks(blocks(), outcome, qd, shape, context.facts[point]);
     }
-    return GroupTaskOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
+    return UnitOutcome{outcome.stopped, outcome.evaluations, outcome.evaluations_before};
   };
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;

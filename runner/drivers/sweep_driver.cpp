@@ -3,11 +3,10 @@
 // them and hands out only the rest.
 
 #include <algorithm>
-#include <chrono>
 
-#include "runner/checkpoint/stop_signal.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/task_datasets.hpp"
+#include "runner/drivers/work_loop.hpp"
 
 namespace levelforge {
 
@@ -18,62 +17,64 @@ std::vector<TaskDataset> sweep_datasets(const SweepCapability& sweep) {
   return {task_table("sweep/records", RecordLayout(sweep.record_fields), {})};
 }
 
+// A unit is a task: one run of the kernel, its record kept.
+class SweepWork final : public UnitWork {
+ public:
+  SweepWork(DriverContext& context, TaskBlocks& records)
+      : context_(context),
+        models_(context.experiment, context.kernel.sweep->make),
+        layout_(context.kernel.sweep->record_fields),
+        records_(records),
+        row_(layout_.row_size()),
+        saved_(records.size()) {}
+
+  [[nodiscard]] std::uint64_t task_of(std::uint64_t unit) const override { return unit; }
+  [[nodiscard]] std::uint64_t work_of(std::uint64_t /*unit*/) const override { return 1; }
+
+  UnitOutcome run(std::uint64_t task, WorkLoop& /*loop*/) override {
+    const auto point = task / static_cast<std::uint64_t>(context_.experiment.replicates);
+    Rng rng({context_.experiment.seed, Stream::sweep_run, task, 0, 0});
+    layout_.pack(models_.at(point).run(rng), row_, context_.kernel.name);
+    return {false, 1, 0};
+  }
+
+  void ended(std::uint64_t task, const UnitOutcome* outcome, double seconds) override {
+    if (outcome == nullptr) return;
+    const auto block = records_.add(task).front();
+    std::copy(row_.begin(), row_.end(), block.begin());
+    context_.tasks.add(context_.experiment,
+                       {task, seconds, context_.comm.rank(), 1, 0, context_.session});
+  }
+
+  void save_kept(Segment& segment) override {
+    context_.tasks.save_since(saved_, segment);
+    records_.save_since(saved_, segment);
+    saved_ = records_.size();
+  }
+
+ private:
+  DriverContext& context_;
+  PointModelCache<SweepModel> models_;
+  RecordLayout layout_;
+  TaskBlocks& records_;
+  std::vector<std::byte> row_;
+  std::size_t saved_;
+};
+
 }  // namespace
 
 void run_sweep_driver(DriverContext& context) {
   const auto& experiment = context.experiment;
   const auto task_count = experiment.task_count();
-  PointModelCache<SweepModel> models(experiment, context.kernel.sweep->make);
-
-  const RecordLayout layout(context.kernel.sweep->record_fields);
   TaskBlocks records(sweep_datasets(*context.kernel.sweep));
   const auto restored_ids = context.restore_tasks(records).first;
-  const auto done = context.restore_done(restored_ids);
+  auto done = context.restore_done(restored_ids);
   context.restored.clear();
-  const auto todo = context.remaining(task_count, done, "task");
-
-  auto pace = context.checkpoint_pace();
-  std::size_t saved = records.size();
-  auto save_new_tasks = [&] {
-    if (saved == records.size() && context.failures.unsaved() == 0) return;
-    Segment segment;
-    context.tasks.save_since(saved, segment);
-    records.save_since(saved, segment);
-    context.save(std::move(segment));
-    saved = records.size();
-    pace.saved();
-  };
-
-  std::vector<std::byte> row(layout.row_size());
-  WorkQueue queue(context.comm, todo.size(), context.idle, {done.size(), done.size()},
-                  context.queue_options);
-  for (auto position = queue.next(); position < queue.count(); position = queue.next()) {
-    const auto task = todo[position];
-    const auto point = task / static_cast<std::uint64_t>(experiment.replicates);
-    const auto started = std::chrono::steady_clock::now();
-    Rng rng({experiment.seed, Stream::sweep_run, task, 0, 0});
-    const auto failure = context.attempt(
-        task, [&] { layout.pack(models.at(point).run(rng), row, context.kernel.name); });
-    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
-    if (failure) {
-      context.failures.add(
-          {task, task, -1, -1, context.comm.rank(), context.session, wall.count(), *failure});
-    } else {
-      const auto block = records.add(task).front();
-      std::copy(row.begin(), row.end(), block.begin());
-      context.tasks.add(experiment,
-                        {task, wall.count(), context.comm.rank(), 1, 0, context.session});
-    }
-    ++context.work_units;
-    queue.finished(1, 1);
-    if (pace.due(records.size() - saved + context.failures.unsaved())) save_new_tasks();
-    if (StopSignal::requested()) queue.stop();
-    context.poll_progress(queue, done.size() + todo.size());
-  }
-  if (context.end_work(queue, queue.stopped())) {
-    save_new_tasks();
+  const auto work_done = done.size();
+  SweepWork work(context, records);
+  if (!WorkLoop(context, work, {"task", task_count, std::move(done), work_done, std::nullopt})
+           .run())
     return;
-  }
   context.log_failed_tasks(1);
   if (context.file == nullptr) return;
 
