@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "kernels/match3/match3.hpp"
-#include "runner/drivers/exhaustive_output.hpp"
+#include "runner/drivers/exhaustive/exhaustive_output.hpp"
 #include "runner/engine/kernel_registry.hpp"
 
 namespace levelforge {
@@ -59,17 +59,18 @@ template <class BeforeChunk, class AfterChunk>
 void visit_all(benchmark::State& state, BeforeChunk before_chunk, AfterChunk after_chunk) {
   const auto& c = case_of(state.range(0));
   const auto* kernel = find_kernel(c.kernel);
-  if (kernel == nullptr || !kernel->exhaustive) {
+  if (kernel == nullptr || kernel->binding<ExhaustiveSpec>() == nullptr) {
     state.SkipWithError("the kernel is not registered for the exhaustive driver");
     return;
   }
   auto params = ParamSet::defaults(kernel->params);
   for (const auto& [name, value] : c.params) params.set(name, value);
-  const auto model = kernel->exhaustive->make(params);
+  const auto model = kernel->binding<ExhaustiveSpec>()->make(params);
   const auto count = model->index_count();
   for (auto _ : state) {
-    SolutionStore store(*kernel->exhaustive);
-    Reductions reductions(kernel->exhaustive->reductions, &kernel->exhaustive->solutions);
+    SolutionStore store(*kernel->binding<ExhaustiveSpec>());
+    Reductions reductions(kernel->binding<ExhaustiveSpec>()->reductions,
+                          &kernel->binding<ExhaustiveSpec>()->solutions);
     for (std::uint64_t begin = 0, chunk = 0; begin < count; begin += c.chunk, ++chunk) {
       before_chunk(store, reductions);
       model->visit(begin, std::min(count, begin + c.chunk), reductions);

@@ -22,7 +22,7 @@
 #include "kernels/api/rng.hpp"
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/onemax.hpp"
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
 #include "runner/engine/kernel_registry.hpp"
@@ -43,7 +43,7 @@ Rng bench_rng(std::uint64_t task = 0) { return Rng({2026, Stream::evaluation, ta
 // top-k, not the growth of the solution vector.
 void BM_CollatzVisitBlock(benchmark::State& state) {
   const auto* kernel = find_kernel("collatz");
-  if (kernel == nullptr || !kernel->exhaustive) {
+  if (kernel == nullptr || kernel->binding<ExhaustiveSpec>() == nullptr) {
     state.SkipWithError("kernel 'collatz' is not registered for the exhaustive driver");
     return;
   }
@@ -51,9 +51,10 @@ void BM_CollatzVisitBlock(benchmark::State& state) {
   params.set("start", std::int64_t{state.range(0)});
   params.set("count", std::int64_t{1'000'000'000});
   params.set("solution_steps", std::int64_t{100'000});
-  const auto model = kernel->exhaustive->make(params);
+  const auto model = kernel->binding<ExhaustiveSpec>()->make(params);
   const auto block = static_cast<std::uint64_t>(state.range(1));
-  Reductions reductions(kernel->exhaustive->reductions, &kernel->exhaustive->solutions);
+  Reductions reductions(kernel->binding<ExhaustiveSpec>()->reductions,
+                        &kernel->binding<ExhaustiveSpec>()->solutions);
   for (auto _ : state) {
     model->visit(0, block, reductions);
     reductions.clear_solutions();
@@ -240,7 +241,7 @@ BENCHMARK(BM_IslandDistances);
 void BM_QdRunFree(benchmark::State& state) {
   auto params = ParamSet::defaults(kernels::OneMax::parameters());
   const kernels::OneMax kernel(params);
-  auto section = ParamSet::defaults(qd_settings());
+  auto section = ParamSet::defaults(QdSpec::settings());
   section.set("bins", ParamValue{std::int64_t{32}});
   section.set("init", ParamValue{std::int64_t{1000}});
   section.set("iterations", ParamValue{std::int64_t{20}});

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
     const auto experiment = config::parse_experiment(text, "<fuzz>", {}, schema);
-    (void)levelforge::check_runnable(experiment);
+    (void)levelforge::check_runnable(levelforge::bind_run(experiment));
     // `levelforge validate` prints this; it must take any experiment the parser accepts.
     (void)config::effective_yaml(experiment, schema);
   } catch (const config::ConfigError&) {

@@ -35,6 +35,6 @@ if [[ -n $findings ]]; then
 fi
 echo "check: clang-tidy clean on $units files"
 
-# About 1 s of CPU per source, 250 s in all on 2 cores (2026-12-07): the cheapest check that
-# sees a source's missing include as well as a header's (a header check alone would not).
+# The cheapest check that sees a source's missing include as well as a header's (a header
+# check alone would not).
 /usr/bin/python3 "$LEVELFORGE_ROOT/scripts/compile_alone.py" "$LEVELFORGE_BUILD"

@@ -11,9 +11,8 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # Configures FOLDER with the given options: Ninja where the folder is new (one configured
 # before keeps its generator), and a unity build, which compiles each target's sources in
 # batches and so parses the heavy headers (fmt, CLI11, yaml-cpp, GoogleTest) once a batch.
-# Batches of 32 sources, not CMake's 8: the Release build with tests and benchmarks took
-# 445-449 s of CPU in batches of 8, 414 s in 16 and 397 s in 32 (2 cores, 2026-12-06); the
-# largest batch, unit_tests' first, compiles in 59 s.
+# Batches of 32 sources, not CMake's 8: fewer batches parse those headers fewer times, and the
+# largest batch still compiles in about a minute.
 levelforge_configure() {
   local folder=$1
   shift

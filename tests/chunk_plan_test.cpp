@@ -1,6 +1,6 @@
 // ChunkPlan: chunk ids over all tasks, hand-computed.
 
-#include "runner/drivers/chunk_plan.hpp"
+#include "runner/drivers/exhaustive/chunk_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ config::Experiment collatz_run(const std::string& exhaustive) {
 ChunkPlan plan_of(const config::Experiment& experiment) {
   PointFacts facts;
   facts.index_count =
-      find_kernel("collatz")->exhaustive->make(experiment.points[0].params)->index_count();
+      find_kernel("collatz")->binding<ExhaustiveSpec>()->make(experiment.points[0].params)->index_count();
   return {experiment, {facts}};
 }
 

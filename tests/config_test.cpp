@@ -11,7 +11,7 @@
 
 #include "runner/config/document.hpp"
 #include "runner/config/experiment.hpp"
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "tests/error_message.hpp"
 
 namespace levelforge::config {
@@ -32,8 +32,8 @@ Schema test_schema() {
                                  table_param("species", "the species catalogue"),
                                  int_param("waves", 1, 1, 10, "waves of monsters")},
                                 {"sweep"}};
-  schema.drivers["ga"] = ga_settings();
-  schema.drivers["exhaustive"] = exhaustive_settings();
+  schema.drivers["ga"] = GaSpec::settings();
+  schema.drivers["exhaustive"] = ExhaustiveSpec::settings();
   schema.drivers["sweep"] = {};
   return schema;
 }
@@ -117,7 +117,7 @@ TEST(ConfigDefaults, MissingKeysGetTheirDefaults) {
   EXPECT_EQ(point.params.values().size(), 2u);
   EXPECT_EQ(point.driver.integer("population"), 64);
   EXPECT_EQ(point.driver.real("stop_fitness"), std::numeric_limits<double>::infinity());
-  EXPECT_EQ(point.driver.values().size(), ga_settings().size());
+  EXPECT_EQ(point.driver.values().size(), GaSpec::settings().size());
 }
 
 TEST(ConfigDefaults, FileValuesReplaceDefaults) {

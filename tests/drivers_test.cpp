@@ -50,7 +50,8 @@ class DriversTest : public ::testing::Test {
   [[nodiscard]] RunSummary run(const config::Experiment& parsed) const {
     RunOptions options;
     options.progress = ProgressStyle::none;
-    return run_experiment(parsed, check_runnable(parsed), options, world_);
+    const auto bound = bind_run(parsed);
+    return run_experiment(bound, check_runnable(bound), options, world_);
   }
 
   mpi::Comm world_ = mpi::Comm::world();
@@ -331,7 +332,8 @@ sweep: {replicates: 5}
   RunOptions options;
   options.progress = ProgressStyle::none;
   options.write_output = false;
-  const auto summary = run_experiment(parsed, check_runnable(parsed), options, world_);
+  const auto bound = bind_run(parsed);
+  const auto summary = run_experiment(bound, check_runnable(bound), options, world_);
   EXPECT_EQ(summary.work_units, 5U);
   EXPECT_FALSE(std::filesystem::exists(parsed.output));
   EXPECT_FALSE(std::filesystem::exists(parsed.output + ".partial"));

@@ -1,6 +1,6 @@
 // runner/drivers/exhaustive_output's solution offsets under 1, 2 and 3 ranks: chunks held by
 // ranks in scrambled order get the first row that counting every earlier chunk gives.
-#include "runner/drivers/exhaustive_output.hpp"
+#include "runner/drivers/exhaustive/exhaustive_output.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ namespace exhaustive_output_test {
 // added in descending order, as dynamic scheduling and resumes leave them.
 TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
   const auto world = mpi::Comm::world();
-  const ExhaustiveCapability capability{{}, RecordLayout({int_field("value", "a value")}), {}};
+  const ExhaustiveSpec::Binding capability{{}, RecordLayout({int_field("value", "a value")}), {}};
   for (const std::uint64_t chunk_count : {1U, 2U, 17U, 400U}) {
     SolutionStore store(capability);
     const auto holder = [&](std::uint64_t chunk) {
@@ -54,7 +54,7 @@ TEST(SolutionStore, OffsetsCountEveryEarlierChunkOnAnyRank) {
 // Rows written in place by the kernel (receive_from) and rows copied from the reductions'
 // own make the same saved rows; a chunk that failed leaves none.
 TEST(SolutionStore, RowsWrittenInPlaceEqualRowsCopied) {
-  const ExhaustiveCapability capability{
+  const ExhaustiveSpec::Binding capability{
       {}, RecordLayout({text_field("name", 4, "a name"), int_field("value", "a value")}), {}};
   SolutionStore in_place(capability);
   SolutionStore copied(capability);

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernels/testing/onemax.hpp"
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "tests/solo_group.hpp"
 
 namespace levelforge {
@@ -180,7 +180,7 @@ TEST(SummarizeGeneration, SingleIndividualHasZeroStd) {
 }
 
 TEST(GaSettings, FromReadsTheSectionAndRejectsElitismNotBelowPopulation) {
-  auto section = ParamSet::defaults(ga_settings());
+  auto section = ParamSet::defaults(GaSpec::settings());
   section.set("population", ParamValue{std::int64_t{10}});
   section.set("elitism", ParamValue{std::int64_t{9}});
   section.set("mutation_rate", ParamValue{0.125});
@@ -439,7 +439,7 @@ std::vector<IslandRow> island_rows(const GaOutcome& outcome) {
 }
 
 TEST(GaSettings, IslandsMustHoldTheElitesAndTheArrivingMigrants) {
-  auto section = ParamSet::defaults(ga_settings());
+  auto section = ParamSet::defaults(GaSpec::settings());
   section.set("population", ParamValue{std::int64_t{20}});
   section.set("islands", ParamValue{std::int64_t{4}});  // islands of 5
   section.set("elitism", ParamValue{std::int64_t{4}});

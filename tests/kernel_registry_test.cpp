@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "kernels/testing/onemax.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/describe_kernel.hpp"
-#include "runner/engine/driver_specs.hpp"
 #include "tests/error_message.hpp"
 #include "tests/solo_group.hpp"
 
@@ -173,8 +173,8 @@ TEST(KernelRegistry, EveryParameterDefaultLiesInsideItsDeclaredRange) {
 }
 
 TEST(KernelRegistry, EveryDriverSettingDefaultLiesInsideItsDeclaredRange) {
-  expect_defaults_valid(ga_settings(), "ga");
-  expect_defaults_valid(exhaustive_settings(), "exhaustive");
+  expect_defaults_valid(GaSpec::settings(), "ga");
+  expect_defaults_valid(ExhaustiveSpec::settings(), "exhaustive");
 }
 
 TEST(KernelRegistry, FindKernelByName) {
@@ -191,20 +191,21 @@ TEST(KernelRegistry, FindKernelByName) {
 
 TEST(KernelRegistry, CapabilitiesCarryTheKernelDeclarations) {
   const auto& onemax = entry("onemax");
-  ASSERT_TRUE(onemax.ga.has_value());
-  EXPECT_EQ(names_of(onemax.ga->evaluation_fields), (std::vector<std::string>{"ones"}));
-  EXPECT_FALSE(onemax.exhaustive.has_value());
+  ASSERT_NE(onemax.binding<GaSpec>(), nullptr);
+  EXPECT_EQ(names_of(onemax.binding<GaSpec>()->evaluation_fields),
+            (std::vector<std::string>{"ones"}));
+  EXPECT_FALSE((onemax.binding<ExhaustiveSpec>() != nullptr));
   const auto& collatz = entry("collatz");
-  EXPECT_FALSE(collatz.ga.has_value());
-  ASSERT_TRUE(collatz.exhaustive.has_value());
-  ASSERT_EQ(collatz.exhaustive->reductions.size(), 3U);
-  EXPECT_EQ(collatz.exhaustive->reductions[0].kind, ReductionKind::count);
-  EXPECT_EQ(collatz.exhaustive->reductions[1].kind, ReductionKind::histogram);
-  EXPECT_EQ(collatz.exhaustive->reductions[2].kind, ReductionKind::top_k);
-  EXPECT_EQ(names_of(collatz.exhaustive->solutions.fields()),
+  EXPECT_EQ(collatz.binding<GaSpec>(), nullptr);
+  ASSERT_TRUE((collatz.binding<ExhaustiveSpec>() != nullptr));
+  ASSERT_EQ(collatz.binding<ExhaustiveSpec>()->reductions.size(), 3U);
+  EXPECT_EQ(collatz.binding<ExhaustiveSpec>()->reductions[0].kind, ReductionKind::count);
+  EXPECT_EQ(collatz.binding<ExhaustiveSpec>()->reductions[1].kind, ReductionKind::histogram);
+  EXPECT_EQ(collatz.binding<ExhaustiveSpec>()->reductions[2].kind, ReductionKind::top_k);
+  EXPECT_EQ(names_of(collatz.binding<ExhaustiveSpec>()->solutions.fields()),
             (std::vector<std::string>{"n", "steps"}));
-  ASSERT_TRUE(collatz.sweep.has_value());
-  EXPECT_EQ(names_of(collatz.sweep->record_fields),
+  ASSERT_NE(collatz.binding<SweepSpec>(), nullptr);
+  EXPECT_EQ(names_of(collatz.binding<SweepSpec>()->record_fields),
             (std::vector<std::string>{"n", "steps", "peak"}));
 }
 
@@ -230,7 +231,7 @@ TEST(ConfigSchema, HasTheFourDriverSections) {
   ASSERT_EQ(schema.drivers.count("qd"), 1U);
   ASSERT_EQ(schema.drivers.count("sweep"), 1U);
   ASSERT_EQ(schema.drivers.count("exhaustive"), 1U);
-  EXPECT_EQ(names_of(schema.drivers.at("ga")), names_of(ga_settings()));
+  EXPECT_EQ(names_of(schema.drivers.at("ga")), names_of(GaSpec::settings()));
   EXPECT_TRUE(schema.drivers.at("sweep").empty());
   EXPECT_EQ(names_of(schema.drivers.at("exhaustive")),
             (std::vector<std::string>{"begin", "end", "chunk"}));
@@ -246,15 +247,16 @@ TEST(ConfigSchema, HasTheFourDriverSections) {
 
 TEST(KernelFactories, GaModelGenomeLengthIsTheLengthParameter) {
   const auto& onemax = entry("onemax");
-  const auto model = onemax.ga->make(with(onemax, "length", 17));
+  const auto model = onemax.binding<GaSpec>()->make(with(onemax, "length", 17));
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->genome_length(), 17U);
-  EXPECT_EQ(onemax.ga->make(ParamSet::defaults(onemax.params))->genome_length(), 64U);
+  EXPECT_EQ(onemax.binding<GaSpec>()->make(ParamSet::defaults(onemax.params))->genome_length(),
+            64U);
 }
 
 TEST(KernelFactories, GaModelRunsATask) {
   const auto& onemax = entry("onemax");
-  const auto model = onemax.ga->make(with(onemax, "length", 12));
+  const auto model = onemax.binding<GaSpec>()->make(with(onemax, "length", 12));
   const GaSettings settings{8, 3, 2, 0.9, 0.05, 1, false, std::numeric_limits<double>::infinity(),
                             2, 0};
   testing::SoloGroup group;
@@ -267,19 +269,22 @@ TEST(KernelFactories, GaModelRunsATask) {
 
 TEST(KernelFactories, ExhaustiveModelIndexCountIsTheCountParameter) {
   const auto& collatz = entry("collatz");
-  EXPECT_EQ(collatz.exhaustive->make(with(collatz, "count", 123))->index_count(), 123U);
-  EXPECT_EQ(collatz.exhaustive->make(ParamSet::defaults(collatz.params))->index_count(),
-            1'000'000U);
+  EXPECT_EQ(collatz.binding<ExhaustiveSpec>()->make(with(collatz, "count", 123))->index_count(),
+            123U);
+  EXPECT_EQ(
+      collatz.binding<ExhaustiveSpec>()->make(ParamSet::defaults(collatz.params))->index_count(),
+      1'000'000U);
   const auto& faulty = entry("faulty");
-  EXPECT_EQ(faulty.exhaustive->make(with(faulty, "count", 77))->index_count(), 77U);
+  EXPECT_EQ(faulty.binding<ExhaustiveSpec>()->make(with(faulty, "count", 77))->index_count(), 77U);
 }
 
 TEST(KernelFactories, ExhaustiveModelVisitsTheRangeWithIndices) {
   const auto& collatz = entry("collatz");
   auto params = with(collatz, "count", 100);
   params.set("solution_steps", ParamValue{std::int64_t{0}});  // every start is a solution
-  const auto model = collatz.exhaustive->make(params);
-  Reductions out(collatz.exhaustive->reductions, &collatz.exhaustive->solutions);
+  const auto model = collatz.binding<ExhaustiveSpec>()->make(params);
+  Reductions out(collatz.binding<ExhaustiveSpec>()->reductions,
+                 &collatz.binding<ExhaustiveSpec>()->solutions);
   model->visit(5, 10, out);
   EXPECT_EQ(out.counts()[0], 5);
   ASSERT_EQ(out.solution_count(), 5U);
@@ -296,8 +301,9 @@ TEST(KernelFactories, ExhaustiveModelVisitsTheRangeWithIndices) {
 // for records on request, the entries kept have none, and the model builds each one's.
 TEST(KernelFactories, ExhaustiveModelBuildsTheRecordsOfTheEntriesKept) {
   const auto& matchstick = entry("matchstick");
-  const auto model = matchstick.exhaustive->make(ParamSet::defaults(matchstick.params));
-  const auto& specs = matchstick.exhaustive->reductions;
+  const auto model =
+      matchstick.binding<ExhaustiveSpec>()->make(ParamSet::defaults(matchstick.params));
+  const auto& specs = matchstick.binding<ExhaustiveSpec>()->reductions;
   const auto good = static_cast<std::size_t>(
       std::find_if(specs.begin(), specs.end(),
                    [](const ReductionSpec& spec) { return spec.name == "good_puzzles"; }) -
@@ -305,7 +311,7 @@ TEST(KernelFactories, ExhaustiveModelBuildsTheRecordsOfTheEntriesKept) {
   ASSERT_LT(good, specs.size());
   for (std::size_t r = 0; r < specs.size(); ++r)
     EXPECT_EQ(specs[r].records_on_request, r == good) << specs[r].name;
-  Reductions out(specs, &matchstick.exhaustive->solutions);
+  Reductions out(specs, &matchstick.binding<ExhaustiveSpec>()->solutions);
   model->visit(1'500'000, 1'540'000, out);
   ASSERT_EQ(out.tops()[good].size(), specs[good].k);
   for (const auto& kept : out.tops()[good]) {
@@ -320,8 +326,9 @@ TEST(KernelFactories, ExhaustiveModelBuildsTheRecordsOfTheEntriesKept) {
 // for a record is an error that names the kernel, the table and the index.
 TEST(KernelFactories, ExhaustiveModelWithoutTopRecordsRefusesToBuildOne) {
   const auto& collatz = entry("collatz");
-  for (const auto& spec : collatz.exhaustive->reductions) EXPECT_FALSE(spec.records_on_request);
-  const auto model = collatz.exhaustive->make(ParamSet::defaults(collatz.params));
+  for (const auto& spec : collatz.binding<ExhaustiveSpec>()->reductions)
+    EXPECT_FALSE(spec.records_on_request);
+  const auto model = collatz.binding<ExhaustiveSpec>()->make(ParamSet::defaults(collatz.params));
   const auto message = testing::error_message<KernelError>([&] { (void)model->top_record(2, 41); });
   EXPECT_NE(message.find("'collatz'"), std::string::npos) << message;
   EXPECT_NE(message.find("'longest'"), std::string::npos) << message;
@@ -330,24 +337,25 @@ TEST(KernelFactories, ExhaustiveModelWithoutTopRecordsRefusesToBuildOne) {
 
 TEST(KernelFactories, SweepModelsReturnTheirDeclaredRecords) {
   for (const auto& kernel : registered_kernels()) {
-    if (!kernel.sweep) continue;
-    const auto model = kernel.sweep->make(ParamSet::defaults(kernel.params));
+    if (kernel.binding<SweepSpec>() == nullptr) continue;
+    const auto model = kernel.binding<SweepSpec>()->make(ParamSet::defaults(kernel.params));
     Rng rng({1, Stream::sweep_run, 0, 0, 0});
-    EXPECT_EQ(model->run(rng).size(), kernel.sweep->record_fields.size()) << kernel.name;
+    EXPECT_EQ(model->run(rng).size(), kernel.binding<SweepSpec>()->record_fields.size())
+        << kernel.name;
   }
 }
 
 // ---------------------------------------------------------------- exhaustive_range
 
 ParamSet range_settings(std::int64_t begin, std::int64_t end) {
-  auto settings = ParamSet::defaults(exhaustive_settings());
+  auto settings = ParamSet::defaults(ExhaustiveSpec::settings());
   settings.set("begin", ParamValue{begin});
   settings.set("end", ParamValue{end});
   return settings;
 }
 
 TEST(ExhaustiveRange, DefaultsCoverTheWholeIndexSpace) {
-  const auto range = exhaustive_range(ParamSet::defaults(exhaustive_settings()), 1000);
+  const auto range = exhaustive_range(ParamSet::defaults(ExhaustiveSpec::settings()), 1000);
   EXPECT_EQ(range.begin, 0U);
   EXPECT_EQ(range.end, 1000U);
 }

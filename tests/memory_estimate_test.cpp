@@ -1,7 +1,7 @@
-// The memory estimate of a run (runner/engine/memory_estimate.hpp): each part by hand, the
+// The memory estimate of a run (runner/drivers/memory_estimate.hpp): each part by hand, the
 // refusal's message, and where the available memory is read.
 
-#include "runner/engine/memory_estimate.hpp"
+#include "runner/drivers/memory_estimate.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@
 
 #include "kernels/api/record_layout.hpp"
 #include "kernels/spawn/selection.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/qd_settings.hpp"
 
@@ -28,6 +29,10 @@ const KernelEntry& estimated_kernel(std::string_view name) {
   const auto* found = find_kernel(name);
   if (found == nullptr) throw std::runtime_error("kernel not registered: " + std::string(name));
   return *found;
+}
+
+const Driver& driver_of(const config::Experiment& experiment) {
+  return *find_driver(experiment.driver);
 }
 
 config::Experiment experiment_from(const std::string& yaml) {
@@ -94,9 +99,10 @@ params: {levels: 100000, runs: 1}
 sweep:
   grid: {params.weight_increment: {linspace: [0, 100, 3000]}}
 )");
-  EXPECT_EQ(RecordLayout(estimated_kernel("spawn").sweep->record_fields).row_size(),
+  EXPECT_EQ(RecordLayout(estimated_kernel("spawn").binding<SweepSpec>()->record_fields).row_size(),
             43U * 8 + 8 + 256);
-  const auto memory = estimate_run_memory(experiment, estimated_kernel("spawn"), 2, rows_with(1));
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("spawn"),
+                                          driver_of(experiment), 2, rows_with(1));
   EXPECT_EQ(part_bytes(memory,
                        "params.levels = 100000 levels x 152 bytes (the kernel of one "
                        "point at a time)"),
@@ -130,9 +136,11 @@ driver: sweep
 sweep:
   grid: {params.wall_density: {linspace: [0, 0.5, 1000]}}
 )");
-  EXPECT_EQ(RecordLayout(estimated_kernel("tiltmaze").sweep->record_fields).row_size(), 2396U);
-  const auto memory =
-      estimate_run_memory(experiment, estimated_kernel("tiltmaze"), 1, rows_with(1));
+  EXPECT_EQ(
+      RecordLayout(estimated_kernel("tiltmaze").binding<SweepSpec>()->record_fields).row_size(),
+      2396U);
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("tiltmaze"),
+                                          driver_of(experiment), 1, rows_with(1));
   EXPECT_EQ(memory.parts.front().cause,
             "the records of 1000 tasks per rank (1000 points x 1 replicate = 1000 tasks on 1 "
             "rank) and 2 copies made to write them");
@@ -154,7 +162,8 @@ params: {length: 100}
 ga: {population: 10, generations: 3, keep_best: 2}
 sweep: {replicates: 4}
 )");
-  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"), 2, rows_with(0));
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"),
+                                          driver_of(experiment), 2, rows_with(0));
   EXPECT_EQ(part_bytes(memory, "params.length = 100 bits"), 100U);  // one hill climb / genome
   EXPECT_EQ(part_bytes(memory, "ga.population = 10 x params.length"), 2U * 10 * (24 + 100));
   EXPECT_EQ(part_bytes(memory, "ga.population = 10 evaluation rows"), 10U * (2 * 16 + 8));
@@ -181,7 +190,8 @@ sweep:
   grid: {params.length: [100, 1000]}
   replicates: 5
 )");
-  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"), 3, rows_with(1));
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"),
+                                          driver_of(experiment), 3, rows_with(1));
   EXPECT_EQ(part_bytes(memory, "params.length = 1000 bits"), 1000U);
   // The task log (larger than the records) with its 4 copies made to write them.
   EXPECT_EQ(part_bytes(memory, "the task list of 4 tasks per rank"), 5U * 4 * 88);
@@ -199,15 +209,19 @@ qd: {bins: 3, iterations: 4}
 sweep: {replicates: 2}
 )");
   const auto& onemax = estimated_kernel("onemax");
-  const auto before = estimate_run_memory(experiment, onemax, 1, rows_with(0));
+  const auto before =
+      estimate_run_memory(experiment, onemax, driver_of(experiment), 1, rows_with(0));
   for (const auto& part : before.parts)
     EXPECT_EQ(part.cause.find("archive cells"), std::string::npos);
   PointFacts facts;
-  facts.axes = measure_axes(QdSettings::from(experiment.points[0].driver),
-                            onemax.qd->make(experiment.points[0].params)->measures());
+  facts.axes =
+      measure_axes(QdSettings::from(experiment.points[0].driver),
+                   onemax.binding<QdSpec>()->make(experiment.points[0].params)->measures());
   const std::vector<PointFacts> checked{facts};
-  const auto after = estimate_run_memory(experiment, onemax, 1, rows_with(0), &checked);
-  const auto archive_row = qd_archive_layout(onemax.qd->evaluation_fields, facts.axes).row_size();
+  const auto after =
+      estimate_run_memory(experiment, onemax, driver_of(experiment), 1, rows_with(0), &checked);
+  const auto archive_row =
+      qd_archive_layout(onemax.binding<QdSpec>()->evaluation_fields, facts.axes).row_size();
   const auto genome = 24U + 20;
   EXPECT_EQ(part_bytes(after, "9 archive cells (qd.bins) of the task in progress"),
             9 * (genome + archive_row));
@@ -227,8 +241,8 @@ sweep: {replicates: 2}
   PointFacts facts;
   facts.index_count = 100;
   const std::vector<PointFacts> checked{facts};
-  const auto memory =
-      estimate_run_memory(experiment, estimated_kernel("collatz"), 2, rows_with(0), &checked);
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("collatz"),
+                                          driver_of(experiment), 2, rows_with(0), &checked);
   EXPECT_EQ(part_bytes(memory, "the list of the 10 chunks to pull, on every rank"), 10U * 16);
   // Every rank's task log and plan of every task: its row, range, seconds and indices.
   EXPECT_EQ(part_bytes(memory, "the task list of 2 tasks"), 2U * (88 + 5 * 8 + 3 * 8));
@@ -241,7 +255,8 @@ kernel: onemax
 driver: sweep
 sweep: {replicates: 9223372036854775807}
 )");
-  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"), 1, rows_with(0));
+  const auto memory = estimate_run_memory(experiment, estimated_kernel("onemax"),
+                                          driver_of(experiment), 1, rows_with(0));
   EXPECT_EQ(memory.bytes, std::numeric_limits<std::uint64_t>::max());
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/testing/onemax.hpp"
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "tests/error_message.hpp"
 #include "tests/solo_group.hpp"
 
@@ -29,7 +29,7 @@ OneMax onemax_of(std::int64_t length) {
 }
 
 QdSettings qd(std::int64_t bins, std::int64_t init, std::int64_t iterations, std::int64_t batch) {
-  auto section = ParamSet::defaults(qd_settings());
+  auto section = ParamSet::defaults(QdSpec::settings());
   section.set("bins", ParamValue{bins});
   section.set("init", ParamValue{init});
   section.set("iterations", ParamValue{iterations});
@@ -62,7 +62,7 @@ TEST(CellOf, IsRowMajorWithTheLastMeasureFastest) {
 
 TEST(MeasureAxes, OverridesChangeOneMeasureAndBadOnesAreNamed) {
   const auto kernel = onemax_of(8);
-  auto section = ParamSet::defaults(qd_settings());
+  auto section = ParamSet::defaults(QdSpec::settings());
   section.set("bins", ParamValue{std::int64_t{6}});
   const auto plain = measure_axes(QdSettings::from(section), kernel.measures());
   ASSERT_EQ(plain.size(), 2U);

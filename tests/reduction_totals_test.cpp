@@ -1,7 +1,7 @@
 // ReductionTotals: what the exhaustive driver banks, saves and restores of its reductions.
 // Hand-computed sums and top-k tables; a save and absorb gives the totals back.
 
-#include "runner/drivers/reduction_totals.hpp"
+#include "runner/drivers/exhaustive/reduction_totals.hpp"
 
 #include <gtest/gtest.h>
 

@@ -292,10 +292,8 @@ void play_many_bitboard(const Board& start, const Rules& rules,
 }
 
 bool plays_lockstep(const Rules& rules) {
-  // Measured (run_benchmarks.py --only match3, 2026-12-05): lock-step on AVX-512 is about
-  // 2.5x the bitboard kernel on 5 x 10, 3.2x on 8 x 8 and 4.8x on 16 x 16; on AVX2 0.8-0.9x
-  // and on portable code 1.1x (1.4x on 16 x 16 for both). The bitboard kernel keeps every
-  // other CPU and rule set.
+  // Lock-step beats the bitboard kernel clearly only on AVX-512 (`run_benchmarks.py --only
+  // match3`, bench/RESULTS.md); the bitboard kernel keeps every other CPU and rule set.
   static const Isa isa = best_isa();
   return isa == Isa::avx512 && lockstep::plays(rules);
 }

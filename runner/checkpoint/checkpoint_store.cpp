@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/files/shell_word.hpp"
 #include "runner/h5/seal.hpp"
 

@@ -17,8 +17,8 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/drivers/run.hpp"
-#include "runner/engine/driver_specs.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/files/input_file.hpp"
 #include "runner/files/shell_word.hpp"
@@ -30,10 +30,9 @@ namespace {
 
 // The contradictions between keys (elitism >= population, a range outside the index space)
 // have no single line to point at: the file is the place.
-std::vector<PointFacts> check_experiment(const config::Experiment& experiment,
-                                         const std::string& source) {
+std::vector<PointFacts> check_experiment(const BoundRun& run, const std::string& source) {
   try {
-    return check_runnable(experiment);
+    return check_runnable(run);
   } catch (const config::ConfigError& error) {
     throw config::ConfigError(source + ": " + error.what());
   }
@@ -42,11 +41,11 @@ std::vector<PointFacts> check_experiment(const config::Experiment& experiment,
 // Collective: the memory check before any point's kernel is built, so that none is built
 // that cannot fit; the points' check; and the memory check again with what it found (the QD
 // archives, the exhaustive chunks). Returns what the check found, for the run.
-std::vector<PointFacts> check_fits_and_runs(const config::Experiment& experiment,
-                                            const std::string& source, const mpi::Comm& comm) {
-  check_memory(experiment, source, comm, nullptr);
-  auto facts = check_experiment(experiment, source);
-  check_memory(experiment, source, comm, &facts);
+std::vector<PointFacts> check_fits_and_runs(const BoundRun& run, const std::string& source,
+                                            const mpi::Comm& comm) {
+  check_memory(run, source, comm, nullptr);
+  auto facts = check_experiment(run, source);
+  check_memory(run, source, comm, &facts);
   return facts;
 }
 
@@ -345,8 +344,9 @@ void check_work_queue(const std::string& name, const mpi::Comm& comm) {
 }
 
 // `run` and `resume` alike, once the experiment and its shard are known.
-int launch(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
-           const ShardSpec& shard, const Launch& how, const mpi::Comm& comm) {
+int launch(const BoundRun& run, const std::vector<PointFacts>& facts, const ShardSpec& shard,
+           const Launch& how, const mpi::Comm& comm) {
+  const auto& experiment = run.experiment;
   if (how.resume && how.no_output) {
     throw UsageError(
         "--resume continues the checkpoint beside the output, and --no-output writes none: "
@@ -396,7 +396,7 @@ int launch(const config::Experiment& experiment, const std::vector<PointFacts>& 
   options.write_output = !how.no_output;
   options.progress_interval_seconds = how.progress_interval;
   options.progress = how.quiet ? ProgressStyle::none : parse_progress_style(how.progress);
-  const auto summary = run_experiment(experiment, facts, options, comm);
+  const auto summary = run_experiment(run, facts, options, comm);
   if (comm.rank() != 0) {
     if (summary.stopped) return exit_checkpointed;
     return summary.failures > 0 ? exit_task_failures : exit_ok;
@@ -411,7 +411,7 @@ int launch(const config::Experiment& experiment, const std::vector<PointFacts>& 
                shell_command({"levelforge", "inspect", experiment.output}));
     return exit_checkpointed;
   }
-  const auto unit = driver_spec(experiment.driver).unit;
+  const auto unit = run.driver.unit();
   // A shard does its share of the driver's units: of the chunks for exhaustive, which splits
   // each task.
   const auto work = shard.sharded()
@@ -452,8 +452,9 @@ int run_command(const RunArguments& arguments, const mpi::Comm& comm) {
     }
     experiment.output = shard.output_for(experiment.output);
   }
-  const auto facts = check_fits_and_runs(experiment, arguments.config_path, comm);
-  return launch(experiment, facts, shard, arguments.launch, comm);
+  const auto run = bind_run(experiment);
+  const auto facts = check_fits_and_runs(run, arguments.config_path, comm);
+  return launch(run, facts, shard, arguments.launch, comm);
 }
 
 namespace {
@@ -540,19 +541,20 @@ int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm) {
   comm.broadcast(source, 0);
   experiment = share_experiment(std::move(experiment), source, comm);
   experiment.output = output;
-  const auto facts = check_fits_and_runs(experiment, source, comm);
+  const auto run = bind_run(experiment);
+  const auto facts = check_fits_and_runs(run, source, comm);
   Launch how = arguments.launch;
   how.resume = true;
-  return launch(experiment, facts, saved.shard, how, comm);
+  return launch(run, facts, saved.shard, how, comm);
 }
 
 namespace {
 
 // `validate`: what a rank of `experiment` run alone on this host needs, refused as `run`
 // refuses it (facts as check_memory's).
-RunMemory check_memory_alone(const config::Experiment& experiment, const std::string& source,
+RunMemory check_memory_alone(const BoundRun& run, const std::string& source,
                              const std::vector<PointFacts>* facts) {
-  auto needed = run_memory(experiment, 1, facts);
+  auto needed = run_memory(run, 1, facts);
   if (const auto problem = host_memory_problem(needed, 1); !problem.empty())
     throw config::ConfigError(source + ": " + problem);
   return needed;
@@ -563,9 +565,10 @@ RunMemory check_memory_alone(const config::Experiment& experiment, const std::st
 int validate_command(const std::string& config_path, const std::vector<std::string>& overrides) {
   const auto experiment = read_experiment(config_path, overrides);
   // As `run`: no kernel is built that cannot fit, and the points' check counts too.
-  (void)check_memory_alone(experiment, config_path, nullptr);
-  const auto facts = check_experiment(experiment, config_path);
-  const auto memory = check_memory_alone(experiment, config_path, &facts);
+  const auto run = bind_run(experiment);
+  (void)check_memory_alone(run, config_path, nullptr);
+  const auto facts = check_experiment(run, config_path);
+  const auto memory = check_memory_alone(run, config_path, &facts);
   fmt::print("{}: valid\n", config_path);
   fmt::print("experiment {}: kernel {}, driver {}, seed {}, output {}\n", experiment.name,
              experiment.kernel, experiment.driver, experiment.seed, experiment.output);

@@ -14,6 +14,8 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/drivers/driver_list.hpp"
+#include "runner/drivers/summary_text.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/output/provenance.hpp"
 #include "runner/output/result_file.hpp"
@@ -22,28 +24,6 @@
 namespace levelforge::cli {
 
 namespace {
-
-std::string cell(const FieldValue& value) {
-  struct Formatter {
-    std::string operator()(std::int64_t v) const { return std::to_string(v); }
-    std::string operator()(double v) const { return fmt::format("{:.6g}", v); }
-    std::string operator()(const std::string& v) const { return v; }
-  };
-  return std::visit(Formatter{}, value);
-}
-
-void print_table(const TableData& table, std::size_t limit) {
-  if (limit == 0) return;
-  std::string header;
-  for (const auto& field : table.layout.fields()) header += fmt::format(" {:>14}", field.name);
-  fmt::print("  {}\n", header);
-  for (std::size_t i = 0; i < std::min(limit, table.row_count()); ++i) {
-    std::string line;
-    for (const auto& value : table.row(i)) line += fmt::format(" {:>14}", cell(value));
-    fmt::print("  {}\n", line);
-  }
-  if (table.row_count() > limit) fmt::print("  ... {} more rows\n", table.row_count() - limit);
-}
 
 std::string type_text(const h5::Datatype& type) {
   switch (type.type_class()) {
@@ -197,136 +177,9 @@ void print_failures(const h5::Group& root, std::size_t rows) {
   }
 }
 
-// Of an even count, the mean of the middle two: the upper one alone read as the maximum of two
-// replicates.
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const auto middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
-// The last row of `task` in a (tasks, steps) history whose `step` column is -1 past the steps
-// the task ran (a task stopped early pads the rest).
-std::size_t last_step(const TableData& history, std::size_t task, std::size_t step) {
-  const std::size_t steps = history.dims.at(1);
-  std::size_t last = 0;
-  while (last + 1 < steps &&
-         std::get<std::int64_t>(history.row(task * steps + last + 1)[step]) >= 0) {
-    ++last;
-  }
-  return last;
-}
-
-double mean(const std::vector<double>& values) {
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-// Per point: the final best fitness of its replicates (median, min, max), their mean
-// generations, and the median of each validation field of the best.
-void print_ga_summary(const h5::Group& root) {
-  const auto history = read_table(root.open_dataset("ga/history"));
-  const auto tasks = read_table(root.open_dataset("tasks"));
-  const auto best = read_table(root.open_dataset("ga/best"));
-  std::optional<TableData> validation;
-  if (root.has("ga/validation")) validation = read_table(root.open_dataset("ga/validation"));
-  const auto generation = history.field("generation");
-  const auto point = tasks.field("point");
-  const auto status = tasks.field("status");
-  const std::size_t kept = best.dims.at(1);
-  struct PointSummary {
-    std::vector<double> finals;
-    std::vector<double> lengths;
-    std::vector<std::vector<double>> validated;
-  };
-  std::map<std::int64_t, PointSummary> points;
-  for (std::size_t task = 0; task < tasks.row_count(); ++task) {
-    const auto task_row = tasks.row(task);
-    if (std::get<std::int64_t>(task_row[status]) != 1) continue;
-    const auto last = last_step(history, task, generation);
-    auto& summary = points[std::get<std::int64_t>(task_row[point])];
-    summary.finals.push_back(std::get<double>(best.row(task * kept)[best.field("fitness")]));
-    summary.lengths.push_back(static_cast<double>(last + 1));
-    if (validation) {
-      const auto row = validation->row(task * kept);
-      summary.validated.resize(row.size());
-      for (std::size_t f = 0; f < row.size(); ++f) {
-        if (const auto* value = std::get_if<double>(&row[f]))
-          summary.validated[f].push_back(*value);
-      }
-    }
-  }
-  fmt::print("final best per point (over replicates):\n");
-  std::string header = fmt::format("  {:>6} {:>10} {:>10} {:>10} {:>12}", "point", "median", "min",
-                                   "max", "generations");
-  if (validation) {
-    for (const auto& field : validation->layout.fields())
-      header += fmt::format(" {:>22}", field.name);
-  }
-  fmt::print("{}\n", header);
-  for (auto& [key, summary] : points) {
-    const auto [low, high] = std::minmax_element(summary.finals.begin(), summary.finals.end());
-    std::string line = fmt::format("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.1f}", key,
-                                   median(summary.finals), *low, *high, mean(summary.lengths));
-    for (const auto& values : summary.validated) {
-      line +=
-          values.empty() ? fmt::format(" {:>22}", "") : fmt::format(" {:>22.6g}", median(values));
-    }
-    fmt::print("{}\n", line);
-  }
-}
-
-// Per point, the final archive of its replicates: coverage (median, min, max), the medians of
-// the QD score and of the best fitness, and the mean iterations run.
-void print_qd_summary(const h5::Group& root) {
-  const auto history = read_table(root.open_dataset("qd/history"));
-  const auto tasks = read_table(root.open_dataset("tasks"));
-  const std::size_t steps = history.dims.at(1);
-  struct PointSummary {
-    std::vector<double> coverage, score, best, iterations;
-  };
-  std::map<std::int64_t, PointSummary> points;
-  for (std::size_t task = 0; task < tasks.row_count(); ++task) {
-    const auto task_row = tasks.row(task);
-    if (std::get<std::int64_t>(task_row[tasks.field("status")]) != 1) continue;
-    const auto last = last_step(history, task, history.field("iteration"));
-    const auto row = history.row(task * steps + last);
-    auto& summary = points[std::get<std::int64_t>(task_row[tasks.field("point")])];
-    summary.coverage.push_back(std::get<double>(row[history.field("coverage")]));
-    summary.score.push_back(std::get<double>(row[history.field("qd_score")]));
-    summary.best.push_back(std::get<double>(row[history.field("best")]));
-    summary.iterations.push_back(static_cast<double>(last));
-  }
-  fmt::print("final archive per point (over replicates):\n");
-  fmt::print("  {:>6} {:>10} {:>10} {:>10} {:>12} {:>12} {:>10}\n", "point", "coverage", "min",
-             "max", "qd_score", "best", "iterations");
-  for (const auto& [key, summary] : points) {
-    const auto [low, high] = std::minmax_element(summary.coverage.begin(), summary.coverage.end());
-    fmt::print("  {:>6} {:>10.6g} {:>10.6g} {:>10.6g} {:>12.6g} {:>12.6g} {:>10.1f}\n", key,
-               median(summary.coverage), *low, *high, median(summary.score), median(summary.best),
-               mean(summary.iterations));
-  }
-}
-
-void print_results(const h5::Group& root, std::size_t rows) {
-  if (root.has("ga/history") && root.has("tasks")) print_ga_summary(root);
-  if (root.has("qd/history") && root.has("tasks")) print_qd_summary(root);
-  if (root.has("exhaustive/counts")) {
-    fmt::print("exhaustive counts per task:\n");
-    print_table(read_table(root.open_dataset("exhaustive/counts")),
-                std::max<std::size_t>(rows, 20));
-  }
-  // The top tables are what a researcher (or a puzzle designer) usually wants as a list.
-  if (root.has("exhaustive/top") && rows > 0) {
-    const auto top = root.open_group("exhaustive/top");
-    for (const auto& name : top.children()) {
-      fmt::print("exhaustive/top/{} (best first, per task):\n", name);
-      print_table(read_table(top.open_dataset(name)), rows);
-    }
-  }
-  if (root.has("sweep/records") && rows > 0) {
-    fmt::print("sweep records:\n");
-    print_table(read_table(root.open_dataset("sweep/records")), rows);
-  }
+// The run's driver; nullptr when this levelforge has none of its name.
+const Driver* driver_of(const h5::Group& root) {
+  return root.has_attribute("driver") ? find_driver(root.read_string_attribute("driver")) : nullptr;
 }
 
 // The run's tables as its kernel's summary reads them (kernels/api/results.hpp): a table whose
@@ -354,11 +207,8 @@ ResultTables result_tables(const h5::Group& root) {
       if (!per_task || finished[i / rows_per_task]) rows.push_back(table.row(i));
     results.tables.emplace(path, ResultTable(std::move(columns), std::move(rows)));
   };
-  for (const auto* path : {"sweep/records", "exhaustive/counts", "ga/best", "ga/validation"})
-    add(path);
-  if (root.has("exhaustive/top")) {
-    for (const auto& name : root.open_group("exhaustive/top").children())
-      add("exhaustive/top/" + name);
+  if (const auto* driver = driver_of(root)) {
+    for (const auto& path : driver->summary_tables(root)) add(path);
   }
   return results;
 }
@@ -490,7 +340,7 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   }
   if (root.has("tasks")) print_task_summary(read_table(root.open_dataset("tasks")), detail.rows);
   if (root.has("failures")) print_failures(root, std::max<std::size_t>(detail.rows, 20));
-  print_results(root, detail.rows);
+  if (const auto* driver = driver_of(root)) driver->print_summary(root, detail.rows);
   print_kernel_summary(root);
   fmt::print("datasets:\n");
   list_datasets(root, "");

@@ -1,11 +1,14 @@
 // `levelforge kernels [NAME]`: generated from the kernels' own declarations.
 
-#include <fmt/format.h>
 #include <algorithm>
+
+#include <fmt/format.h>
 
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/drivers/driver.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/kernel_registry.hpp"
 
 namespace levelforge::cli {
@@ -28,13 +31,6 @@ std::string allowed(const ParamSpec& spec) {
   return "any";
 }
 
-void print_fields(const std::string& title, const std::vector<FieldSpec>& fields) {
-  fmt::print("  {}:\n", title);
-  for (const auto& field : fields) {
-    fmt::print("    {:<20} {:<5} {}\n", field.name, to_string(field.type), field.doc);
-  }
-}
-
 void describe(const KernelEntry& kernel) {
   fmt::print("{}: {}\n", kernel.name, kernel.summary);
   fmt::print("drivers: {}\n", join(kernel.drivers()));
@@ -46,29 +42,8 @@ void describe(const KernelEntry& kernel) {
                format_value(spec.default_value), allowed(spec), spec.doc);
   }
   fmt::print("records:\n");
-  if (kernel.ga)
-    print_fields("ga: evaluation fields (in ga/history and ga/best)", kernel.ga->evaluation_fields);
-  if (kernel.qd) {
-    // Ranges may depend on the parameters: these are the defaults'.
-    fmt::print("  qd: measures (qd/archive measure_NAME; ranges at the default parameters)\n");
-    try {
-      for (const auto& measure : kernel.qd->make(ParamSet::defaults(kernel.params))->measures()) {
-        fmt::print("    {:<20} [{:g}, {:g}]  {}\n", measure.name, measure.low, measure.high,
-                   measure.doc);
-      }
-    } catch (const KernelError& error) {
-      fmt::print("    (the kernel needs parameters to name them: {})\n", error.what());
-    }
-  }
-  if (kernel.sweep)
-    print_fields("sweep: record fields (sweep/records)", kernel.sweep->record_fields);
-  if (kernel.exhaustive) {
-    fmt::print("  exhaustive: reductions\n");
-    for (const auto& reduction : kernel.exhaustive->reductions) {
-      fmt::print("    {:<20} {}\n", reduction.name, reduction.doc);
-    }
-    print_fields("exhaustive: solution fields (exhaustive/solutions)",
-                 kernel.exhaustive->solutions.fields());
+  for (const auto* driver : drivers()) {
+    if (kernel.offers(driver->name())) driver->print_records(kernel);
   }
 }
 

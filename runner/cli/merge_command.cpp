@@ -148,15 +148,15 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   comm.broadcast(builds, 0);
   options.merged_builds = config::split(builds, '\n');
   options.progress = ProgressStyle::none;
-  const auto* kernel = find_kernel(experiment.kernel);
-  const auto facts = check_runnable(experiment);
+  const auto run = bind_run(experiment);
+  const auto facts = check_runnable(run);
   std::string local_problem;
   for (auto i = static_cast<std::size_t>(comm.rank()); i < arguments.shards.size();
        i += static_cast<std::size_t>(comm.size())) {
     try {
       const auto file = open_result(arguments.shards[i]);
       const auto shard = read_result_header(file).shard.value_or(ShardSpec{});
-      options.merged.push_back(shard_segment(file, experiment, *kernel, facts, shard));
+      options.merged.push_back(shard_segment(file, run, facts, shard));
     } catch (const std::exception& error) {
       local_problem = arguments.shards[i] + ": " + error.what();
       break;
@@ -166,7 +166,7 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
     throw UsageError("reading the shards: " + problems);
   }
 
-  const auto summary = run_experiment(experiment, facts, std::move(options), comm);
+  const auto summary = run_experiment(run, facts, std::move(options), comm);
   if (comm.rank() == 0) {
     fmt::print("levelforge: merged {} shard{} ({} tasks) into {}\n", arguments.shards.size(),
                arguments.shards.size() == 1 ? "" : "s", summary.tasks, arguments.output);

@@ -62,9 +62,9 @@ class Document {
 // The most nodes that aliases may add to one YAML text (a config, an override, a table file),
 // counted as if each alias were a copy of the node its anchor marks. A real config's aliases
 // repeat a setting or a few table rows: hundreds or thousands of nodes (the shipped configs use
-// none). The bound is not higher because what aliases add is expanded where the config is read:
-// a table of about 800,000 aliased nodes took 8.8 s and 690 MB to validate, and one of 3.7
-// million 44 s and 3.1 GB (Debug build, 2-core VM, 2026-12-07). Nested aliases (a list of nine
+// none). The bound is not higher because what aliases add is expanded where the config is read,
+// and its time and memory grow with it: a few million aliased nodes take most of a minute and
+// gigabytes to validate. Nested aliases (a list of nine
 // aliases of a list of nine aliases ..., nine levels: 9^9 values in under 1 KB, the "billion
 // laughs") would otherwise never finish or exhaust memory.
 inline constexpr std::uint64_t max_alias_nodes = std::uint64_t{1} << 20U;

@@ -244,10 +244,4 @@ Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results) {
   return segment;
 }
 
-Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const std::vector<PointFacts>& facts,
-                      const ShardSpec& shard) {
-  return driver_for(experiment).read_shard({file, experiment, kernel, facts, shard});
-}
-
 }  // namespace levelforge

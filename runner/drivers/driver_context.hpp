@@ -15,10 +15,10 @@
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
-#include "runner/drivers/driver_table.hpp"
+#include "runner/drivers/driver.hpp"
 #include "runner/drivers/failure_log.hpp"
 #include "runner/drivers/idle_clock.hpp"
-#include "runner/drivers/point_models.hpp"
+#include "runner/drivers/point_facts.hpp"
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/task_datasets.hpp"
 #include "runner/drivers/work_queue.hpp"
@@ -201,40 +201,5 @@ FinishedTasks read_finished_tasks(const h5::File& file);
 // For a driver whose unit is the task: its finished tasks, their blocks of `results`'s
 // datasets and its failures.
 Segment read_task_shard(const ShardReading& shard, const TaskBlocks& results);
-
-// One process: a shard's result file as the segment a checkpoint of its work would be.
-Segment shard_segment(const h5::File& file, const config::Experiment& experiment,
-                      const KernelEntry& kernel, const std::vector<PointFacts>& facts,
-                      const ShardSpec& shard);
-
-// The drivers of driver_table.cpp.
-PointFacts ga_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                          std::size_t point);
-PointFacts qd_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                          std::size_t point);
-PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                             std::size_t point);
-PointFacts exhaustive_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                                  std::size_t point);
-std::vector<TaskDataset> ga_task_datasets(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
-                                          const std::vector<PointFacts>& facts);
-std::vector<TaskDataset> qd_task_datasets(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
-                                          const std::vector<PointFacts>& facts);
-std::vector<TaskDataset> sweep_task_datasets(const config::Experiment& experiment,
-                                             const KernelEntry& kernel,
-                                             const std::vector<PointFacts>& facts);
-std::vector<TaskDataset> no_task_datasets(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
-                                          const std::vector<PointFacts>& facts);
-void run_ga_driver(DriverContext& context);
-void run_qd_driver(DriverContext& context);
-void run_sweep_driver(DriverContext& context);
-void run_exhaustive_driver(DriverContext& context);
-Segment ga_shard_segment(const ShardReading& shard);
-Segment qd_shard_segment(const ShardReading& shard);
-Segment sweep_shard_segment(const ShardReading& shard);
-Segment exhaustive_shard_segment(const ShardReading& shard);
 
 }  // namespace levelforge

@@ -14,9 +14,9 @@
 #include "kernels/api/isa.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/drivers/driver_context.hpp"
+#include "runner/drivers/driver_list.hpp"
+#include "runner/drivers/memory_estimate.hpp"
 #include "runner/drivers/task_datasets.hpp"
-#include "runner/engine/driver_specs.hpp"
-#include "runner/engine/memory_estimate.hpp"
 #include "runner/output/compound.hpp"
 #include "runner/output/provenance.hpp"
 
@@ -89,7 +89,8 @@ void write_points(ResultFile& file, const config::Experiment& experiment, const 
   file.write(table, point_rows, rows);
 }
 
-void write_provenance(ResultFile& file, const config::Experiment& experiment, const mpi::Comm& comm,
+void write_provenance(ResultFile& file, const config::Experiment& experiment,
+                      const KernelEntry& kernel, const mpi::Comm& comm,
                       const std::vector<std::string>& hosts, const std::string& start_time) {
   const auto attribute = [&file](const std::string& name, const auto& value) {
     file.write_attribute("", name, value);
@@ -97,7 +98,7 @@ void write_provenance(ResultFile& file, const config::Experiment& experiment, co
   attribute("levelforge_version", std::string(build_version()));
   attribute("git_commit", std::string(build_commit()));
   attribute("git_changes", std::string(build_changes()));
-  const auto& code = find_kernel(experiment.kernel)->code;
+  const auto& code = kernel.code;
   attribute("kernel_version", code.version);
   attribute("kernel_commit", code.commit_text());
   attribute("kernel_sources", code.sources);
@@ -169,59 +170,33 @@ void write_simd_provenance(ResultFile& file, const config::Experiment& experimen
   file.write_attribute("", "kernel_simd", distinct_over_ranks(comm, joined(paths)));
 }
 
-template <class T>
-std::vector<std::byte> bytes_of(const std::vector<T>& values) {
-  const auto bytes = std::as_bytes(std::span(values));
-  return {bytes.begin(), bytes.end()};
-}
-
 // What the checkpoint's manifest says of the segments: the layouts of the task rows, the
 // failures and the driver's per-task blocks they pack, and the run's tables that the result
 // file holds beside those (its points; per point, the genome length and the measure ranges),
 // so that a run in progress is read without levelforge (docs/checkpoint.md).
-SegmentDescription checkpoint_description(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
+SegmentDescription checkpoint_description(const BoundRun& run,
                                           const std::vector<PointFacts>& facts) {
+  const auto& experiment = run.experiment;
   SegmentDescription description;
   auto& layouts = description.layouts;
   auto& tables = description.tables;
   layouts.push_back({segment_key::task_rows, compound_type(TaskLog::layout()), {}, "tasks", {}});
   layouts.push_back({segment_key::failures, compound_type(saved_failure_layout()), {}, {}, {}});
-  for (const auto& dataset : driver_for(experiment).task_datasets(experiment, kernel, facts))
+  for (const auto& dataset : run.driver.task_datasets(experiment, run.kernel, facts))
     layouts.push_back(dataset.packed_layout());
   tables.put_bytes("points", point_rows(experiment));
   layouts.push_back({"points", compound_type(points_layout(experiment)), {}, "points", {}});
-  if (longest_genome(facts) > 0) {
-    tables.put_ints("genome_length", genome_lengths(facts));
-    layouts.push_back(
-        {"genome_length", h5::Datatype::int64(), {}, experiment.driver + "/genome_length", {}});
-  }
-  if (const auto& axes = facts.front().axes; !axes.empty()) {
-    const auto grid = measure_grid(facts);
-    const std::vector<hsize_t> measures{axes.size()};
-    tables.put_bytes("measure_low", bytes_of(grid.low));
-    tables.put_bytes("measure_high", bytes_of(grid.high));
-    tables.put_ints("measure_bins", grid.bins);
-    layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low", {}});
-    layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high", {}});
-    layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins", {}});
-    std::vector<std::byte> names;  // NUL-terminated, as failure messages are
-    for (const auto& axis : axes) {
-      const auto name = std::as_bytes(std::span(axis.name.c_str(), axis.name.size() + 1));
-      names.insert(names.end(), name.begin(), name.end());
-    }
-    tables.put_bytes("measure_names", std::move(names));
-  }
+  run.driver.describe_tables(experiment, facts, description);
   return description;
 }
 
 // A new checkpoint holding the work of the complete result at the output: its first
 // segment, rank 0's restored work, is what the file holds, so that a retry of its failures
 // interrupted in turn resumes from the checkpoint alone.
-void seed_checkpoint_from_output(const config::Experiment& experiment,
-                                 const std::vector<PointFacts>& facts, const ShardSpec& shard,
-                                 const mpi::Comm& comm,
+void seed_checkpoint_from_output(const BoundRun& run, const std::vector<PointFacts>& facts,
+                                 const ShardSpec& shard, const mpi::Comm& comm,
                                  std::optional<CheckpointStore>& checkpoint) {
+  const auto& experiment = run.experiment;
   std::int64_t sessions = 0;
   std::string builds;
   Segment work;
@@ -230,14 +205,13 @@ void seed_checkpoint_from_output(const config::Experiment& experiment,
     const auto header = read_result_header(file);
     sessions = header.sessions;
     builds = header.builds.text();
-    work = shard_segment(file, experiment, *find_kernel(experiment.kernel), facts, shard);
+    work = shard_segment(file, run, facts, shard);
   });
   if (!problem.empty()) throw CheckpointError("reading " + experiment.output + ": " + problem);
   comm.broadcast_value(sessions, 0);
   comm.broadcast(builds, 0);
   // The file's work as its last session's; the resume below is the next session, a retry.
-  const auto description =
-      checkpoint_description(experiment, *find_kernel(experiment.kernel), facts);
+  const auto description = checkpoint_description(run, facts);
   checkpoint.emplace(CheckpointStore::start(experiment, shard, comm, description, sessions - 1,
                                             SessionBuilds::from_text(builds)));
   if (comm.rank() == 0) checkpoint->save(work);
@@ -263,31 +237,51 @@ std::string full_disk_note(const std::string& output, bool merging) {
                      folder.string(), space.available, next);
 }
 
-ProgressReporter make_progress(const config::Experiment& experiment, const RunOptions& options,
+ProgressReporter make_progress(const Driver& driver, const RunOptions& options,
                                const mpi::Comm& comm) {
-  const auto& driver = driver_spec(experiment.driver);
-  return {std::string(driver.unit) + "s", std::string(driver.work_unit),
+  return {std::string(driver.unit()) + "s", std::string(driver.work_unit()),
           options.progress_interval_seconds,
           comm.rank() == 0 ? options.progress : ProgressStyle::none, stderr};
 }
 
 }  // namespace
 
-std::vector<PointFacts> check_runnable(const config::Experiment& experiment) {
+BoundRun bind_run(const config::Experiment& experiment) {
   const auto* kernel = find_kernel(experiment.kernel);
   if (kernel == nullptr) {
     throw config::ConfigError("kernel '" + experiment.kernel + "' is not registered");
   }
-  return check_points(experiment, *kernel);
+  const auto* driver = find_driver(experiment.driver);
+  if (driver == nullptr || !kernel->offers(experiment.driver)) {
+    throw config::ConfigError("kernel '" + experiment.kernel + "' does not offer the driver '" +
+                              experiment.driver + "'");
+  }
+  return {experiment, *kernel, *driver};
 }
 
-RunMemory run_memory(const config::Experiment& experiment, int ranks,
-                     const std::vector<PointFacts>* facts) {
-  const auto* kernel = find_kernel(experiment.kernel);
-  if (kernel == nullptr) return {};  // check_runnable reports it
+std::vector<PointFacts> check_runnable(const BoundRun& run) {
+  const auto& experiment = run.experiment;
+  std::vector<PointFacts> facts;
+  facts.reserve(experiment.points.size());
+  for (std::size_t p = 0; p < experiment.points.size(); ++p) {
+    try {
+      facts.push_back(run.driver.point_facts(experiment, run.kernel, p));
+    } catch (const KernelError& error) {
+      throw config::ConfigError(describe_point(experiment, p) + ": " + error.what());
+    }
+  }
+  return facts;
+}
+
+RunMemory run_memory(const BoundRun& run, int ranks, const std::vector<PointFacts>* facts) {
   const RunRows rows{TaskLog::layout().row_size() + sizeof(std::uint64_t),
-                     points_layout(experiment).row_size()};
-  return estimate_run_memory(experiment, *kernel, ranks, rows, facts);
+                     points_layout(run.experiment).row_size()};
+  return estimate_run_memory(run.experiment, run.kernel, run.driver, ranks, rows, facts);
+}
+
+Segment shard_segment(const h5::File& file, const BoundRun& run,
+                      const std::vector<PointFacts>& facts, const ShardSpec& shard) {
+  return run.driver.read_shard({file, run.experiment, run.kernel, facts, shard});
 }
 
 std::string host_memory_problem(const RunMemory& needed, int ranks_on_host) {
@@ -295,9 +289,9 @@ std::string host_memory_problem(const RunMemory& needed, int ranks_on_host) {
   return available ? memory_problem(needed, *available, ranks_on_host) : std::string();
 }
 
-void check_memory(const config::Experiment& experiment, const std::string& source,
-                  const mpi::Comm& comm, const std::vector<PointFacts>* facts) {
-  const auto needed = run_memory(experiment, comm.size(), facts);
+void check_memory(const BoundRun& run, const std::string& source, const mpi::Comm& comm,
+                  const std::vector<PointFacts>* facts) {
+  const auto needed = run_memory(run, comm.size(), facts);
   // Ranks on one host share its memory; one of them reads it, so a host is reported once.
   const auto hosts = comm.all_gather_strings(mpi::processor_name());
   const auto& own_host = hosts[static_cast<std::size_t>(comm.rank())];
@@ -313,9 +307,9 @@ void check_memory(const config::Experiment& experiment, const std::string& sourc
 namespace {
 
 // run_experiment, with the result file where its error path can close it.
-RunSummary run_into(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
-                    RunOptions options, const mpi::Comm& comm, std::optional<ResultFile>& file) {
-  const auto* kernel = find_kernel(experiment.kernel);
+RunSummary run_into(const BoundRun& run, const std::vector<PointFacts>& facts, RunOptions options,
+                    const mpi::Comm& comm, std::optional<ResultFile>& file) {
+  const auto& experiment = run.experiment;
   const auto start_time = utc_now();
   const auto all_hosts = comm.all_gather_strings(mpi::processor_name());
   const std::set<std::string> distinct_hosts(all_hosts.begin(), all_hosts.end());
@@ -333,10 +327,10 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
     comm.barrier();
     // Before the result file opens: a refused checkpoint then leaves no open parallel file.
     if (options.from_output) {
-      seed_checkpoint_from_output(experiment, facts, options.shard, comm, checkpoint);
+      seed_checkpoint_from_output(run, facts, options.shard, comm, checkpoint);
       summary.session = checkpoint->session();
     } else if (!merging) {
-      const auto description = checkpoint_description(experiment, *kernel, facts);
+      const auto description = checkpoint_description(run, facts);
       checkpoint = options.resume
                        ? CheckpointStore::resume(experiment, options.shard, comm, description,
                                                  options.retry_failed)
@@ -348,17 +342,17 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
       }
     }
     file.emplace(experiment.output, comm.dup(), all_hosts, options.writers);
-    write_provenance(*file, experiment, comm, hosts, start_time);
+    write_provenance(*file, experiment, run.kernel, comm, hosts, start_time);
     write_shard_provenance(*file, options, summary.session,
                            checkpoint ? checkpoint->builds().lines() : options.merged_builds);
     write_points(*file, experiment, comm);
   }
 
-  auto progress = make_progress(experiment, options, comm);
+  auto progress = make_progress(run.driver, options, comm);
   TaskLog tasks;
   IdleClock idle;
-  DriverContext context{experiment, *kernel, facts, comm,         file ? &*file : nullptr,
-                        progress,   tasks,   idle,  options.shard};
+  DriverContext context{experiment, run.kernel, facts, comm,         file ? &*file : nullptr,
+                        progress,   tasks,      idle,  options.shard};
   context.queue_options = options.queue;
   context.checkpoint = checkpoint ? &*checkpoint : nullptr;
   context.restored = checkpoint ? checkpoint->take_restored() : std::move(options.merged);
@@ -366,7 +360,7 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
   context.session = summary.session;
   context.retry_before_session = checkpoint ? checkpoint->retry_before_session() : 0;
   const auto started = std::chrono::steady_clock::now();
-  driver_for(experiment).run(context);
+  run.driver.run(context);
   {
     // A rank whose rows went to a writer leaves the driver while the writer still writes: its
     // wait for it is idle time too, and every rank's wall time then spans the same driver.
@@ -405,7 +399,7 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
                           std::string(claim_batches_name(options.queue.batches)));
     file->write_attribute("", "mpi_library", mpi::library_version());
     file->write_attribute("", "mpi_thread_level", mpi::thread_level());
-    write_simd_provenance(*file, experiment, *kernel, comm);
+    write_simd_provenance(*file, experiment, run.kernel, comm);
     file->write_attribute("", "ranks_per_writer", output_writers_name(options.writers));
     file->write_attribute("", "output_writers", static_cast<std::int64_t>(file->writers().size()));
     file->commit();
@@ -416,13 +410,13 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
 
 }  // namespace
 
-RunSummary run_experiment(const config::Experiment& experiment,
-                          const std::vector<PointFacts>& facts, RunOptions options,
-                          const mpi::Comm& comm) {
+RunSummary run_experiment(const BoundRun& run, const std::vector<PointFacts>& facts,
+                          RunOptions options, const mpi::Comm& comm) {
+  const auto& experiment = run.experiment;
   std::optional<ResultFile> file;
   const bool merging = !options.merged_from.empty();
   try {
-    return run_into(experiment, facts, std::move(options), comm, file);
+    return run_into(run, facts, std::move(options), comm, file);
   } catch (const h5::IoError& error) {
     // HDF5 says only "file write failed"; a full disk is the usual reason, and says what to do.
     const auto note = full_disk_note(experiment.output, merging);

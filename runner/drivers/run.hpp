@@ -8,10 +8,11 @@
 #include "runner/checkpoint/segment.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
-#include "runner/drivers/point_models.hpp"
+#include "runner/drivers/driver.hpp"
+#include "runner/drivers/memory_estimate.hpp"
+#include "runner/drivers/point_facts.hpp"
 #include "runner/drivers/progress.hpp"
 #include "runner/drivers/work_queue.hpp"
-#include "runner/engine/memory_estimate.hpp"
 #include "runner/mpi/mpi.hpp"
 #include "runner/output/output_writers.hpp"
 
@@ -52,15 +53,25 @@ struct RunSummary {
   std::uint64_t failures = 0;  // tasks and chunks recorded as failed (on_error: record)
 };
 
+// A run's kernel and driver, found by their names once, at its start.
+struct BoundRun {
+  const config::Experiment& experiment;
+  const KernelEntry& kernel;
+  const Driver& driver;
+};
+
+// Throws config::ConfigError for a kernel that is not registered or does not offer the driver.
+[[nodiscard]] BoundRun bind_run(const config::Experiment& experiment);
+
 // Builds every point's kernel, one at a time, and checks its driver settings, so that
 // contradictions the schema cannot see (elitism >= population, a range outside the index
 // space, a kernel refusing its parameters) are config errors before anything runs. Throws
 // config::ConfigError. What it learned of each point is the run's: run_experiment takes it.
-[[nodiscard]] std::vector<PointFacts> check_runnable(const config::Experiment& experiment);
+[[nodiscard]] std::vector<PointFacts> check_runnable(const BoundRun& run);
 
 // What a rank of a run of `experiment` on `ranks` ranks needs (estimate_run_memory with the
 // runner's rows); `facts` as there.
-[[nodiscard]] RunMemory run_memory(const config::Experiment& experiment, int ranks,
+[[nodiscard]] RunMemory run_memory(const BoundRun& run, int ranks,
                                    const std::vector<PointFacts>* facts);
 
 // Empty when `needed` fits into this host's available memory shared by `ranks_on_host`
@@ -72,14 +83,17 @@ struct RunSummary {
 // allocated; the estimate is run_memory's, the lowest rank of each host reads that host's
 // available memory. Called before the points are checked (`facts` nullptr), so that no
 // kernel is built that cannot fit, and again with what their check found.
-void check_memory(const config::Experiment& experiment, const std::string& source,
-                  const mpi::Comm& comm, const std::vector<PointFacts>* facts);
+void check_memory(const BoundRun& run, const std::string& source, const mpi::Comm& comm,
+                  const std::vector<PointFacts>* facts);
 
 // Collective. Throws on failure; the caller aborts the job. `experiment.output` is the file
 // written (a shard's own name already applied). Stops for a checkpoint when StopSignal has
 // seen a signal (the caller installs it).
-RunSummary run_experiment(const config::Experiment& experiment,
-                          const std::vector<PointFacts>& facts, RunOptions options,
-                          const mpi::Comm& comm);
+RunSummary run_experiment(const BoundRun& run, const std::vector<PointFacts>& facts,
+                          RunOptions options, const mpi::Comm& comm);
+
+// One process: a shard's result file as the segment a checkpoint of its work would be.
+[[nodiscard]] Segment shard_segment(const h5::File& file, const BoundRun& run,
+                                    const std::vector<PointFacts>& facts, const ShardSpec& shard);
 
 }  // namespace levelforge

@@ -220,6 +220,14 @@ std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts) {
   return lengths;
 }
 
+void describe_genome_lengths(const std::string& group, const std::vector<PointFacts>& facts,
+                             SegmentDescription& description) {
+  if (longest_genome(facts) == 0) return;
+  description.tables.put_ints("genome_length", genome_lengths(facts));
+  description.layouts.push_back(
+      {"genome_length", h5::Datatype::int64(), {}, group + "/genome_length", {}});
+}
+
 void write_genome_lengths(ResultFile& file, const std::string& group,
                           const std::vector<PointFacts>& facts, const std::string& padded) {
   const auto lengths = genome_lengths(facts);

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "kernels/api/record_layout.hpp"
+#include "runner/checkpoint/checkpoint_store.hpp"
 #include "runner/checkpoint/segment.hpp"
-#include "runner/engine/models.hpp"
+#include "runner/drivers/point_facts.hpp"
 #include "runner/h5/h5.hpp"
 #include "runner/output/result_file.hpp"
 
@@ -79,6 +80,10 @@ MeasureGrid measure_grid(const std::vector<PointFacts>& facts);
 
 // The genome length of each point's kernel, in point order.
 std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts);
+// The genome lengths as the checkpoint's manifest describes `GROUP/genome_length`, when the
+// kernel has genomes.
+void describe_genome_lengths(const std::string& group, const std::vector<PointFacts>& facts,
+                             SegmentDescription& description);
 // Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
 // which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
 void write_genome_lengths(ResultFile& file, const std::string& group,

@@ -1,6 +1,6 @@
 #pragma once
 // The runner's entry for a kernel type: what it claims, and only that (kernels/api/
-// concepts.hpp, capabilities_hold), with the type-erased models of its drivers. The
+// concepts.hpp, capabilities_hold), with its binding to each driver it offers. The
 // registry describes the kernels of kernels/all.hpp with it, and LEVELFORGE_REGISTER_KERNEL
 // (runner/engine/register_kernel.hpp) a kernel built out of the tree.
 
@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "kernels/api/concepts.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/kernel_registry.hpp"
-#include "runner/engine/models.hpp"
 
 namespace levelforge {
 
@@ -31,6 +31,17 @@ PuzzleCapability describe_puzzle() {
   return {K::puzzle_info(), K::solve_options(), solve, draw};
 }
 
+// Binds the kernel to every driver of the list that it offers, in the list's order.
+template <Kernel K, class... Specs>
+void bind_drivers(KernelEntry& entry, DriverList<Specs...> /*list*/) {
+  (
+      [&] {
+        if constexpr (Specs::template offered_by<K>)
+          entry.bindings.push_back({Specs::name, Specs::template bind<K>()});
+      }(),
+      ...);
+}
+
 template <Kernel K>
 KernelEntry describe() {
   static_assert(capabilities_hold<K>());
@@ -41,35 +52,7 @@ KernelEntry describe() {
   if constexpr (claims<K>(Capability::memory_estimate)) {
     entry.memory_estimate = [](const ParamSet& params) { return K::memory_estimate(params); };
   }
-  if constexpr (claims<K>(Capability::ga)) {
-    entry.ga = GaCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
-                              return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
-                            }};
-    if constexpr (claims<K>(Capability::validate))
-      entry.ga->validation_fields = K::validation_fields();
-  }
-  if constexpr (claims<K>(Capability::measures)) {
-    entry.qd = QdCapability{K::evaluation_fields(), {}, [](const ParamSet& params) {
-                              return std::unique_ptr<QdModel>(new ErasedQd<K>(params));
-                            }};
-    if constexpr (claims<K>(Capability::validate))
-      entry.qd->validation_fields = K::validation_fields();
-  }
-  if constexpr (claims<K>(Capability::sweep)) {
-    entry.sweep = SweepCapability{K::record_fields(), [](const ParamSet& params) {
-                                    return std::unique_ptr<SweepModel>(new ErasedSweep<K>(params));
-                                  }};
-  }
-  if constexpr (claims<K>(Capability::exhaustive)) {
-    auto reductions = K::reductions();
-    for (auto& spec : reductions)
-      spec.records_on_request =
-          claims<K>(Capability::top_record) && spec.kind == ReductionKind::top_k;
-    entry.exhaustive = ExhaustiveCapability{
-        std::move(reductions), RecordLayout(K::solution_fields()), [](const ParamSet& params) {
-          return std::unique_ptr<ExhaustiveModel>(new ErasedExhaustive<K>(params));
-        }};
-  }
+  bind_drivers<K>(entry, Drivers{});
   if constexpr (claims<K>(Capability::puzzle)) entry.puzzle = describe_puzzle<K>();
   if constexpr (claims<K>(Capability::summary)) {
     entry.summarize = [](const ResultTables& results) { return K::summarize(results); };

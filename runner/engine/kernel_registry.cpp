@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "kernels/all.hpp"
+#include "runner/drivers/driver_list.hpp"
 #include "runner/engine/describe_kernel.hpp"
-#include "runner/engine/driver_specs.hpp"
 
 namespace levelforge {
 
@@ -31,11 +31,14 @@ AddedKernels& added_kernels() {
 
 }  // namespace
 
+bool KernelEntry::offers(std::string_view driver) const {
+  return std::any_of(bindings.begin(), bindings.end(),
+                     [&](const DriverBinding& bound) { return bound.driver == driver; });
+}
+
 std::vector<std::string> KernelEntry::drivers() const {
   std::vector<std::string> names;
-  for (const auto* driver : driver_specs()) {
-    if (driver->offered_by(*this)) names.emplace_back(driver->name);
-  }
+  for (const auto& bound : bindings) names.emplace_back(bound.driver);
   return names;
 }
 
@@ -87,8 +90,8 @@ config::Schema config_schema() {
   for (const auto& entry : registered_kernels()) {
     schema.kernels[entry.name] = config::KernelSchema{entry.params, entry.drivers()};
   }
-  for (const auto* driver : driver_specs())
-    schema.drivers[std::string(driver->name)] = driver->settings();
+  for (const auto& driver : driver_specs)
+    schema.drivers[std::string(driver.name)] = driver.settings();
   return schema;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // What the runner knows of each registered kernel, generated from the kernel types in
 // kernels/all.hpp: their declarations feed `levelforge kernels`, config validation and
-// the factories of the type-erased models.
+// the drivers' bindings (the factories of the type-erased models).
 
+#include <any>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -18,32 +19,14 @@
 #include "kernels/api/results.hpp"
 #include "runner/config/experiment.hpp"
 #include "runner/engine/kernel_code.hpp"
-#include "runner/engine/models.hpp"
 
 namespace levelforge {
 
-struct GaCapability {
-  std::vector<FieldSpec> evaluation_fields;
-  std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
-  std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
-};
-
-// The `qd` driver: a GA kernel with measures.
-struct QdCapability {
-  std::vector<FieldSpec> evaluation_fields;
-  std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
-  std::function<std::unique_ptr<QdModel>(const ParamSet&)> make;
-};
-
-struct SweepCapability {
-  std::vector<FieldSpec> record_fields;
-  std::function<std::unique_ptr<SweepModel>(const ParamSet&)> make;
-};
-
-struct ExhaustiveCapability {
-  std::vector<ReductionSpec> reductions;
-  RecordLayout solutions;  // the kernel's solution fields
-  std::function<std::unique_ptr<ExhaustiveModel>(const ParamSet&)> make;
+// A kernel's binding to one driver that it offers: the driver's `SPEC::Binding`
+// (runner/drivers/DRIVER/DRIVER_spec.hpp), held erased.
+struct DriverBinding {
+  std::string_view driver;
+  std::any binding;
 };
 
 struct PuzzleCapability {
@@ -65,10 +48,8 @@ struct KernelEntry {
   std::string name;
   std::string summary;
   std::vector<ParamSpec> params;
-  std::optional<GaCapability> ga;
-  std::optional<QdCapability> qd;
-  std::optional<SweepCapability> sweep;
-  std::optional<ExhaustiveCapability> exhaustive;
+  // One per driver the kernel offers, in driver_list.hpp's order.
+  std::vector<DriverBinding> bindings;
   std::optional<PuzzleCapability> puzzle;
   // The kernel's memory for one task and one genome (MemoryEstimatingKernel); empty when
   // the kernel declares none because its memory does not grow with its parameters.
@@ -83,6 +64,16 @@ struct KernelEntry {
   // Which code this is (kernel_code.hpp): part of every run's identity.
   KernelCode code;
 
+  // What the driver of `Spec` holds of the kernel; nullptr when the kernel does not offer it.
+  template <class Spec>
+  [[nodiscard]] const typename Spec::Binding* binding() const {
+    for (const auto& bound : bindings) {
+      if (bound.driver == Spec::name) return std::any_cast<typename Spec::Binding>(&bound.binding);
+    }
+    return nullptr;
+  }
+  [[nodiscard]] bool offers(std::string_view driver) const;
+  // The names of the drivers it offers.
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
 

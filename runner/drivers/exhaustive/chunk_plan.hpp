@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "runner/config/experiment.hpp"
-#include "runner/engine/driver_specs.hpp"
-#include "runner/engine/models.hpp"
+#include "runner/drivers/exhaustive/exhaustive_spec.hpp"
+#include "runner/drivers/point_facts.hpp"
 
 namespace levelforge {
 

@@ -2,10 +2,14 @@
 // driver's (runner/drivers/group_tasks.hpp), each a QdRun whose archive, history and
 // per-cell genomes, validation and levels are the task's blocks.
 
-#include <algorithm>
 #include <functional>
 #include <numeric>
 #include <optional>
+
+#include "runner/drivers/qd/qd_driver.hpp"
+
+#include <algorithm>
+#include <cstring>
 
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/group_tasks.hpp"
@@ -38,7 +42,7 @@ QdShape qd_shape(const config::Experiment& experiment, const std::vector<PointFa
 }
 
 // The qd driver's per-task datasets, in the order fill_blocks fills them.
-std::vector<TaskDataset> qd_datasets(const QdCapability& qd, const QdShape& shape) {
+std::vector<TaskDataset> qd_datasets(const QdSpec::Binding& qd, const QdShape& shape) {
   std::vector<TaskDataset> datasets{
       task_table("qd/history", qd_history_layout(), {shape.iterations + 1},
                  "one row per iteration; iteration 0 is the initial random genomes"),
@@ -97,7 +101,7 @@ QdSnapshot qd_snapshot_from(const Segment& segment) {
 // A finished task's blocks of the datasets of qd_datasets, which start out missing; rows of
 // a point with fewer cells stay missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcome& outcome,
-                 const QdCapability& qd, const QdShape& shape, const PointFacts& point) {
+                 const QdSpec::Binding& qd, const QdShape& shape, const PointFacts& point) {
   auto block = blocks.begin();
   const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
     std::copy(from.begin(), from.end(), to.begin());
@@ -133,11 +137,24 @@ void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const Qd
   file.write_attribute("qd", "measures", names);
 }
 
+const QdSpec::Binding& qd_of(const KernelEntry& kernel) { return *kernel.binding<QdSpec>(); }
+
+template <class T>
+std::vector<std::byte> bytes_of(const std::vector<T>& values) {
+  const auto bytes = std::as_bytes(std::span(values));
+  return {bytes.begin(), bytes.end()};
+}
+
 }  // namespace
 
-void run_qd_driver(DriverContext& context) {
+const Driver& QdSpec::driver() {
+  static const QdDriver driver;
+  return driver;
+}
+
+void QdDriver::run(DriverContext& context) const {
   const auto& experiment = context.experiment;
-  const auto& qd = *context.kernel.qd;
+  const auto& qd = qd_of(context.kernel);
   PointModelCache<QdModel> models(experiment, qd.make);
   std::vector<QdSettings> settings;
   std::vector<std::uint64_t> point_units;
@@ -169,20 +186,45 @@ void run_qd_driver(DriverContext& context) {
   context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
 
-std::vector<TaskDataset> qd_task_datasets(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
-                                          const std::vector<PointFacts>& facts) {
-  return qd_datasets(*kernel.qd, qd_shape(experiment, facts));
+std::vector<TaskDataset> QdDriver::task_datasets(const config::Experiment& experiment,
+                                                 const KernelEntry& kernel,
+                                                 const std::vector<PointFacts>& facts) const {
+  return qd_datasets(qd_of(kernel), qd_shape(experiment, facts));
 }
 
-Segment qd_shard_segment(const ShardReading& shard) {
+// The genome lengths, and the measure grid the archives are cut by.
+void QdDriver::describe_tables(const config::Experiment& /*experiment*/,
+                               const std::vector<PointFacts>& facts,
+                               SegmentDescription& description) const {
+  describe_genome_lengths("qd", facts, description);
+  const auto& axes = facts.front().axes;
+  if (axes.empty()) return;
+  auto& layouts = description.layouts;
+  auto& tables = description.tables;
+  const auto grid = measure_grid(facts);
+  const std::vector<hsize_t> measures{axes.size()};
+  tables.put_bytes("measure_low", bytes_of(grid.low));
+  tables.put_bytes("measure_high", bytes_of(grid.high));
+  tables.put_ints("measure_bins", grid.bins);
+  layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low", {}});
+  layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high", {}});
+  layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins", {}});
+  std::vector<std::byte> names;  // NUL-terminated, as failure messages are
+  for (const auto& axis : axes) {
+    const auto name = std::as_bytes(std::span(axis.name.c_str(), axis.name.size() + 1));
+    names.insert(names.end(), name.begin(), name.end());
+  }
+  tables.put_bytes("measure_names", std::move(names));
+}
+
+Segment QdDriver::read_shard(const ShardReading& shard) const {
   return read_task_shard(shard,
-                         TaskBlocks(qd_task_datasets(shard.experiment, shard.kernel, shard.facts)));
+                         TaskBlocks(task_datasets(shard.experiment, shard.kernel, shard.facts)));
 }
 
-PointFacts qd_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                          std::size_t point) {
-  const auto model = kernel.qd->make(experiment.points[point].params);
+PointFacts QdDriver::point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                                 std::size_t point) const {
+  const auto model = qd_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
   const auto settings = QdSettings::from(experiment.points[point].driver);
   return {model->genome_length(), model->level_shape(), measure_axes(settings, model->measures()),

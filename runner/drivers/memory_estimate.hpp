@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "runner/config/experiment.hpp"
-#include "runner/engine/driver_specs.hpp"
+#include "runner/drivers/driver.hpp"
 #include "runner/engine/kernel_registry.hpp"
-#include "runner/engine/models.hpp"
 
 namespace levelforge {
 
@@ -40,18 +39,22 @@ struct RunRows {
 // settings contradict each other (KernelError) is left to the points' check. Sizes saturate
 // at UINT64_MAX.
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
-                              int ranks, const RunRows& rows,
+                              const Driver& driver, int ranks, const RunRows& rows,
                               const std::vector<PointFacts>* facts = nullptr);
 
-// Each driver's DriverSpec::result_memory: the ga driver's population (two generations of
-// genomes and evaluation rows), history and best genomes, the qd driver's archives and
-// history, the sweep driver's records; for these the task log of the tasks a rank runs and
-// the list of the tasks to pull. The exhaustive driver's task list and plan, which every
-// rank keeps whole, and the list of the chunks to pull.
-std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query);
-std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query);
-std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query);
-std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query);
+// For the drivers' result_memory. Sizes come from parameters up to int64 max: they saturate,
+// not wrap to something small that would let an absurd run through.
+std::uint64_t times(std::uint64_t a, std::uint64_t b);
+std::uint64_t plus(std::uint64_t a, std::uint64_t b);
+std::uint64_t unsigned_of(std::int64_t value);
+// The task log of the tasks one rank runs.
+MemoryPart own_task_log(const ResultMemoryQuery& query);
+// The ids of the run's tasks (or chunks) that are left to do, which every rank lists whole to
+// pull them from the work queue (DriverContext::remaining): 8 bytes each, twice while the list
+// grows.
+MemoryPart units_to_pull(std::uint64_t count, const std::string& unit);
+// A driver whose unit is the task: the task log of a rank's tasks and the list of the run's.
+std::vector<MemoryPart> task_list_parts(const ResultMemoryQuery& query);
 
 struct AvailableMemory {
   std::uint64_t bytes = 0;

@@ -1,4 +1,4 @@
-#include "runner/drivers/reduction_totals.hpp"
+#include "runner/drivers/exhaustive/reduction_totals.hpp"
 
 #include <algorithm>
 #include <cstring>

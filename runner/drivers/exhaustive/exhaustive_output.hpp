@@ -13,9 +13,9 @@
 
 #include "kernels/api/row_buffer.hpp"
 #include "runner/checkpoint/segment.hpp"
-#include "runner/drivers/chunk_plan.hpp"
+#include "runner/drivers/exhaustive/chunk_plan.hpp"
+#include "runner/drivers/exhaustive/reduction_totals.hpp"
 #include "runner/drivers/idle_clock.hpp"
-#include "runner/drivers/reduction_totals.hpp"
 #include "runner/drivers/task_datasets.hpp"
 #include "runner/engine/kernel_registry.hpp"
 #include "runner/output/result_file.hpp"
@@ -43,7 +43,7 @@ struct ExhaustiveDataset {
       read_back;
 };
 
-std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& capability);
+std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveSpec::Binding& capability);
 
 // The tasks whose per-task rows (and /tasks row) this rank writes: round robin over the ranks.
 std::vector<std::uint64_t> rank_tasks(std::uint64_t task_count, const mpi::Comm& comm);
@@ -64,7 +64,7 @@ struct SolutionOffsets {
 
 class SolutionStore {
  public:
-  explicit SolutionStore(const ExhaustiveCapability& capability);
+  explicit SolutionStore(const ExhaustiveSpec::Binding& capability);
 
   // The next solutions of `reductions` are written straight into this store's rows, their
   // task and index columns filled in by add.

@@ -3,11 +3,13 @@
 // collectives at the end. Solution records keep the order of their chunks, so the
 // solutions dataset is ordered by (task, index) however the chunks were scheduled.
 
+#include "runner/drivers/exhaustive/exhaustive_driver.hpp"
+
 #include <map>
 #include <optional>
 
 #include "runner/drivers/driver_context.hpp"
-#include "runner/drivers/exhaustive_output.hpp"
+#include "runner/drivers/exhaustive/exhaustive_output.hpp"
 #include "runner/drivers/work_loop.hpp"
 
 namespace levelforge {
@@ -75,7 +77,7 @@ class ExhaustiveRun final : public UnitWork {
  public:
   explicit ExhaustiveRun(DriverContext& context)
       : context_(context),
-        capability_(*context.kernel.exhaustive),
+        capability_(*context.kernel.binding<ExhaustiveSpec>()),
         models_(context.experiment, capability_.make),
         plan_(context.experiment, context.facts),
         banked_(capability_.reductions),
@@ -210,7 +212,7 @@ class ExhaustiveRun final : public UnitWork {
   }
 
   DriverContext& context_;
-  const ExhaustiveCapability& capability_;
+  const ExhaustiveSpec::Binding& capability_;
   PointModelCache<ExhaustiveModel> models_;
   ChunkPlan plan_;
   std::map<std::uint64_t, Reductions> pending_;  // of the chunks visited since the last bank
@@ -226,23 +228,23 @@ class ExhaustiveRun final : public UnitWork {
 
 }  // namespace
 
-void run_exhaustive_driver(DriverContext& context) { ExhaustiveRun(context).run(); }
+const Driver& ExhaustiveSpec::driver() {
+  static const ExhaustiveDriver driver;
+  return driver;
+}
 
-PointFacts exhaustive_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                                  std::size_t point) {
-  const auto index_count = kernel.exhaustive->make(experiment.points[point].params)->index_count();
+void ExhaustiveDriver::run(DriverContext& context) const { ExhaustiveRun(context).run(); }
+
+PointFacts ExhaustiveDriver::point_facts(const config::Experiment& experiment,
+                                         const KernelEntry& kernel, std::size_t point) const {
+  const auto index_count =
+      kernel.binding<ExhaustiveSpec>()->make(experiment.points[point].params)->index_count();
   (void)exhaustive_range(experiment.points[point].driver, index_count);
   return {0, {}, {}, index_count};
 }
 
-std::vector<TaskDataset> no_task_datasets(const config::Experiment& /*experiment*/,
-                                          const KernelEntry& /*kernel*/,
-                                          const std::vector<PointFacts>& /*facts*/) {
-  return {};
-}
-
-Segment exhaustive_shard_segment(const ShardReading& shard) {
-  const auto& capability = *shard.kernel.exhaustive;
+Segment ExhaustiveDriver::read_shard(const ShardReading& shard) const {
+  const auto& capability = *shard.kernel.binding<ExhaustiveSpec>();
   const ChunkPlan plan(shard.experiment, shard.facts);
   Segment segment;
   read_failures(shard.file, segment, [&](std::uint64_t task, std::int64_t begin) {

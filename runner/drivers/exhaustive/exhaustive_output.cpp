@@ -1,4 +1,4 @@
-#include "runner/drivers/exhaustive_output.hpp"
+#include "runner/drivers/exhaustive/exhaustive_output.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -138,7 +138,7 @@ std::vector<TaskDataset> declarations(const std::vector<ExhaustiveDataset>& data
 
 }  // namespace
 
-std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveCapability& capability) {
+std::vector<ExhaustiveDataset> exhaustive_datasets(const ExhaustiveSpec::Binding& capability) {
   const auto& specs = capability.reductions;
   std::vector<ExhaustiveDataset> datasets{ranges_dataset()};
   if (!count_fields(specs).empty()) datasets.push_back(counts_dataset(specs));
@@ -187,7 +187,7 @@ void read_task_datasets(const h5::File& file, const std::vector<ExhaustiveDatase
   }
 }
 
-SolutionStore::SolutionStore(const ExhaustiveCapability& capability)
+SolutionStore::SolutionStore(const ExhaustiveSpec::Binding& capability)
     : layout_(
           RecordLayout::concat({int_field("task", "task id"), int_field("index", "index visited")},
                                capability.solutions.fields())) {}

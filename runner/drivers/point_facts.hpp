@@ -1,26 +1,28 @@
 #pragma once
-// Each sweep point's kernel model, built where it is needed and no longer kept: the run's
-// checks build every point's model once, one at a time, and keep its PointFacts; the drivers
-// build the model of the point their task belongs to. A rank holds one model at a time
-// instead of one per point (3,000 points of a kernel holding 15 MB each held 45 GB on every
-// rank).
+// What the run keeps of a sweep point once its model was built and checked: what its
+// datasets are sized by. The models themselves are built again where a task needs one
+// (PointModelCache), one at a time, so that a rank never holds every point's model: a kernel
+// of long simulated runs may hold 15 MB, and a sweep has up to 1,000,000 points.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include "runner/config/experiment.hpp"
-#include "runner/engine/kernel_registry.hpp"
-#include "runner/engine/models.hpp"
+#include "runner/engine/qd_settings.hpp"
 
 namespace levelforge {
 
-// Builds each point's model of `experiment.driver` in turn, checks it and the point's driver
-// settings, keeps its facts and frees it. A parameter combination the kernel refuses
-// (KernelError) is a config::ConfigError naming the point.
-std::vector<PointFacts> check_points(const config::Experiment& experiment,
-                                     const KernelEntry& kernel);
+struct PointFacts {
+  std::size_t genome_length = 0;         // ga, qd
+  std::vector<std::size_t> level_shape;  // ga, qd: the level grid; empty when none is rendered
+  std::vector<MeasureAxis> axes;         // qd: the kernel's measures with the point's settings
+  std::uint64_t index_count = 0;         // exhaustive: the kernel's index space
+
+  friend bool operator==(const PointFacts&, const PointFacts&) = default;
+};
 
 // The model of the point last asked for, built when a task of another point asks. The tasks
 // of a point are consecutive and ranks pull runs of consecutive tasks, so a rank builds each
@@ -30,7 +32,7 @@ class PointModelCache {
  public:
   using Make = std::function<std::unique_ptr<Model>(const ParamSet&)>;
 
-  // `experiment` and `make` (a KernelEntry's factory) outlive the cache.
+  // `experiment` and `make` (a binding's factory) outlive the cache.
   PointModelCache(const config::Experiment& experiment, const Make& make)
       : experiment_(experiment), make_(make) {}
 

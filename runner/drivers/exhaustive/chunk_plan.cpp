@@ -1,4 +1,4 @@
-#include "runner/drivers/chunk_plan.hpp"
+#include "runner/drivers/exhaustive/chunk_plan.hpp"
 
 #include <algorithm>
 #include <iterator>

@@ -1,4 +1,4 @@
-#include "runner/engine/memory_estimate.hpp"
+#include "runner/drivers/memory_estimate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,7 @@
 #include <sstream>
 
 #include "kernels/api/record_layout.hpp"
-#include "runner/engine/ga_engine.hpp"
 #include "runner/engine/kernel_registry.hpp"
-#include "runner/engine/qd_engine.hpp"
 
 namespace levelforge {
 
@@ -19,22 +17,6 @@ namespace {
 
 constexpr std::uint64_t saturated = std::numeric_limits<std::uint64_t>::max();
 
-// Sizes come from parameters up to int64 max: they must saturate, not wrap to something
-// small that would let an absurd run through.
-std::uint64_t times(std::uint64_t a, std::uint64_t b) {
-  if (a != 0 && b > saturated / a) return saturated;
-  return a * b;
-}
-
-std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
-  return b > saturated - a ? saturated : a + b;
-}
-
-std::uint64_t unsigned_of(std::int64_t value) {
-  return value < 0 ? 0 : static_cast<std::uint64_t>(value);
-}
-
-// "1 point", "3000 points".
 std::string count_of(std::uint64_t count, const std::string& thing) {
   return std::to_string(count) + " " + thing + (count == 1 ? "" : "s");
 }
@@ -47,19 +29,6 @@ std::uint64_t tasks_per_rank(const config::Experiment& experiment, int ranks) {
   return tasks / count + (tasks % count != 0 ? 1 : 0);
 }
 
-// The task log of the tasks one rank runs.
-MemoryPart own_task_log(const ResultMemoryQuery& query) {
-  return {"the task list of " + query.per_rank, times(query.own_tasks, query.task_row_bytes), true};
-}
-
-// The ids of the run's tasks (or chunks) that are left to do, which every rank lists whole to
-// pull them from the work queue (DriverContext::remaining): 8 bytes each, twice while the list
-// grows.
-MemoryPart units_to_pull(std::uint64_t count, const std::string& unit) {
-  return {"the list of the " + count_of(count, unit) + " to pull, on every rank",
-          times(count, 2 * sizeof(std::uint64_t))};
-}
-
 // The copies ResultFile::write_rows makes of a written part: the rows put in order by their
 // writer and the buffers HDF5 compresses them in (H5Z_pipeline: as large as the rows, heaptrack
 // of a 20,000-task sweep); on several ranks also the messages sent to the writer of the host
@@ -67,11 +36,12 @@ MemoryPart units_to_pull(std::uint64_t count, const std::string& unit) {
 std::uint64_t copies_to_write(int ranks) { return ranks > 1 ? 4 : 2; }
 
 // What every rank keeps of each of the sweep's points from their check to the run's end.
-MemoryPart points_kept(const config::Experiment& experiment, const RunRows& rows) {
+MemoryPart points_kept(const config::Experiment& experiment, const Driver& driver,
+                       const RunRows& rows) {
   const auto points = static_cast<std::uint64_t>(experiment.points.size());
   // Its facts, the driver's settings, and its /points row with the copy made to write it.
-  const auto per_point = plus(sizeof(PointFacts), plus(driver_spec(experiment.driver).point_bytes,
-                                                       times(2, rows.point_bytes)));
+  const auto per_point =
+      plus(sizeof(PointFacts), plus(driver.point_bytes(), times(2, rows.point_bytes)));
   return {"the sweep's " + count_of(points, "point") +
               " (their checked facts, settings and /points rows)",
           times(points, per_point)};
@@ -102,8 +72,9 @@ bool needs_what_the_one_before_needs(const config::Experiment& experiment, std::
 }
 
 std::vector<MemoryPart> point_parts(const config::Experiment& experiment, std::size_t point,
-                                    const KernelEntry& kernel, const MemoryEstimate& own, int ranks,
-                                    const RunRows& rows, const std::string& per_rank,
+                                    const KernelEntry& kernel, const Driver& driver,
+                                    const MemoryEstimate& own, int ranks, const RunRows& rows,
+                                    const std::string& per_rank,
                                     const std::vector<PointFacts>* facts) {
   std::vector<MemoryPart> parts;
   if (own.model_bytes > 0) {
@@ -115,11 +86,9 @@ std::vector<MemoryPart> point_parts(const config::Experiment& experiment, std::s
     parts.push_back({own.working_cause.empty() ? "the kernel's working memory" : own.working_cause,
                      own.working_bytes});
   }
-  const auto results =
-      driver_spec(experiment.driver)
-          .result_memory({experiment, experiment.points[point], kernel, own,
-                          tasks_per_rank(experiment, ranks), per_rank, rows.task_bytes,
-                          facts != nullptr ? &(*facts)[point] : nullptr});
+  const auto results = driver.result_memory(
+      {experiment, experiment.points[point], kernel, own, tasks_per_rank(experiment, ranks),
+       per_rank, rows.task_bytes, facts != nullptr ? &(*facts)[point] : nullptr});
   parts.insert(parts.end(), results.begin(), results.end());
   return parts;
 }
@@ -153,111 +122,36 @@ std::optional<std::uint64_t> read_number(const std::string& path) {
 
 }  // namespace
 
-std::vector<MemoryPart> ga_result_memory(const ResultMemoryQuery& query) {
-  std::vector<MemoryPart> parts;
-  const auto& ga = query.kernel.ga;
-  if (ga) {
-    const auto& driver = query.point.driver;
-    const auto& own = query.kernel_memory;
-    const auto population = unsigned_of(driver.integer("population"));
-    const auto generations = unsigned_of(driver.integer("generations"));
-    const auto keep_best = unsigned_of(driver.integer("keep_best"));
-    const std::string population_key = "ga.population = " + std::to_string(population);
-    // Two generations of genomes live at once while the next one is bred.
-    parts.push_back(
-        {population_key + (own.genome_cause.empty() ? " genomes" : " x " + own.genome_cause),
-         times(times(2, population), own.genome_bytes)});
-    // Evaluation rows of both generations and a fitness per individual.
-    const auto evaluation_row = ga_evaluation_layout(ga->evaluation_fields).row_size();
-    parts.push_back({population_key + " evaluation rows",
-                     times(population, plus(times(2, evaluation_row), sizeof(double)))});
-    // Every task's history (a row per generation) and best genomes wait for the writer.
-    const auto history_row = ga_history_layout(ga->evaluation_fields).row_size();
-    const auto best_row = plus(ga_best_layout(ga->evaluation_fields).row_size(), own.genome_bytes);
-    parts.push_back(
-        {"ga.generations = " + std::to_string(generations) + " history rows and ga.keep_best = " +
-             std::to_string(keep_best) + " genomes for " + query.per_rank,
-         times(query.own_tasks, plus(times(generations, history_row), times(keep_best, best_row))),
-         true});
-    const auto settings = GaSettings::from(driver);
-    if (settings.islands > 1) {
-      const auto islands = unsigned_of(settings.islands);
-      const auto island_rows =
-          plus(times(generations, ga_island_history_layout().row_size()),
-               plus(ga_island_best_layout(ga->evaluation_fields).row_size(), own.genome_bytes));
-      const auto migrations = times(settings.migration_events(), ga_migration_layout().row_size());
-      parts.push_back({"ga.islands = " + std::to_string(islands) + " histories and " +
-                           std::to_string(settings.migration_events()) +
-                           " migration rows (ga.migration) for " + query.per_rank,
-                       times(query.own_tasks, plus(times(islands, island_rows), migrations)),
-                       true});
-    }
-  }
-  parts.push_back(own_task_log(query));
-  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
-  return parts;
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > saturated / a) return saturated;
+  return a * b;
 }
 
-std::vector<MemoryPart> qd_result_memory(const ResultMemoryQuery& query) {
-  std::vector<MemoryPart> parts;
-  // The cells come from the kernel's measures, known once the point's kernel was checked.
-  if (const auto& qd = query.kernel.qd; qd && query.facts != nullptr) {
-    const auto settings = QdSettings::from(query.point.driver);
-    const auto& axes = query.facts->axes;
-    const auto cells = cell_count(axes);
-    const auto& own = query.kernel_memory;
-    const auto archive_row = qd_archive_layout(qd->evaluation_fields, axes).row_size();
-    const std::string cells_key = std::to_string(cells) + " archive cells (qd.bins)";
-    // The archive of the task in progress: a genome and an evaluation row per cell.
-    parts.push_back({cells_key + " of the task in progress",
-                     times(cells, plus(own.genome_bytes, archive_row))});
-    const auto history_row = qd_history_layout().row_size();
-    parts.push_back(
-        {cells_key + " and qd.iterations = " + std::to_string(settings.iterations) +
-             " history rows for " + query.per_rank,
-         times(query.own_tasks, plus(times(cells, plus(archive_row, own.genome_bytes)),
-                                     times(unsigned_of(settings.iterations + 1), history_row))),
-         true});
-  }
-  parts.push_back(own_task_log(query));
-  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
-  return parts;
+std::uint64_t plus(std::uint64_t a, std::uint64_t b) {
+  return b > saturated - a ? saturated : a + b;
 }
 
-std::vector<MemoryPart> sweep_result_memory(const ResultMemoryQuery& query) {
-  std::vector<MemoryPart> parts;
-  if (const auto& sweep = query.kernel.sweep) {
-    const auto record_row = RecordLayout(sweep->record_fields).row_size();
-    parts.push_back({"the records of " + query.per_rank, times(query.own_tasks, record_row), true});
-  }
-  parts.push_back(own_task_log(query));
-  parts.push_back(units_to_pull(query.experiment.task_count(), "task"));
-  return parts;
+std::uint64_t unsigned_of(std::int64_t value) {
+  return value < 0 ? 0 : static_cast<std::uint64_t>(value);
 }
 
-std::vector<MemoryPart> exhaustive_result_memory(const ResultMemoryQuery& query) {
-  const auto& experiment = query.experiment;
-  const auto tasks = experiment.task_count();
-  // Every rank plans every task's chunks (ChunkPlan's TaskRange) and keeps its seconds, its
-  // restored indices and those of failed chunks (8 bytes each).
-  constexpr std::uint64_t task_plan_bytes = 5 * sizeof(std::uint64_t) + 3 * sizeof(double);
-  std::vector<MemoryPart> parts{{"the task list of " + std::to_string(tasks) + " tasks",
-                                 times(tasks, plus(query.task_row_bytes, task_plan_bytes))}};
-  // The chunks come from the kernel's index space, known once the point's kernel was checked:
-  // the point's share of them, at its size, stands for the run's.
-  if (query.facts != nullptr) {
-    const auto [begin, end] = exhaustive_range(query.point.driver, query.facts->index_count);
-    const auto chunk = unsigned_of(query.point.driver.integer("chunk"));
-    const auto chunks_per_task = (end - begin) / chunk + ((end - begin) % chunk != 0 ? 1 : 0);
-    parts.push_back(units_to_pull(times(tasks, chunks_per_task), "chunk"));
-  }
-  return parts;
+MemoryPart own_task_log(const ResultMemoryQuery& query) {
+  return {"the task list of " + query.per_rank, times(query.own_tasks, query.task_row_bytes), true};
+}
+
+MemoryPart units_to_pull(std::uint64_t count, const std::string& unit) {
+  return {"the list of the " + count_of(count, unit) + " to pull, on every rank",
+          times(count, 2 * sizeof(std::uint64_t))};
+}
+
+std::vector<MemoryPart> task_list_parts(const ResultMemoryQuery& query) {
+  return {own_task_log(query), units_to_pull(query.experiment.task_count(), "task")};
 }
 
 RunMemory estimate_run_memory(const config::Experiment& experiment, const KernelEntry& kernel,
-                              int ranks, const RunRows& rows,
+                              const Driver& driver, int ranks, const RunRows& rows,
                               const std::vector<PointFacts>* facts) {
-  const auto points = points_kept(experiment, rows);
+  const auto points = points_kept(experiment, driver, rows);
   const auto per_rank = tasks_of_a_rank(experiment, ranks);
   RunMemory largest;
   MemoryEstimate before;
@@ -268,7 +162,7 @@ RunMemory estimate_run_memory(const config::Experiment& experiment, const Kernel
     if (repeated) continue;
     std::vector<MemoryPart> parts;
     try {
-      parts = point_parts(experiment, p, kernel, before, ranks, rows, per_rank, facts);
+      parts = point_parts(experiment, p, kernel, driver, before, ranks, rows, per_rank, facts);
     } catch (const KernelError&) {
       continue;  // settings that contradict each other: the points' check names them
     }

@@ -2,7 +2,6 @@
 // and splits every generation's evaluations among its members (see docs/drivers.md for
 // the policy). Every member runs the same GaRun and so holds the same population.
 
-#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -10,6 +9,9 @@
 #include <numeric>
 #include <optional>
 
+#include "runner/drivers/ga/ga_driver.hpp"
+
+#include <algorithm>
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/group_tasks.hpp"
 #include "runner/drivers/task_datasets.hpp"
@@ -44,7 +46,7 @@ GaShape ga_shape(const config::Experiment& experiment, const std::vector<PointFa
 }
 
 // The ga driver's per-task datasets, in the order fill_blocks fills them.
-std::vector<TaskDataset> ga_datasets(const GaCapability& ga, const GaShape& shape) {
+std::vector<TaskDataset> ga_datasets(const GaSpec::Binding& ga, const GaShape& shape) {
   std::vector<TaskDataset> datasets{
       task_table("ga/history", ga_history_layout(ga.evaluation_fields), {shape.generations}),
       task_table("ga/best", ga_best_layout(ga.evaluation_fields), {shape.kept}),
@@ -132,7 +134,7 @@ void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOu
 
 // A finished task's blocks of the datasets of ga_datasets, which start out missing.
 void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcome& outcome,
-                 const GaCapability& ga, const GaShape& shape, const PointFacts& point) {
+                 const GaSpec::Binding& ga, const GaShape& shape, const PointFacts& point) {
   auto block = blocks.begin();
   const auto copy_into = [](std::span<const std::byte> from, std::span<std::byte> to) {
     std::copy(from.begin(), from.end(), to.begin());
@@ -148,11 +150,18 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
   if (shape.islands > 1) fill_island_blocks(std::span(block, blocks.end()), outcome, shape, length);
 }
 
+const GaSpec::Binding& ga_of(const KernelEntry& kernel) { return *kernel.binding<GaSpec>(); }
+
 }  // namespace
 
-void run_ga_driver(DriverContext& context) {
+const Driver& GaSpec::driver() {
+  static const GaDriver driver;
+  return driver;
+}
+
+void GaDriver::run(DriverContext& context) const {
   const auto& experiment = context.experiment;
-  const auto& ga = *context.kernel.ga;
+  const auto& ga = ga_of(context.kernel);
   PointModelCache<GaModel> models(experiment, ga.make);
   std::vector<GaSettings> settings;
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task
@@ -189,20 +198,26 @@ void run_ga_driver(DriverContext& context) {
   file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 
-std::vector<TaskDataset> ga_task_datasets(const config::Experiment& experiment,
-                                          const KernelEntry& kernel,
-                                          const std::vector<PointFacts>& facts) {
-  return ga_datasets(*kernel.ga, ga_shape(experiment, facts));
+std::vector<TaskDataset> GaDriver::task_datasets(const config::Experiment& experiment,
+                                                 const KernelEntry& kernel,
+                                                 const std::vector<PointFacts>& facts) const {
+  return ga_datasets(ga_of(kernel), ga_shape(experiment, facts));
 }
 
-Segment ga_shard_segment(const ShardReading& shard) {
+void GaDriver::describe_tables(const config::Experiment& /*experiment*/,
+                               const std::vector<PointFacts>& facts,
+                               SegmentDescription& description) const {
+  describe_genome_lengths("ga", facts, description);
+}
+
+Segment GaDriver::read_shard(const ShardReading& shard) const {
   return read_task_shard(shard,
-                         TaskBlocks(ga_task_datasets(shard.experiment, shard.kernel, shard.facts)));
+                         TaskBlocks(task_datasets(shard.experiment, shard.kernel, shard.facts)));
 }
 
-PointFacts ga_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                          std::size_t point) {
-  const auto model = kernel.ga->make(experiment.points[point].params);
+PointFacts GaDriver::point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                                 std::size_t point) const {
+  const auto model = ga_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
   (void)GaSettings::from(experiment.points[point].driver);
   return {model->genome_length(), model->level_shape(), {}, 0};

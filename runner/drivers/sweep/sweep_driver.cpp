@@ -2,6 +2,8 @@
 // A rank saves the tasks it finished every `checkpoint.every` tasks; a resumed run restores
 // them and hands out only the rest.
 
+#include "runner/drivers/sweep/sweep_driver.hpp"
+
 #include <algorithm>
 
 #include "runner/drivers/driver_context.hpp"
@@ -13,8 +15,12 @@ namespace levelforge {
 namespace {
 
 // The sweep driver's one per-task dataset: a record per task.
-std::vector<TaskDataset> sweep_datasets(const SweepCapability& sweep) {
+std::vector<TaskDataset> sweep_datasets(const SweepSpec::Binding& sweep) {
   return {task_table("sweep/records", RecordLayout(sweep.record_fields), {})};
+}
+
+const SweepSpec::Binding& sweep_of(const KernelEntry& kernel) {
+  return *kernel.binding<SweepSpec>();
 }
 
 // A unit is a task: one run of the kernel, its record kept.
@@ -22,8 +28,8 @@ class SweepWork final : public UnitWork {
  public:
   SweepWork(DriverContext& context, TaskBlocks& records)
       : context_(context),
-        models_(context.experiment, context.kernel.sweep->make),
-        layout_(context.kernel.sweep->record_fields),
+        models_(context.experiment, sweep_of(context.kernel).make),
+        layout_(sweep_of(context.kernel).record_fields),
         records_(records),
         row_(layout_.row_size()),
         saved_(records.size()) {}
@@ -63,10 +69,15 @@ class SweepWork final : public UnitWork {
 
 }  // namespace
 
-void run_sweep_driver(DriverContext& context) {
+const Driver& SweepSpec::driver() {
+  static const SweepDriver driver;
+  return driver;
+}
+
+void SweepDriver::run(DriverContext& context) const {
   const auto& experiment = context.experiment;
   const auto task_count = experiment.task_count();
-  TaskBlocks records(sweep_datasets(*context.kernel.sweep));
+  TaskBlocks records(sweep_datasets(sweep_of(context.kernel)));
   const auto restored_ids = context.restore_tasks(records).first;
   auto done = context.restore_done(restored_ids);
   context.restored.clear();
@@ -84,21 +95,20 @@ void run_sweep_driver(DriverContext& context) {
 }
 
 // A sweep keeps nothing of a point: its model is built to check its parameters.
-PointFacts sweep_point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
-                             std::size_t point) {
-  (void)kernel.sweep->make(experiment.points[point].params);
+PointFacts SweepDriver::point_facts(const config::Experiment& experiment, const KernelEntry& kernel,
+                                    std::size_t point) const {
+  (void)sweep_of(kernel).make(experiment.points[point].params);
   return {};
 }
 
-std::vector<TaskDataset> sweep_task_datasets(const config::Experiment& /*experiment*/,
-                                             const KernelEntry& kernel,
-                                             const std::vector<PointFacts>& /*facts*/) {
-  return sweep_datasets(*kernel.sweep);
+std::vector<TaskDataset> SweepDriver::task_datasets(
+    const config::Experiment& /*experiment*/, const KernelEntry& kernel,
+    const std::vector<PointFacts>& /*facts*/) const {
+  return sweep_datasets(sweep_of(kernel));
 }
 
-Segment sweep_shard_segment(const ShardReading& shard) {
-  return read_task_shard(
-      shard, TaskBlocks(sweep_task_datasets(shard.experiment, shard.kernel, shard.facts)));
+Segment SweepDriver::read_shard(const ShardReading& shard) const {
+  return read_task_shard(shard, TaskBlocks(sweep_datasets(sweep_of(shard.kernel))));
 }
 
 }  // namespace levelforge

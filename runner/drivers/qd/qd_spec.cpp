@@ -1,0 +1,26 @@
+#include "runner/drivers/qd/qd_spec.hpp"
+
+namespace levelforge {
+
+std::vector<ParamSpec> QdSpec::settings() {
+  constexpr double big = 1e300;
+  return {
+      int_param("bins", 20, 1, 1 << 20, "cells per measure (qd.measures may say otherwise)"),
+      table_param("measures",
+                  "per-measure overrides, {NAME: {bins: N, range: [low, high]}}; a measure "
+                  "not named keeps qd.bins and the kernel's range"),
+      int_param("init", 100, 1, 100'000'000, "random genomes evaluated first"),
+      int_param("iterations", 100, 0, 100'000'000, "batches of offspring after the first"),
+      int_param("batch", 100, 1, 100'000'000, "offspring per iteration"),
+      real_param("mutation_rate", 0.05, 0.0, 1.0, "mutation rate passed to the kernel's mutate"),
+      real_param("crossover_rate", 0.0, 0.0, 1.0,
+                 "probability that an offspring is the kernel's crossover of two elites"),
+      real_param("score_offset", 0.0, -big, big,
+                 "QD score: sum over occupied cells of (fitness - score_offset); set it below "
+                 "every fitness"),
+      int_param("ranks_per_task", 0, 0, 1'000'000,
+                "ranks evaluating one task together (0: ranks / tasks, at least 1)"),
+  };
+}
+
+}  // namespace levelforge
