@@ -102,8 +102,8 @@ class Result:
     provenance_frame  the provenance as one row, the configs as their YAML text (for tables
                 and for concatenating runs)
 
-    param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
-    the config.
+    param_table(name) reads a table parameter (a list of maps under `params`, docs/analysis.md)
+    from the config.
     """
 
     complete = True
