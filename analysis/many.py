@@ -10,15 +10,12 @@ import pandas as pd
 
 from . import files
 from .checkpoint import CheckpointError, RunInProgress
+from .drivers import tables as driver_tables
 from .loader import LoadError, load
 
-# The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
-TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failures", "reductions",
-          "solutions", "island_history", "island_best", "migrations", "qd_history", "qd_archive",
-          "qd_measures")
-
-# A GA run's tables that only a run with islands has rows in (any point's ga.islands > 1).
-ISLAND_TABLES = ("island_history", "island_best", "migrations")
+# The tables `load_many` concatenates: the run's own and every driver's; a file whose driver
+# has no such table adds no rows.
+TABLES = ("provenance", "points", "tasks", "failures", *driver_tables())
 
 
 def run_name(run):
