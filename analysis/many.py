@@ -93,8 +93,9 @@ def catalog(directory):
     experiment, kernel, driver, seed, commit, end date, tasks and how many are done and
     failed, its size; one row per checkpoint folder (`*.checkpoint`: a run in progress or
     stopped), its files not listed apart: the date of its last segment, its tasks done so far
-    (an exhaustive run's chunks under `note`) and `in progress: ...` under `note`; an entry `load` refuses or cannot read (not a levelforge result, a FIFO,
-    a dangling symbolic link, permission denied) has the reason under `note`, and nothing
+    (an exhaustive run's chunks under `note`) and `in progress: ...` under `note`; an entry
+    `load` refuses or cannot read (not a levelforge result, a FIFO, a dangling symbolic link,
+    permission denied) has the reason under `note`, and nothing
     there is opened unless it is a regular file. LoadError when `directory` is no folder."""
     directory = os.fspath(directory)
     found = files.problem(directory, "a folder", folder=True)

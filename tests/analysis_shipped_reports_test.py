@@ -58,7 +58,6 @@ SHRUNK = {
 }
 
 
-
 class Figure:
     """What a figure showed when the report saved it."""
 

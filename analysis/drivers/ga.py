@@ -359,7 +359,7 @@ def island_curves(report, max_points=12):
                 "each island per generation; below, solid, the island's diversity, the mean "
                 "distance between two of its genomes (the fraction of genome positions in which "
                 "they differ), and dashed, the mean distance from one of its genomes to one of "
-                "another island (how far the islands drifted apart). One line per island, colored by its index (dark: island 0; a point "
-                "with one island, black). Both are taken before migration; dotted lines mark the "
-                "generations after which migrants left their island (every ga.migration.every "
-                "generations).", data=data)
+                "another island (how far the islands drifted apart). One line per island, colored "
+                "by its index (dark: island 0; a point with one island, black). Both are taken "
+                "before migration; dotted lines mark the generations after which migrants left "
+                "their island (every ga.migration.every generations).", data=data)

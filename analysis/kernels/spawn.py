@@ -122,9 +122,9 @@ def spawn_tradeoff(report):
                            rows.sort_values(order) if order else rows))
     identity = ["task", "position"] if run.driver == "ga" else keys
     data = pd.concat([frame[identity].assign(series=label,
-                                              error_share_pct=100 * frame["error_share"],
-                                              repetition_pct=100 * frame["repetition"],
-                                              entropy_bits=frame["entropy"])
+                                             error_share_pct=100 * frame["error_share"],
+                                             repetition_pct=100 * frame["repetition"],
+                                             entropy_bits=frame["entropy"])
                       for label, _, frame in series], ignore_index=True)
     fig, axes = plt.subplots(1, len(measures), figsize=(11, 4.5), squeeze=False)
     for ax, (measure, ylabel, scale) in zip(axes[0], measures):

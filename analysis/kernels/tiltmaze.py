@@ -367,7 +367,7 @@ def tiltmaze_examples(report):
                 f"Replicate 0 of {which}, as generated: start (green), targets (red), walls; "
                 "titles give the point and the shortest solution length.",
                 lambda row: textwrap.fill(point_label(run, row["point"], varied_keys(run)), 30) + "\n"
-                            + (f"solvable in {int(row['length'])}" if row["solvable"] else "unsolvable"))
+                + (f"solvable in {int(row['length'])}" if row["solvable"] else "unsolvable"))
 
 
 def figures(report):
