@@ -2,7 +2,7 @@
 with the HDF5 file (read with h5py), the README's pandas snippet as written, and runs that
 are still running or were stopped, read from their checkpoints.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib

@@ -3,7 +3,7 @@ values computed here from the HDF5 file with h5py and NumPy alone, on real runs:
 quantity a figure plots is the one the run optimized, no swept key is averaged away, and an
 early-stopped task keeps its last value.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib

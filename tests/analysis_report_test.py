@@ -9,7 +9,7 @@ The reports are made in this process (analysis.report.main), which imports matpl
 pandas once rather than once per report; `python3 -m analysis.report` itself runs in
 test_a_file_load_refuses_is_an_error and analysis_figures_test.py.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib

@@ -1,7 +1,7 @@
 """analysis.load on result files made by the real runner, one per driver, checked against
 what h5py reads from the same files; and the files it must refuse, with their reasons.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib
