@@ -208,26 +208,31 @@ def write_islands(group, rng, tasks, status, generations, islands, longest):
     dataset(group, "migrations", migrations)
 
 
-def write_sweep(f, rng, points, replicates, status):
-    """/sweep/records: `value` (real), `ok` (0 or 1), `label` (text) of each task."""
-    records = padded(points * replicates, [("value", "<f8"), ("ok", "<i8"), ("label", "S6")])
+def write_sweep(f, rng, points, replicates, status, text=True):
+    """/sweep/records: `value` (real), `ok` (0 or 1) and, with `text`, `label` (text) of
+    each task."""
+    columns = [("value", "<f8"), ("ok", "<i8"), ("label", "S6")][:3 if text else 2]
+    records = padded(points * replicates, columns)
     for task in np.flatnonzero(status == 1):
-        records[task] = (rng.normal(task // replicates, 0.5), rng.integers(0, 2), b"t%d" % task)
+        records[task] = (rng.normal(task // replicates, 0.5), rng.integers(0, 2), b"t%d" % task)[:len(columns)]
     group = f.create_group("sweep")
     dataset(group, "records", records)
 
 
-def write_exhaustive(f, rng, points, replicates, status, size=100, bins=10, k=3):
-    """/exhaustive of `size` indices per task: the count `visited`, the histogram `steps`
-    (`bins` bins over [0, 50)), the top-`k` table `longest` (fields n, steps), and a
-    solution record (n, steps) for every index divisible by 40."""
+def write_exhaustive(f, rng, points, replicates, status, size=100, bins=10, k=3, histogram=None):
+    """/exhaustive of `size` indices per task (a list: per point): the count `visited`, the
+    histogram `steps` (`bins` bins over [0, 50); `histogram`, an array (tasks, bins + 2),
+    replaces its counts), the top-`k` table `longest` (fields n, steps), and a solution
+    record (n, steps) for every index divisible by 40. A failed task's first 50 indices are
+    not covered."""
     tasks = points * replicates
+    sizes = [size if isinstance(size, int) else size[t // replicates] for t in range(tasks)]
     group = f.create_group("exhaustive")
-    dataset(group, "ranges", table([(0, size, 25, 50 if status[t] == 2 else 0) for t in range(tasks)],
+    dataset(group, "ranges", table([(0, sizes[t], 25, 50 if status[t] == 2 else 0) for t in range(tasks)],
                                    [("begin", "<i8"), ("end", "<i8"), ("chunk", "<i8"),
                                     ("uncovered", "<i8")]))
-    steps = rng.integers(0, 60, (tasks, size))
-    covered = np.where((status == 2)[:, None], np.arange(size) >= 50, True)
+    steps = [rng.integers(0, 60, sizes[t]) for t in range(tasks)]
+    covered = [np.arange(sizes[t]) >= (50 if status[t] == 2 else 0) for t in range(tasks)]
     dataset(group, "counts", table([(int(covered[t].sum()),) for t in range(tasks)],
                                    [("visited", "<i8")]))
     counts = np.zeros((tasks, bins + 2), dtype=np.int64)
@@ -235,6 +240,8 @@ def write_exhaustive(f, rng, points, replicates, status, size=100, bins=10, k=3)
         seen = steps[t][covered[t]]
         column = np.where(seen >= 50, bins + 1, seen // 5 + 1)
         np.add.at(counts[t], column, 1)
+    if histogram is not None:
+        counts = np.asarray(histogram, dtype=np.int64)
     histograms = group.create_group("histograms")
     dataset(histograms, "steps", counts, low=0.0, high=50.0, bins=np.int64(bins), doc="steps")
     top = padded((tasks, k), [("score", "<f8"), ("index", "<i8"), ("n", "<i8"), ("steps", "<i8")])
@@ -243,7 +250,7 @@ def write_exhaustive(f, rng, points, replicates, status, size=100, bins=10, k=3)
         order = sorted(np.flatnonzero(covered[t]), key=lambda i: (-steps[t][i], i))[:k]
         for rank, index in enumerate(order):
             top[t, rank] = (steps[t][index], index, index + 1, steps[t][index])
-        solutions += [(t, i, i + 1, steps[t][i]) for i in range(0, size, 40) if covered[t][i]]
+        solutions += [(t, i, i + 1, steps[t][i]) for i in range(0, sizes[t], 40) if covered[t][i]]
     dataset(group.create_group("top"), "longest", top, doc="the longest")
     dataset(group, "solutions", table(solutions, [("task", "<i8"), ("index", "<i8"), ("n", "<i8"),
                                                   ("steps", "<i8")]))
