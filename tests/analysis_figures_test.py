@@ -191,14 +191,21 @@ class FigureData(TempDirTest):
     def test_counts_over_three_decades_get_a_log_axis(self):
         # As the shipped matchstick puzzles by their number of solutions: about 10^6 with none,
         # a few with the most; on a linear axis the tail would lie flat at zero.
+        # The kernel's module names what a count is (matchstick: puzzles).
+        modules = self.path("modules")
+        os.makedirs(modules)
+        with open(os.path.join(modules, "fixture.py"), "w") as module:
+            module.write("def histogram_counts(run):\n    return 'puzzles'\n\n\n"
+                         "def figures(report):\n    pass\n")
         spread = [[0, 1_000_000, 40_000, 3_000, 200, 9, 2, 1, 0, 0, 0, 0]]
-        result, out = self.fixture("exhaustive", points={}, replicates=1, histogram=spread)
+        result, out = self.fixture("exhaustive", figures=[modules], points={}, replicates=1,
+                                   histogram=spread)
         with h5py.File(result, "r") as f:
             counts = f["exhaustive/histograms/steps"][0][1:-1]
         counted = counts[counts > 0]
         self.assertGreaterEqual(counted.max(), 1000 * counted.min(), "the case is not tested")
         [panel] = self.drawn["histograms.png"]
-        self.assertEqual((panel["yscale"], panel["ylabel"]), ("log", "count (log scale)"))
+        self.assertEqual((panel["yscale"], panel["ylabel"]), ("log", "puzzles (log scale)"))
         # Counts of 300 indices, within three decades: linear.
         result, _ = self.fixture("exhaustive", name="linear.h5", points={}, replicates=1, size=300)
         with h5py.File(result, "r") as f:
