@@ -72,13 +72,13 @@ def sweep_points(points):
 
 
 def write(directory, driver, name=None, kernel="fixture", points=None, replicates=2, seed=7,
-          failed=(), sweep=None, settings=None, **options):
+          failed=(), sweep=None, settings=None, experiment=None, **options):
     """A sealed result file of `driver` in `directory` (named `name`, default DRIVER.h5);
     returns its path. `points`: {swept key: its value at each point} (default one swept
     real key, two points); `failed`: tasks that failed (status 2, a /failures row, no
     results); `sweep`: the config's `sweep` section (default a grid of `points`);
-    `settings`: more of the effective config ({"qd": {"score_offset": 0}}); `options`
-    go to the driver's writer below."""
+    `settings`: more of the effective config ({"qd": {"score_offset": 0}}); `experiment`:
+    its name (default fixture-DRIVER); `options` go to the driver's writer below."""
     points = {"params.target": [0.25, 0.75]} if points is None else points
     path = os.path.join(directory, name or f"{driver}.h5")
     rng = np.random.default_rng(seed)
@@ -87,8 +87,9 @@ def write(directory, driver, name=None, kernel="fixture", points=None, replicate
     if sweep is None:
         sweep = {"grid": {key: list(values) for key, values in points.items()}} if points else {}
     sweep = {**sweep, "replicates": replicates}
-    config = {"experiment": f"fixture-{driver}", "kernel": kernel, "seed": seed, "driver": driver,
-              "sweep": sweep, **(settings or {})}
+    config = {"experiment": experiment or f"fixture-{driver}", "kernel": kernel, "seed": seed,
+              "driver": driver, "sweep": sweep, "output": path, "on_error": "abort",
+              "checkpoint": {"every": 60}, **(settings or {})}
     with h5py.File(path, "w", userblock_size=BLOCK) as f:
         root(f, config, driver, kernel, seed, replicates)
         dataset(f, "points", point_rows)
