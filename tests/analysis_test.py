@@ -1,7 +1,10 @@
-"""analysis.load on result files made by the real runner, one per driver, checked against
-what h5py reads from the same files; and the files it must refuse, with their reasons.
+"""analysis.load on result files made by the real runner, every driver, checked against
+what h5py reads from the same files (LoadRuns, ManyRuns: the writer held against the
+loader); and the files it must refuse, with their reasons, the catalog and the exports, on a
+file written with h5py (tests/result_files.py).
 
-Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in
+the environment.
 """
 
 import contextlib
