@@ -10,13 +10,8 @@ failed (a full disk), nothing left that looks complete."""
 import argparse
 import sys
 
-from . import LoadError, catalog, export_csv, export_netcdf, load
+from . import LoadError, catalog, drivers, export_csv, export_netcdf, load
 from .files import OutputError, WriteError, output_file, standard_stream, write_whole
-from .many import ISLAND_TABLES
-
-TABLES = {"ga": ("tasks", "history", "best"), "sweep": ("tasks", "records"),
-          "exhaustive": ("tasks", "reductions", "solutions"),
-          "qd": ("tasks", "qd_history", "qd_archive", "qd_measures")}
 
 
 def describe(args):
@@ -24,13 +19,11 @@ def describe(args):
         provenance = run.provenance
         print(f"{args.result}: {provenance['experiment']} ({run.kernel} kernel, {run.driver} driver), "
               f"levelforge {provenance['levelforge_version']}")
-        islands = [name for name in ISLAND_TABLES if run.driver == "ga" and not getattr(run, name).empty]
-        for name in (*TABLES[run.driver], *islands):
+        for name in ("tasks", *drivers.listed_tables(run)):
             frame = getattr(run, name)
             print(f"{name}: {frame.shape[0]} rows x {frame.shape[1]} columns: {', '.join(map(str, frame.columns))}")
-        if run.driver == "exhaustive":
-            for name, frame in run.top.items():
-                print(f"top[{name!r}]: {frame.shape[0]} rows")
+        for line in getattr(drivers.module(run.driver), "describe_lines", lambda run: [])(run):
+            print(line)
 
 
 def list_catalog(args):

@@ -20,7 +20,6 @@ FORMAT_VERSION = 4
 SEGMENT = re.compile(r"s(\d{4})-r\d{6}-\d{6}\.h5")
 # A rank's kernel error that stopped its session (on_error: abort).
 STOP = re.compile(r"s(\d{4})-r\d{6}-stop\.h5")
-UNITS = {"exhaustive": "chunk"}
 
 
 class CheckpointError(Exception):
@@ -107,7 +106,8 @@ class RunInProgress:
         self.kernel = self.config.get("kernel")
         self.builds = _text(manifest.get("builds", b""))
         self.sessions = int(manifest["session"][0]) + 1
-        self.unit = UNITS.get(self.driver, "task")
+        from .drivers import module
+        self.unit = module(self.driver).UNIT
         retry_session = int(manifest.get("retry_session", [-1])[0])
         self.task_count = int(manifest["tasks"][0])
         self.total = self.task_count if self.unit == "task" else None

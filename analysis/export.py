@@ -27,9 +27,8 @@ import numpy as np
 import pandas as pd
 import xxhash
 
-from . import files
+from . import drivers, files
 from .files import OutputError
-from .many import ISLAND_TABLES
 
 MANIFEST = "levelforge-export.json"
 MANIFEST_FORMAT = "levelforge-export"
@@ -234,15 +233,11 @@ def csv_tables(run):
     """{name: frame}: every table of `run` as `export_csv` writes it."""
     tables = {"provenance": run.provenance_frame}
     tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
-    driver_tables = {"ga": ("history", "best"), "sweep": ("records",),
-                     "exhaustive": ("reductions", "solutions"),
-                     "qd": ("qd_history", "qd_archive", "qd_measures")}[run.driver]
-    tables.update({name: getattr(run, name) for name in driver_tables})
-    if run.driver == "exhaustive":
-        tables.update({f"top_{name}": frame for name, frame in run.top.items()})
-    if run.driver == "ga":
-        tables.update({name: getattr(run, name) for name in ISLAND_TABLES
-                       if not getattr(run, name).empty})
+    module = drivers.module(run.driver)
+    tables.update({name: getattr(run, name) for name in module.TABLES})
+    tables.update(getattr(module, "more_tables", lambda run: {})(run))
+    tables.update({name: getattr(run, name) for name in module.SOMETIMES
+                   if not getattr(run, name).empty})
     for name, frame in tables.items():
         if "genome" in frame.columns:
             tables[name] = frame.assign(genome=[" ".join(map(str, genes)) for genes in frame.genome])
@@ -305,47 +300,8 @@ def _per_task(run):
     import xarray as xr
 
     joined = ("point", "replicate", *run.swept_keys)
-    parts = [_variables(run.tasks, ["task"], "", joined)]
-    if run.driver == "ga":
-        parts += [_variables(run.history, ["task", "generation"], "history_", joined),
-                  _variables(run.best, ["task", "position"], "best_", joined),
-                  _genes(run.best, ["task", "position"], "best_genome")]
-        if not run.island_history.empty:
-            migrations = run.migrations.assign(migrant=run.migrations.groupby("task").cumcount())
-            parts += [_variables(run.island_history, ["task", "generation", "island"],
-                                 "island_history_", joined),
-                      _variables(run.island_best, ["task", "island"], "island_best_", joined),
-                      _genes(run.island_best, ["task", "island"], "island_best_genome"),
-                      _variables(migrations, ["task", "migrant"], "migration_", joined)]
-        if run.levels is not None:
-            parts.append(_levels(run, run.levels, "position", "best_levels"))
-    elif run.driver == "qd":
-        archive = run.qd_archive
-        cells = np.arange(run.qd_measures.groupby("point").bins.prod().max())
-        parts += [_variables(run.qd_history, ["task", "iteration"], "qd_history_", joined),
-                  _variables(archive, ["task", "cell"], "archive_", joined).reindex(cell=cells),
-                  _genes(archive, ["task", "cell"], "archive_genome").reindex(cell=cells)]
-        if run.qd_levels is not None:
-            parts.append(_levels(run, run.qd_levels, "cell", "archive_levels"))
-    elif run.driver == "sweep":
-        parts.append(_variables(run.records, ["task"], "", joined))
-    else:
-        reductions = run.reductions
-        parts.append(reductions.groupby("task").uncovered.first().to_xarray().to_dataset())
-        for name, rows in reductions.groupby("reduction", sort=False):
-            if (rows.kind == "count").all():
-                parts.append(rows.set_index("task").value.rename(name).to_xarray().to_dataset())
-                continue
-            dimension = f"{name}_bin"
-            edges = rows.drop_duplicates("bin").set_index("bin")
-            values = rows.set_index(["task", "bin"]).value.rename(name).to_xarray()
-            parts.append(values.rename(bin=dimension).assign_coords({
-                f"{name}_low": (dimension, edges.low.reindex(values.bin.values).to_numpy()),
-                f"{name}_high": (dimension, edges.high.reindex(values.bin.values).to_numpy())}
-            ).to_dataset())
-        for name, frame in run.top.items():
-            parts.append(_variables(frame.drop(columns="uncovered"), ["task", "rank"], f"top_{name}_",
-                                    ()).rename(rank=f"top_{name}_rank"))
+    parts = [_variables(run.tasks, ["task"], "", joined),
+             *drivers.module(run.driver).variables(run, joined)]
     return xr.merge(parts, join="outer", combine_attrs="drop")
 
 
@@ -414,17 +370,14 @@ def run_dataset(run):
     """The run as an xarray.Dataset (docs/analysis.md, "The netCDF export")."""
     axes = _axes(run)
     dataset = _by_sweep(_per_task(run), axes, "task", int(run.provenance["replicates"]))
-    if run.driver == "qd":
-        measures = run.qd_measures.set_index(["point", "measure"])
-        dataset = dataset.merge(_by_sweep(measures.rename(columns=lambda c: f"measure_{c}")
-                                          .to_xarray(), axes, "point"))
+    driver = drivers.module(run.driver)
+    for part in driver.point_variables(run, lambda frame: _by_sweep(frame, axes, "point")):
+        dataset = dataset.merge(part)
     failures = run.failures
     dataset = dataset.merge(_variables(failures.assign(failure=np.arange(len(failures))),
                                        ["failure"], "failure_", ()))
-    if run.driver == "exhaustive":
-        solutions = run.solutions
-        dataset = dataset.merge(_variables(solutions.assign(solution=np.arange(len(solutions))),
-                                           ["solution"], "solution_", ()))
+    for part in driver.run_variables(run):
+        dataset = dataset.merge(part)
     for name, value in run.provenance_frame.iloc[0].items():
         if isinstance(value, list):
             value = ", ".join(map(str, value))

@@ -1,18 +1,44 @@
 """What every figure of `analysis.report` shares: the Report that saves figures for the
 index, labels of sweep points and tasks, the layout of swept keys into lines and panels, and
-the figures of any kernel (GA fitness curves, exhaustive histograms, GA targets against
-validated values). The per-kernel figures live in analysis/kernels/<kernel>.py."""
+the figures of any driver (a sampled sweep's, results.png of a kernel without a figure
+module, GA targets against validated values). Each driver's own figures live in its module,
+analysis/drivers/<driver>.py (their names are reachable here too: `analysis.figures.qd_levels`
+is `analysis.drivers.qd.qd_levels`), the per-kernel figures in analysis/kernels/<kernel>.py.
 
-import itertools
+matplotlib is imported when the first figure is drawn, not with this module: `import
+analysis` (whose drivers' modules import this one) reads tables without it."""
+
+import importlib
 import os
-import textwrap
+import types
 
-import matplotlib.cm
-import matplotlib.colors
-import matplotlib.pyplot as plt
-import matplotlib.ticker
 import numpy as np
 import pandas as pd
+
+
+class _Later:
+    """A module imported when first used."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attribute):
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+plt = _Later("matplotlib.pyplot")
+matplotlib = types.SimpleNamespace(cm=_Later("matplotlib.cm"), colors=_Later("matplotlib.colors"),
+                                   ticker=_Later("matplotlib.ticker"))
+
+
+def __getattr__(name):
+    """A driver's figure function under its old name here (`analysis.figures.qd_levels`)."""
+    from . import drivers
+    for module in drivers.modules():
+        if not name.startswith("_") and callable(getattr(module, name, None)):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DPI = 100
 
@@ -188,156 +214,11 @@ def panel_grid(count, width=4.2, height=3.2):
                         sharex=True, sharey=True)
 
 
-def best_so_far(run):
-    """Per task and generation, the best fitness found so far. A task that stopped early
-    (ga.stop_fitness) keeps its last value up to the last generation any task of its point ran,
-    so that a replicate reaching the target does not drop out of the median."""
-    history = run.history.copy()
-    history = history.sort_values(["task", "generation"])
-    history["best_so_far"] = history.groupby("task")["best"].cummax()
-    last = history.groupby("point")["generation"].max()
-    carried = []
-    for (task, point), rows in history.groupby(["task", "point"]):
-        generations = pd.RangeIndex(int(last[point]) + 1, name="generation")
-        rows = rows.set_index("generation")["best_so_far"].reindex(generations).ffill()
-        carried.append(pd.DataFrame({"task": task, "point": point, "generation": generations,
-                                     "best_so_far": rows.to_numpy()}))
-    return pd.concat(carried, ignore_index=True)
-
-
-def validation_columns(run):
-    """The columns of a GA's `best` that the kernel's `validate` measured again on fresh
-    streams (/ga/validation): those `best` has beyond the fields `history` records of each
-    generation's best. A kernel validates because its fitness is an estimate (docs/kernels.md),
-    so [] says the fitness is exact."""
-    recorded = {*run.history.columns, "position", "fitness", "genome"}
-    return [c for c in run.best.columns if c not in recorded]
-
-
-def replicate_stats(frame, column):
-    """Per point and generation, `column`'s median, quartiles and count over the replicates."""
-    return frame.groupby(["point", "generation"])[column].agg(
-        median="median", q25=lambda v: v.quantile(0.25), q75=lambda v: v.quantile(0.75),
-        replicates="count").reset_index()
-
-
-def measured_fitness(run):
-    """Per point and generation, over the replicates that ran it: the generation's best
-    fitness as measured (median, quartiles, count); at each point's last generation, the
-    median over its replicates of the final best's validated fitness (the kernel's
-    `validated_fitness` field of /ga/validation; NaN where it records none)."""
-    stats = replicate_stats(run.history, "best")
-    stats["validated"] = np.nan
-    if "validated_fitness" in run.best.columns:
-        best = run.best[run.best.position == 0]
-        validated = best.groupby("point").validated_fitness.median()
-        last = stats.generation == stats.groupby("point").generation.transform("max")
-        stats.loc[last, "validated"] = stats.point[last].map(validated).to_numpy()
-    return stats
-
-
-def line_layout(run, max_lines=10):
-    """The varied swept keys as (line keys, panel keys): one line per value of the first, one
-    panel per combination of the others; every key is a line or a panel, none averaged away.
-    With few points, every point is a line of one panel."""
-    keys = varied_keys(run)
-    if len(run.points) <= max_lines or len(keys) <= 1:
-        return keys, []
-    return keys[:1], keys[1:]
-
-
-def fitness_curves(report):
-    """The fitness per generation, one line per sweep point (panels when points are many):
-    the median over its replicates with the interquartile band. An exact fitness: the best
-    found so far. An estimate (the kernel validates): the best each generation measured, never
-    a running maximum, which would climb on lucky draws alone; and at the last generation the
-    validated fitness of the final best, where the kernel records one (`validated_fitness`)."""
-    run = report.run
-    noisy = bool(validation_columns(run))
-    if noisy:
-        stats = measured_fitness(run)
-    else:
-        stats = replicate_stats(best_so_far(run), "best_so_far")
-    stats = run.points.merge(stats, on="point")
-    replicates = stats.groupby("point").replicates.max()
-    if replicates.max() == 1:
-        summary, band = "one replicate per point", None
-    elif replicates.min() == replicates.max():
-        summary, band = f"median of {replicates.max()} replicates, IQR band", ("q25", "q75")
-    else:
-        summary, band = "median of n replicates (legend), IQR band", ("q25", "q75")
-    what = "best fitness measured in the generation" if noisy else "best fitness so far"
-    if run.sampled_keys:
-        sampled_fitness_curves(report, stats, run.sampled_keys[0], what, summary, noisy)
-        return
-    line_keys, panel_keys = line_layout(run)
-    many = len(by_keys(stats, panel_keys)) > 1
-    fig, axes = line_panels(stats, "generation", "median", line_keys, panel_keys, band=band,
-                            counts="replicates" if replicates.nunique() > 1 else None,
-                            width=5.5 if many else 7, height=3.6 if many else 4.5)
-    validated = noisy and stats.validated.notna().any()
-    if validated:
-        for ax, (_, lines) in zip(axes.flat, panels_and_lines(stats, line_keys, panel_keys)):
-            for _, points, color in lines:
-                ax.plot(points.generation, points.validated, color=color, marker="D",
-                        linestyle="none", markeredgecolor="black")
-            axes[0][0].plot([], [], color="grey", marker="D", linestyle="none",
-                            markeredgecolor="black", label="final best, validated")
-    for ax in axes.flat:
-        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    report.save_panels(fig, axes, ("generation", f"{what}\n({summary})"), "fitness.png",
-                       "Fitness over generations", fitness_caption(noisy, validated, summary),
-                       data=stats)
-
-
-def fitness_caption(noisy, validated, summary):
-    if not noisy:
-        return (f"Best fitness found so far by each task, per generation ({summary}). A task "
-                "stopped early by ga.stop_fitness keeps its last value.")
-    return ("The fitness is an estimate (the kernel measures its best genomes again on fresh "
-            "streams), so the curve is the best fitness each generation measured, not the best "
-            "found so far: a running maximum of noisy estimates climbs on lucky draws alone "
-            f"({summary}). "
-            + ("Diamonds, at the last generation: the fitness of the final best measured again "
-               "on fresh streams (validated, median over the replicates)." if validated else
-               "The validated fitness of the final best is not drawn: the kernel's validation "
-               "records no validated_fitness field; the validated fields are in the results "
-               "table."))
-
-
 def key_scale(run, key):
     """'log' for a key `sweep.sample` draws `loguniform` (docs/config.md), else 'linear'."""
     space = ((run.provenance.get("effective_config", {}).get("sweep") or {}).get("sample") or {}) \
         .get("space") or {}
     return "log" if "loguniform" in (space.get(key) or {}) else "linear"
-
-
-def sampled_fitness_curves(report, stats, key, what, summary, noisy):
-    """fitness.png of a GA over sampled points (`sweep.sample`): a panel or line per sampled
-    value would be one per point, so every point's median curve shares one panel, colored
-    by its value of the first sampled key (on a log scale where it is sampled loguniform;
-    sampled.png draws the final values against every sampled key)."""
-    run = report.run
-    low, high = float(stats[key].min()), float(stats[key].max())
-    norm = (matplotlib.colors.LogNorm if key_scale(run, key) == "log" else matplotlib.colors.Normalize)(
-        low, high if high > low else low + 1)
-    cmap = plt.get_cmap("viridis")
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    for _, line in stats.groupby("point"):
-        ax.plot(line.generation, line["median"], color=cmap(norm(line[key].iloc[0])), linewidth=1,
-                marker="o" if len(line) == 1 else None)
-    fig.colorbar(matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=ax,
-                 label=f"{key} ({'log scale' if key_scale(run, key) == 'log' else 'linear'})")
-    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.set_xlabel("generation")
-    ax.set_ylabel(f"{what}\n({summary.replace(', IQR band', '')})")
-    ax.grid(alpha=0.3)
-    measured = ("the generation's best fitness as measured (an estimate: not a running maximum)"
-                if noisy else "the best fitness found so far by each task")
-    report.save(fig, "fitness.png", "Fitness over generations",
-                f"Per generation, {measured}: the median over the replicates of each sampled "
-                f"point, colored by its {key}. A task stopped early by ga.stop_fitness "
-                + ("drops out of the median." if noisy else "keeps its last value."), data=stats)
 
 
 def targets(report, field, samples, labels, name, title, caption):
@@ -377,104 +258,28 @@ def targets(report, field, samples, labels, name, title, caption):
     report.save_panels(fig, axes, (labels[0], y_label), name, title, caption, data=data)
 
 
-def histogram_bars(ax, rows, **style):
-    """Bars of one histogram's rows of `reductions`, under- and overflow (infinite edges) left
-    out; the rows drawn are returned."""
-    inner = rows[np.isfinite(rows["low"]) & np.isfinite(rows["high"])]
-    ax.bar(inner["low"], inner["value"], width=(inner["high"] - inner["low"]).to_numpy(),
-           align="edge", **style)
-    return inner
-
-
-def histogram_figure(report, reductions, names, name, title, caption, y_label="count",
-                     log=None, x_label=None):
-    """One panel per histogram reduction in `names` that counted anything within its bins (the
-    others named in the caption); bars for a run of one task, else one step line per task
-    labelled by its point (the first ten tasks), each as its share of the task's counts in
-    the bins: tasks of very different sizes on one count axis would leave the small ones flat
-    at zero. A log count axis where `log`, or (`log` None) in a panel whose counts span three
-    decades or more, which a linear axis would leave flat at zero. The counts drawn go beside
-    the figure, one row per bin and task (under- and overflow left out), with `share` for
-    several tasks."""
-    run = report.run
-    inner = reductions[reductions.reduction.isin(names) & np.isfinite(reductions["low"])
-                       & np.isfinite(reductions["high"])]
-    totals = inner.groupby("reduction")["value"].sum()
-    empty = [reduction for reduction in names if totals.get(reduction, 0) == 0]
-    names = [reduction for reduction in names if reduction not in empty]
-    left_out = f" Left out, nothing counted within their bins: {', '.join(empty)}." if empty else ""
-    if not names:
-        return
-    tasks = sorted(set(inner.task))
-    shown_tasks = tasks[:10]
-    several = len(tasks) > 1
-    fig, axes = plt.subplots(len(names), 1, figsize=(7, 2.8 * len(names) + 0.6), squeeze=False)
-    drawn = []
-    for ax, reduction in zip(axes[:, 0], names):
-        counted = inner.value[(inner.reduction == reduction) & (inner.value > 0)]
-        log_axis = log if log is not None else counted.max() >= 1000 * counted.min()
-        for task in shown_tasks:
-            rows = inner[(inner.reduction == reduction) & (inner.task == task)]
-            if several:
-                total = rows["value"].sum()
-                rows = rows.assign(share=rows["value"] / total if total else np.nan)
-                point = int(run.tasks.point[run.tasks.task == task].iloc[0])
-                ax.stairs(rows["share"], np.append(rows["low"], rows["high"].iloc[-1]),
-                          label=task_label(run, task, point))
-            else:
-                histogram_bars(ax, rows)
-            drawn.append(rows)
-        ax.set_title(reduction, fontsize="small")
-        ax.set_xlabel(x_label or f"{reduction} (bins of the reduction)")
-        # Wrapped: a panel is 2.8 inches high, and a longer label runs into the next one's.
-        ax.set_ylabel(textwrap.fill((f"share of the task's {y_label}" if several else y_label)
-                                    + (" (log scale)" if log_axis else ""), 26))
-        if log_axis:
-            ax.set_yscale("log")
-        if several:
-            ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    data = pd.concat(drawn, ignore_index=True)
-    data = data[["reduction", "task", "low", "high", "value", *(["share"] if several else [])]] \
-        .rename(columns={"value": "count"})
-    shown = "" if not several else (
-        " One line per task, each as its share of the task's counts within the bins." +
-        ("" if len(shown_tasks) == len(tasks) else f" The first {len(shown_tasks)} of {len(tasks)} tasks."))
-    report.save(fig, name, title, caption + shown + left_out, data=data)
-
-
-def histograms(report, counted="count"):
-    """Every histogram reduction of an exhaustive run; `counted` says what a count is (the
-    kernel module's `histogram_counts(run)`: what the kernel visits can stand for more)."""
-    reductions = report.run.reductions
-    names = sorted(set(reductions[reductions.kind == "histogram"]["reduction"]))
-    if names:
-        histogram_figure(report, reductions, names, "histograms.png", "Histograms",
-                         f"Every histogram reduction (underflow and overflow bins left out); "
-                         f"counted: {counted}.", y_label=counted)
-
-
 def sampled_figures(report, max_fields=6):
     """A run with `sweep.sample`: each numeric field that varies (the first `max_fields`) of
-    each task's record (sweep) or final best individual (ga) against each sampled key, on a
+    each task's record (sweep) or final best individual (ga; the driver module's
+    `sampled_records`) against each sampled key, on a
     log axis where the key is sampled `loguniform`. Fields of other values: one dot per task
     (sampled.png); tasks, not means over a point's replicates, so that a field's sentinel
     value (a -1 for "none") stays in sight. Fields that are 0 or 1 (yes or no): the fraction
     of 1 per bin of the key, with the tasks per bin (sampled_fractions.png): dots at 0 and 1
     would hide how many lie under each."""
+    from . import drivers
     run = report.run
     keys = run.sampled_keys
-    if not keys or run.driver not in ("ga", "sweep"):
+    sampled = drivers.module(run.driver).sampled_records(run) if keys else None
+    if sampled is None:
         return
-    records = run.records if run.driver == "sweep" else \
-        run.with_params(run.best[run.best.position == 0]).drop(columns=["position", "genome"])
+    records, what = sampled
     if records.empty:
         return
     swept = set(run.swept_keys) | {"task", "point", "replicate"}
     fields = [c for c in records.columns if c not in swept
               and pd.api.types.is_numeric_dtype(records[c]) and records[c].nunique() > 1][:max_fields]
     binary = [c for c in fields if records[c].isin([0, 1]).all()]
-    what = "record field" if run.driver == "sweep" else "field of the final best individual"
     scattered = [c for c in fields if c not in binary]
     if scattered:
         sampled_scatter(report, records, scattered, what,
@@ -620,8 +425,8 @@ def results_figure(report, frame, fields):
     constant = [c for c in numeric if c not in varying]
     same = (" The same in every task, not drawn: " + ", ".join(
         f"{c} = {value_text(frame[c].iloc[0])}" for c in constant) + ".") if constant else ""
-    what = {"ga": "the final best individual's fitness and fields", "sweep": "the record's fields",
-            "qd": "the final archive's numbers", "exhaustive": "the count reductions"}[run.driver]
+    from . import drivers
+    what = drivers.module(run.driver).RESULTS_WHAT
     report.save(fig, "results.png", "Results against the swept keys",
                 f"Per sweep point, {what} (each that varies, a row of panels) against "
                 f"{x.split('.')[-1]}: the median over its replicates (n, the tasks, in the legend) "
@@ -629,304 +434,3 @@ def results_figure(report, frame, fields):
                 f"value of {', '.join(k.split('.')[-1] for k in line_keys) or 'nothing else'}"
                 + (f", a panel per {', '.join(k.split('.')[-1] for k in panel_keys)}" if panel_keys else "")
                 + f". The kernel has no figure module, so these are its figures.{same}", data=stats)
-
-
-def island_curves(report, max_points=12):
-    """A GA with islands (ga.islands > 1 at some point): for one task per sweep point (its
-    first replicate; the first `max_points` points), the best fitness on each island per
-    generation over its diversity, one line per island colored by its index, with dotted
-    lines at the generations after which migrants left. The numbers beside it: one row per
-    task, generation and island, with the migrants that left the island after it."""
-    run = report.run
-    islands = run.island_history
-    if islands.empty:
-        return
-    first = islands.sort_values(["point", "replicate"]).groupby("point")["task"].first()
-    shown = first.head(max_points)
-    migrations = run.migrations
-    left = migrations.groupby(["task", "generation", "from"]).size().rename("emigrants")
-    data = islands[islands.task.isin(shown)].merge(
-        left.reset_index().rename(columns={"from": "island"}), on=["task", "generation", "island"],
-        how="left")
-    data["emigrants"] = data["emigrants"].fillna(0).astype("int64")
-    data = data.sort_values(["point", "generation", "island"]).reset_index(drop=True)
-    data = data[["task", "point", "replicate", *run.swept_keys, "generation", "island", "best",
-                 "diversity", "distance_to_others", "emigrants"]]
-
-    count = len(shown)
-    columns = count if count <= 4 else int(np.ceil(np.sqrt(count)))
-    pairs = int(np.ceil(count / columns))
-    fig, axes = plt.subplots(2 * pairs, columns, figsize=(4.2 * columns, 5.4 * pairs),
-                             squeeze=False, sharex=True)
-    for ax in axes[0::2].flat:
-        ax.sharey(axes[0, 0])
-    for ax in axes[1::2].flat:
-        ax.sharey(axes[1, 0])
-    keys = varied_keys(run)
-    cmap = plt.get_cmap("viridis")
-    for k, (point, task) in enumerate(shown.items()):
-        top, bottom = axes[2 * (k // columns), k % columns], axes[2 * (k // columns) + 1, k % columns]
-        rows = data[data.task == task]
-        count_here = int(rows.island.max()) + 1
-        for island, line in rows.groupby("island"):
-            color = "black" if count_here == 1 else cmap(island / (count_here - 1) * 0.9)
-            top.plot(line.generation, line.best, color=color, linewidth=1)
-            bottom.plot(line.generation, line.diversity, color=color, linewidth=1)
-            bottom.plot(line.generation, line.distance_to_others, color=color, linewidth=1,
-                        linestyle="--")
-        for generation in sorted(set(rows.generation[rows.emigrants > 0])):
-            for ax in (top, bottom):
-                ax.axvline(generation, color="grey", linestyle=":", linewidth=0.8)
-        label = point_label(run, point, keys) if keys else ""
-        if "ga.islands" not in keys:
-            label = f"{label}, {count_here} islands" if label else f"{count_here} islands"
-        top.set_title(f"{label} (task {task})", fontsize="small")
-    for k in range(count, pairs * columns):
-        axes[2 * (k // columns), k % columns].set_visible(False)
-        axes[2 * (k // columns) + 1, k % columns].set_visible(False)
-    for column in axes.T:
-        shown_axes = [ax for ax in column if ax.get_visible()]
-        shown_axes[-1].set_xlabel("generation")
-        shown_axes[-1].xaxis.set_tick_params(labelbottom=True)
-    for ax in axes[0::2, 0]:
-        ax.set_ylabel("best fitness on the island")
-    for ax in axes[1::2, 0]:
-        ax.set_ylabel("genome distance\n(solid: within, dashed: to others)")
-    for ax in axes.flat:
-        ax.grid(alpha=0.3)
-        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    fig.tight_layout()
-    which = "" if len(first) == len(shown) else f" (the first {len(shown)} of {len(first)} points)"
-    report.save(fig, "ga_islands.png", "Islands: best fitness and diversity",
-                f"One task per sweep point, its first replicate{which}: above, the best fitness on "
-                "each island per generation; below, solid, the island's diversity, the mean "
-                "distance between two of its genomes (the fraction of genome positions in which "
-                "they differ), and dashed, the mean distance from one of its genomes to one of "
-                "another island (how far the islands drifted apart). One line per island, colored by its index (dark: island 0; a point "
-                "with one island, black). Both are taken before migration; dotted lines mark the "
-                "generations after which migrants left their island (every ga.migration.every "
-                "generations).", data=data)
-
-
-def qd_names(run):
-    """The measures of a QD run's grid, in its order (those of the first point)."""
-    measures = run.qd_measures
-    return list(measures.measure[measures.point == measures.point.min()])
-
-
-def qd_final(run):
-    """A QD run's last history row of each done task: its archive at the end."""
-    history = run.qd_history.sort_values(["task", "iteration"])
-    return history.groupby("task").tail(1).reset_index(drop=True)
-
-
-def qd_best_tasks(run):
-    """Per sweep point, its final row of the replicate with the highest final QD score (the
-    lowest task on a tie), in point order."""
-    final = qd_final(run).sort_values(["point", "qd_score", "task"], ascending=[True, False, True])
-    return final.groupby("point").head(1).reset_index(drop=True)
-
-
-def qd_grid(run, task):
-    """(x, y, rows) for one task's archive seen over the first two measures: x and y are
-    (name, low, high, bins) of those measures (y None for a run of one measure), rows one
-    per square of their grid that holds an elite: the fittest elite whose bins along x and y
-    are the square's (with more than two measures, several cells share a square), with
-    `elites` (how many share it) and the square's edges `<name>_low`, `<name>_high`."""
-    names = qd_names(run)
-    archive = run.qd_archive[run.qd_archive.task == task]
-    point = int(run.tasks.point[run.tasks.task == task].iloc[0])
-    measures = run.qd_measures[run.qd_measures.point == point].set_index("measure")
-    axes = [(name, float(measures.low[name]), float(measures.high[name]), int(measures.bins[name]))
-            for name in names[:2]]
-    squares = [f"bin_{name}" for name, *_ in axes]
-    rows = archive.sort_values(["fitness", "cell"], ascending=[False, True])
-    count = rows.groupby(squares).size().rename("elites")
-    rows = rows.drop_duplicates(squares).merge(count.reset_index(), on=squares)
-    for name, low, high, bins in axes:
-        width = (high - low) / bins
-        rows[f"{name}_low"] = low + width * rows[f"bin_{name}"]
-        rows[f"{name}_high"] = low + width * (rows[f"bin_{name}"] + 1)
-    rows = rows.sort_values(squares[::-1]).reset_index(drop=True)
-    return axes[0], (axes[1] if len(axes) > 1 else None), rows
-
-
-def qd_axis_label(axis):
-    name, low, high, bins = axis
-    return f"{name} ({value_text(low)} to {value_text(high)}, {bins} bins)"
-
-
-def qd_archive_map(report, max_points=12):
-    """A QD run's final archive as a heatmap of its elites' fitness over the first two
-    measures, one panel per sweep point (the first `max_points`) showing its replicate with
-    the highest final QD score; empty cells blank. The numbers: one row per filled square."""
-    run = report.run
-    shown = qd_best_tasks(run)
-    if shown.empty or run.qd_archive.empty:
-        return
-    names = qd_names(run)
-    points = len(shown)
-    shown = shown.head(max_points)
-    grids = [(row, *qd_grid(run, int(row.task))) for row in shown.itertuples(index=False)]
-    values = pd.concat([rows.fitness for *_, rows in grids if not rows.empty])
-    norm = matplotlib.colors.Normalize(float(values.min()), float(values.max())
-                                       if values.max() > values.min() else float(values.min()) + 1)
-    cmap = plt.get_cmap("viridis").copy()
-    cmap.set_bad("#eeeeee")
-    columns = int(np.ceil(np.sqrt(len(grids))))
-    lines = int(np.ceil(len(grids) / columns))
-    height = 3.9 if len(names) > 1 else 2.2
-    fig, axes = plt.subplots(lines, columns, figsize=(4.4 * columns + 1, height * lines), squeeze=False,
-                             layout="constrained")
-    keys = varied_keys(run)
-    drawn = []
-    for ax, (final, x, y, rows) in zip(axes.flat, grids):
-        name, low, high, bins = x
-        y_bins, y_low, y_high = (y[3], y[1], y[2]) if y else (1, 0, 1)
-        grid = np.full((y_bins, bins), np.nan)
-        grid[rows[f"bin_{y[0]}"] if y else 0, rows[f"bin_{name}"]] = rows.fitness
-        image = ax.imshow(grid, origin="lower", extent=(low, high, y_low, y_high), aspect="auto",
-                          cmap=cmap, norm=norm, interpolation="nearest")
-        ax.set_xlabel(qd_axis_label(x))
-        if y:
-            ax.set_ylabel(qd_axis_label(y))
-        else:
-            ax.set_yticks([])
-        label = f"{point_label(run, final.point, keys)}\n" if keys else ""
-        ax.set_title(f"{label}task {final.task} (replicate {final.replicate}): coverage "
-                     f"{100 * final.coverage:.0f}%, QD score {final.qd_score:.4g}", fontsize="small")
-        rows = rows.assign(coverage=final.coverage, qd_score=final.qd_score)
-        drawn.append(rows)
-    for ax in axes.flat[len(grids):]:
-        ax.set_visible(False)
-    fig.colorbar(image, ax=axes, label="fitness of the elite", shrink=0.9)
-    squares = [f"bin_{name}" for name in names[:2]]
-    edges = [f"{name}_{end}" for name in names[:2] for end in ("low", "high")]
-    data = pd.concat(drawn, ignore_index=True)
-    data = data[["task", "point", "replicate", *run.swept_keys, *squares, *edges, "cell",
-                 *(f"measure_{name}" for name in names), "fitness", "elites", "coverage",
-                 "qd_score"]]
-    over = (f" Over more than two measures a square shows the fittest of the elites whose "
-            f"{names[0]} and {names[1]} fall in it (elites in the data)." if len(names) > 2 else
-            " The colored area is the coverage.")
-    which = "" if points == len(shown) else f" The first {len(shown)} of {points} points."
-    report.save(fig, "qd_archive.png", "The archive",
-                "The final archive of each sweep point's replicate with the highest final QD "
-                "score (its task in the title): each cell colored by the fitness of its elite, "
-                f"over {' and '.join(names[:2])}; empty cells are left blank (grey).{over}{which}",
-                data=data)
-
-
-def qd_progress(report, max_points=10):
-    """Coverage and QD score of a QD run against the evaluations made: per sweep point (the
-    first `max_points`), the mean over its replicates with the band between their lowest
-    and highest."""
-    run = report.run
-    history = run.qd_history
-    if history.empty:
-        return
-    points = sorted(set(history.point))
-    shown = points[:max_points]
-    history = history[history.point.isin(shown)]
-    stats = history.groupby(["point", "iteration"]).agg(
-        evaluations=("evaluations", "mean"), replicates=("task", "count"),
-        coverage_mean=("coverage", "mean"), coverage_min=("coverage", "min"),
-        coverage_max=("coverage", "max"), qd_score_mean=("qd_score", "mean"),
-        qd_score_min=("qd_score", "min"), qd_score_max=("qd_score", "max"),
-        best_mean=("best", "mean")).reset_index()
-    stats = run.points.merge(stats, on="point")
-    keys = varied_keys(run)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), squeeze=False)
-    for k, (point, rows) in enumerate(stats.groupby("point")):
-        color = f"C{k % 10}"
-        label = point_label(run, point, keys) if keys else "all tasks"
-        for ax, column, scale in ((axes[0, 0], "coverage", 100), (axes[0, 1], "qd_score", 1)):
-            ax.plot(rows.evaluations, scale * rows[f"{column}_mean"], color=color, label=label)
-            ax.fill_between(rows.evaluations, scale * rows[f"{column}_min"],
-                            scale * rows[f"{column}_max"], color=color, alpha=0.2, linewidth=0)
-    offset = run.setting("qd.score_offset") if "qd.score_offset" not in run.swept_keys else None
-    score = "QD score: sum over elites of fitness" + (
-        f" - {value_text(offset)}" if offset else " - qd.score_offset" if offset is None else "")
-    for ax, y_label in zip(axes[0], ("coverage (% of the cells holding an elite)", score)):
-        ax.set_xlabel("evaluations")
-        ax.set_ylabel(y_label)
-        ax.grid(alpha=0.3)
-    axes[0, 0].legend(fontsize="small")
-    fig.tight_layout()
-    which = "" if len(shown) == len(points) else f" The first {len(shown)} of {len(points)} points."
-    report.save(fig, "qd_progress.png", "Coverage and QD score",
-                "How the archive fills: its coverage (the share of cells holding an elite) and QD "
-                "score (the sum over its elites of fitness - qd.score_offset) against the "
-                "evaluations made, iteration 0 being the initial random genomes. One line per sweep "
-                "point, the mean over its replicates, with the band between the lowest and the "
-                f"highest replicate.{which}", data=stats)
-
-
-def qd_blocks(first, last, count):
-    """The bins first..last cut into at most `count` runs of consecutive bins, as even as can be."""
-    return [block for block in np.array_split(np.arange(first, last + 1), count) if block.size]
-
-
-def qd_levels(report, draw, drawing="", grid=4):
-    """For a kernel's figure module: the levels of a QD run's elites spread over its archive,
-    as the kernel draws them. The task is the one with the highest final QD score. The bins
-    its elites reach along the first two measures are cut into at most `grid` runs each; a
-    panel per pair of runs (the second measure rising upwards, as in qd_archive.png) shows
-    the elite of that block nearest its middle (the fitter on a tie; "no elite" for a block
-    without one), titled with its measures and fitness. `draw(ax, row, level)` draws one:
-    `row` its row of `qd_archive`, `level` its rendered level (`qd_levels`) or None when the
-    run has none. `drawing` tells the caption how to read a level."""
-    run = report.run
-    final = qd_final(run)
-    if final.empty or run.qd_archive.empty:
-        return
-    chosen = final.sort_values(["qd_score", "task"], ascending=[False, True]).iloc[0]
-    task = int(chosen.task)
-    x, y, rows = qd_grid(run, task)
-    if rows.empty:
-        return
-    bin_x = rows[f"bin_{x[0]}"].to_numpy()
-    bin_y = rows[f"bin_{y[0]}"].to_numpy() if y else np.zeros(len(rows), dtype=np.int64)
-    columns = qd_blocks(bin_x.min(), bin_x.max(), grid)
-    lines = qd_blocks(bin_y.min(), bin_y.max(), grid)[::-1] if y else [np.array([0])]
-    levels = run.qd_levels
-    names = qd_names(run)
-    fig, axes = plt.subplots(len(lines), len(columns), figsize=(2.5 * len(columns), 2.9 * len(lines)),
-                             squeeze=False)
-    data = []
-    for (line, along_y), (column, along_x) in itertools.product(enumerate(lines), enumerate(columns)):
-        ax = axes[line, column]
-        inside = np.flatnonzero(np.isin(bin_x, along_x) & np.isin(bin_y, along_y))
-        if inside.size == 0:
-            ax.text(0.5, 0.5, "no elite", ha="center", va="center", color="grey",
-                    fontsize="small", transform=ax.transAxes)
-            ax.axis("off")
-            continue
-        # Nearest the block's middle, in bins; the fitter first (rows are sorted by fitness).
-        distance = np.hypot(bin_x[inside] - along_x.mean(), bin_y[inside] - along_y.mean())
-        row = rows.iloc[inside[np.argmin(distance)]]
-        draw(ax, row, None if levels is None else levels[task, int(row["cell"])])
-        measured = ", ".join(f"{name} {round(float(row[f'measure_{name}']), 3):g}" for name in names)
-        ax.set_title(f"{measured}\nfitness {row['fitness']:.4g}", fontsize="x-small")
-        block = {f"block_{x[0]}_first": along_x[0], f"block_{x[0]}_last": along_x[-1]}
-        if y:
-            block.update({f"block_{y[0]}_first": along_y[0], f"block_{y[0]}_last": along_y[-1]})
-        data.append({"panel_row": line, "panel_column": column, **block,
-                     **row.drop(labels=["genome"]).to_dict()})
-    first = ["task", "point", "replicate", *run.swept_keys]
-    keys = varied_keys(run)
-    where = f"{point_label(run, chosen.point, keys)}, " if keys else ""
-    fig.suptitle(f"task {task} ({where}replicate {int(chosen.replicate)}): {len(data)} of its "
-                 f"{int(chosen.occupied)} elites", fontsize="small")
-    fig.supxlabel(f"{x[0]} rises to the right", fontsize="small")
-    if y:
-        fig.supylabel(f"{y[0]} rises upwards", fontsize="small")
-    fig.tight_layout()
-    frame = pd.DataFrame(data)
-    frame = frame[[*first, *(c for c in frame.columns if c not in first)]]
-    report.save(fig, "qd_levels.png", "Elites across the archive",
-                f"The levels of the task with the highest final QD score (task {task}), spread over "
-                f"its archive: the bins its elites reach along {x[0]}"
-                + (f" and {y[0]} (rising upwards)" if y else "") + f" cut into up to {grid} runs "
-                "each, a panel per block showing the elite nearest its middle, titled with its "
-                f"measures and fitness. {drawing}".rstrip(), data=frame)

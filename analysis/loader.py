@@ -102,8 +102,12 @@ class Result:
     provenance_frame  the provenance as one row, the configs as their YAML text (for tables
                 and for concatenating runs)
 
-    param_table(name) reads a table parameter (spawn's `objects`, monsters' `species`) from
-    the config.
+    Each driver's tables are its module's (analysis/drivers/NAME.py), reached as above or
+    through the driver's accessor: `run.ga.history`, `run.qd.qd_archive`, `run.sweep.records`,
+    `run.exhaustive.top`.
+
+    param_table(name) reads a table parameter (a list of maps under `params`, docs/analysis.md)
+    from the config.
     """
 
     complete = True
@@ -132,6 +136,12 @@ class Result:
     def _require(self, driver, what):
         if self.driver != driver:
             raise LoadError(f"{self.path}: `{what}` exists for {driver} runs; this is a {self.driver} run")
+
+    def _accessor(self, driver, what):
+        """The accessor of `driver` (register_driver) for this run, made once; LoadError, naming
+        `what`, for a run of another driver."""
+        self._require(driver, what)
+        return self._cached(("driver", driver), lambda: _ACCESSORS[driver](self))
 
     @property
     def provenance_frame(self):
@@ -235,38 +245,6 @@ class Result:
         done = self.tasks.task[self.tasks.status == 1]
         return frame[frame.task.isin(done)].reset_index(drop=True)
 
-    @property
-    def history(self):
-        def build():
-            self._require("ga", "history")
-            rows = self._file["ga/history"][()]
-            tasks = np.repeat(np.arange(rows.shape[0]), rows.shape[1])
-            frame = _frame(rows.reshape(-1))
-            frame.insert(0, "task", tasks)
-            return self.with_params(self._done(frame[frame["generation"] >= 0]))
-        return self._cached("history", build)
-
-    @property
-    def best(self):
-        def build():
-            self._require("ga", "best")
-            best = self._file["ga/best"][()]
-            tasks, kept = best.shape
-            frame = _frame(best.reshape(-1))
-            frame.insert(0, "task", np.repeat(np.arange(tasks), kept))
-            if "ga/validation" in self._file:
-                validation = _frame(self._file["ga/validation"][()].reshape(-1))
-                frame = pd.concat([frame, validation], axis=1)
-            genomes = self._file["ga/best_genomes"][()].reshape(tasks * kept, -1)
-            frame["genome"] = _genomes(genomes, self._genome_lengths("ga", frame["task"]))
-            kept = self._done(frame[frame["position"] >= 0])
-            # The task's point, replicate and swept values after `task`; the genome last.
-            joined = self.with_params(kept)
-            added = [c for c in joined.columns if c not in kept.columns]
-            rest = [c for c in kept.columns if c not in ("task", "genome")]
-            return joined[["task", *added, *rest, "genome"]]
-        return self._cached("best", build)
-
     def _task_rows(self, name, key, columns):
         """The task-indexed dataset `name` (leading dimension the task, any others flattened)
         as long rows with `task` first, rows whose `key` is -1 (padding) and those of tasks not
@@ -285,129 +263,6 @@ class Result:
         return self.with_params(self._done(frame[frame[key] >= 0]))
 
     @property
-    def island_history(self):
-        def build():
-            self._require("ga", "island_history")
-            return self._task_rows("ga/island_history", "generation", {
-                "generation": "int64", "island": "int64", "best": "float64", "mean": "float64",
-                "std": "float64", "min": "float64", "diversity": "float64",
-                "distance_to_others": "float64"})
-        return self._cached("island_history", build)
-
-    @property
-    def migrations(self):
-        def build():
-            self._require("ga", "migrations")
-            return self._task_rows("ga/migrations", "generation", {
-                "generation": "int64", "from": "int64", "to": "int64", "source": "int64",
-                "target": "int64", "fitness": "float64"})
-        return self._cached("migrations", build)
-
-    @property
-    def island_best(self):
-        def build():
-            self._require("ga", "island_best")
-            if "ga/island_best" not in self._file:
-                empty = self._task_rows("ga/island_best", "island", {"island": "int64", "fitness": "float64"})
-                columns = ["task", "point", "replicate", *self.swept_keys, "island", "fitness"]
-                return empty[columns].assign(genome=pd.Series(dtype=object))
-            best = self._file["ga/island_best"][()]
-            tasks, islands = best.shape
-            frame = _frame(best.reshape(-1))
-            frame.insert(0, "task", np.repeat(np.arange(tasks), islands))
-            genomes = self._file["ga/island_best_genomes"][()].reshape(tasks * islands, -1)
-            frame["genome"] = _genomes(genomes, self._genome_lengths("ga", frame["task"]))
-            kept = self._done(frame[frame["island"] >= 0])
-            # As `best`: the task's point, replicate and swept values after `task`, genome last.
-            joined = self.with_params(kept)
-            added = [c for c in joined.columns if c not in kept.columns]
-            rest = [c for c in kept.columns if c not in ("task", "genome")]
-            return joined[["task", *added, *rest, "genome"]]
-        return self._cached("island_best", build)
-
-    @property
-    def levels(self):
-        self._require("ga", "levels")
-        return self._file["ga/best_levels"][()] if "ga/best_levels" in self._file else None
-
-    @property
-    def qd_history(self):
-        def build():
-            self._require("qd", "qd_history")
-            return self._task_rows("qd/history", "iteration", {
-                "iteration": "int64", "evaluations": "int64", "occupied": "int64",
-                "coverage": "float64", "qd_score": "float64", "best": "float64",
-                "inserted": "int64"})
-        return self._cached("qd_history", build)
-
-    @property
-    def qd_measures(self):
-        def build():
-            self._require("qd", "qd_measures")
-            names = _attribute(self._file["qd"].attrs["measures"])
-            names = [names] if isinstance(names, str) else names
-            low, high, bins = (self._file[f"qd/measure_{part}"][()] for part in ("low", "high", "bins"))
-            points = np.arange(low.shape[0])
-            return pd.DataFrame({
-                "point": np.repeat(points, len(names)), "measure": np.tile(names, len(points)),
-                "low": low.reshape(-1), "high": high.reshape(-1),
-                "bins": bins.reshape(-1).astype(np.int64)})
-        return self._cached("qd_measures", build)
-
-    @property
-    def qd_archive(self):
-        def build():
-            self._require("qd", "qd_archive")
-            archive = self._file["qd/archive"][()]
-            tasks, cells = archive.shape
-            frame = _frame(archive.reshape(-1))
-            frame.insert(0, "task", np.repeat(np.arange(tasks), cells))
-            if "qd/validation" in self._file:
-                validation = _frame(self._file["qd/validation"][()].reshape(-1))
-                frame = pd.concat([frame, validation], axis=1)
-            genomes = self._file["qd/archive_genomes"][()].reshape(tasks * cells, -1)
-            occupied = (frame["cell"].to_numpy() >= 0) & (frame["occupied"].to_numpy() == 1)
-            frame = frame[occupied].reset_index(drop=True)
-            frame["genome"] = _genomes(genomes[occupied], self._genome_lengths("qd", frame["task"]))
-            kept = self._done(frame).drop(columns="occupied")
-            # The cell's bin along each measure: the cell is row-major over the point's bins.
-            measures = self.qd_measures
-            names = list(measures.measure[measures.point == 0])
-            point = self.tasks.set_index("task").point.reindex(kept.task).to_numpy()
-            bins = measures.bins.to_numpy().reshape(-1, len(names))[point.astype(np.int64)] \
-                if len(kept) else np.zeros((0, len(names)), dtype=np.int64)
-            remaining = kept.cell.to_numpy()
-            index = {}
-            for m in reversed(range(len(names))):
-                index[names[m]] = remaining % bins[:, m]
-                remaining = remaining // bins[:, m]
-            for m, name in enumerate(names):
-                kept.insert(2 + m, f"bin_{name}", index[name].astype(np.int64))
-            # As `best`: the task's point, replicate and swept values after `task`; then the
-            # cell, its bins, the measures, fitness, the kernel's fields and validation, genome.
-            joined = self.with_params(kept)
-            added = [c for c in joined.columns if c not in kept.columns]
-            placed = ["cell", *(f"bin_{n}" for n in names), *(f"measure_{n}" for n in names)]
-            rest = [c for c in kept.columns if c not in ("task", "genome", *placed)]
-            return joined[["task", *added, *placed, *rest, "genome"]]
-        return self._cached("qd_archive", build)
-
-    @property
-    def qd_levels(self):
-        self._require("qd", "qd_levels")
-        return self._file["qd/archive_levels"][()] if "qd/archive_levels" in self._file else None
-
-    @property
-    def records(self):
-        def build():
-            self._require("sweep", "records")
-            frame = _frame(self._file["sweep/records"][()])
-            frame.insert(0, "task", np.arange(len(frame)))
-            # A failed task's row holds -1/NaN, not a result: left out, listed in `failures`.
-            return self.with_params(self._done(frame))
-        return self._cached("records", build)
-
-    @property
     def failures(self):
         def build():
             columns = ["task", "point", "replicate", "begin", "end", "session", "rank",
@@ -419,70 +274,39 @@ class Result:
             return frame.merge(self.points, on="point", how="left")
         return self._cached("failures", build)
 
-    def _uncovered(self):
-        """Per task: indices of its range that failed chunks left out of the reductions."""
-        ranges = self._file["exhaustive/ranges"][()]
-        if "uncovered" in ranges.dtype.names:
-            return ranges["uncovered"]
-        return np.zeros(len(ranges), dtype=np.int64)  # written before failures were recorded
 
-    @property
-    def reductions(self):
-        def build():
-            self._require("exhaustive", "reductions")
-            parts = []
-            if "exhaustive/counts" in self._file:
-                counts = _frame(self._file["exhaustive/counts"][()])
-                for name in counts.columns:
-                    parts.append(pd.DataFrame({
-                        "task": np.arange(len(counts)), "reduction": name, "kind": "count",
-                        "bin": -1, "low": np.nan, "high": np.nan, "value": counts[name].to_numpy()}))
-            histograms = self._file.get("exhaustive/histograms", {})
-            for name in histograms:
-                dataset = histograms[name]
-                low, high, bins = (float(dataset.attrs["low"]), float(dataset.attrs["high"]),
-                                   int(dataset.attrs["bins"]))
-                width = (high - low) / bins
-                # Column 0 is the underflow, bins + 1 the overflow (infinite edges).
-                lows = np.concatenate([[-np.inf], low + width * np.arange(bins), [high]])
-                highs = np.concatenate([[low], low + width * np.arange(1, bins + 1), [np.inf]])
-                values = dataset[()]
-                tasks = values.shape[0]
-                parts.append(pd.DataFrame({
-                    "task": np.repeat(np.arange(tasks), bins + 2), "reduction": name,
-                    "kind": "histogram", "bin": np.tile(np.arange(bins + 2), tasks),
-                    "low": np.tile(lows, tasks), "high": np.tile(highs, tasks),
-                    "value": values.reshape(-1)}))
-            columns = ["task", "reduction", "kind", "bin", "low", "high", "value", "uncovered"]
-            if not parts:
-                return pd.DataFrame(columns=columns)
-            frame = pd.concat(parts, ignore_index=True)
-            frame["uncovered"] = self._uncovered()[frame["task"].to_numpy()]
-            return frame
-        return self._cached("reductions", build)
+_ACCESSORS = {}  # driver name -> its accessor class (register_driver)
 
-    @property
-    def top(self):
-        def build():
-            self._require("exhaustive", "top")
-            tables = {}
-            for name, dataset in self._file.get("exhaustive/top", {}).items():
-                rows = dataset[()]
-                tasks, k = rows.shape
-                frame = _frame(rows.reshape(-1))
-                frame.insert(0, "rank", np.tile(np.arange(k), tasks))
-                frame.insert(0, "task", np.repeat(np.arange(tasks), k))
-                frame["uncovered"] = self._uncovered()[frame["task"].to_numpy()]
-                tables[name] = frame[frame["index"] >= 0].reset_index(drop=True)
-            return tables
-        return self._cached("top", build)
 
-    @property
-    def solutions(self):
-        def build():
-            self._require("exhaustive", "solutions")
-            return _frame(self._file["exhaustive/solutions"][()])
-        return self._cached("solutions", build)
+def register_driver(name, tables):
+    """A class decorator, as xarray's `register_dataset_accessor`: the class (built with a
+    Result, see DriverTables) becomes `Result.<name>`, so `run.<name>` is its instance for a
+    run of driver `name` (made once per run; LoadError for a run of another driver). Each of
+    `tables`, attributes of the class, is also an attribute of Result under its own name:
+    `run.history` is `run.ga.history`. analysis/drivers/NAME.py registers each driver."""
+    def register(cls):
+        _ACCESSORS[name] = cls
+        setattr(Result, name, property(lambda self: self._accessor(name, name), doc=cls.__doc__))
+        for table in tables:
+            def get(self, table=table):
+                return getattr(self._accessor(name, table), table)
+            setattr(Result, table, property(get, doc=f"`run.{name}.{table}` ({name} runs)"))
+        return cls
+    return register
+
+
+class DriverTables:
+    """The base of a driver's accessor: its tables read the run's file and use the run's
+    helpers (`_file`, `_cached`, `_done`, `_task_rows`, `with_params`, `tasks`, ...) as
+    Result's own properties do; every attribute it lacks is the run's."""
+
+    def __init__(self, run):
+        self._run = run
+
+    def __getattr__(self, name):
+        if name == "_run":
+            raise AttributeError(name)
+        return getattr(self._run, name)
 
 
 def _progress(file):
@@ -559,3 +383,7 @@ def load(path, allow_shard=False, in_progress=False):
     except Exception:
         file.close()
         raise
+
+
+# Last: the drivers' modules register their accessors on Result (register_driver).
+from . import drivers  # noqa: E402,F401

@@ -10,15 +10,12 @@ import pandas as pd
 
 from . import files
 from .checkpoint import CheckpointError, RunInProgress
+from .drivers import tables as driver_tables
 from .loader import LoadError, load
 
-# The tables `load_many` concatenates; a file whose driver has no such table adds no rows.
-TABLES = ("provenance", "points", "tasks", "history", "best", "records", "failures", "reductions",
-          "solutions", "island_history", "island_best", "migrations", "qd_history", "qd_archive",
-          "qd_measures")
-
-# A GA run's tables that only a run with islands has rows in (any point's ga.islands > 1).
-ISLAND_TABLES = ("island_history", "island_best", "migrations")
+# The tables `load_many` concatenates: the run's own and every driver's; a file whose driver
+# has no such table adds no rows.
+TABLES = ("provenance", "points", "tasks", "failures", *driver_tables())
 
 
 def run_name(run):
@@ -96,8 +93,9 @@ def catalog(directory):
     experiment, kernel, driver, seed, commit, end date, tasks and how many are done and
     failed, its size; one row per checkpoint folder (`*.checkpoint`: a run in progress or
     stopped), its files not listed apart: the date of its last segment, its tasks done so far
-    (an exhaustive run's chunks under `note`) and `in progress: ...` under `note`; an entry `load` refuses or cannot read (not a levelforge result, a FIFO,
-    a dangling symbolic link, permission denied) has the reason under `note`, and nothing
+    (an exhaustive run's chunks under `note`) and `in progress: ...` under `note`; an entry
+    `load` refuses or cannot read (not a levelforge result, a FIFO, a dangling symbolic link,
+    permission denied) has the reason under `note`, and nothing
     there is opened unless it is a regular file. LoadError when `directory` is no folder."""
     directory = os.fspath(directory)
     found = files.problem(directory, "a folder", folder=True)

@@ -1,10 +1,12 @@
 """python3 -m analysis.report RESULT.h5 -o DIR [--figures DIR]: PNG figures of a result file
 and an index.html showing them with the provenance and the sweep (plain HTML, no network).
 
-Figures (docs/analysis.md): GA fitness curves for every GA run (and the islands' curves of
-a GA with islands), the archive and its coverage and QD score for every QD run, and
-histograms of every exhaustive run (analysis/figures.py), then the
-figures of the run's kernel from the module named for it, whose figures(report) draws them. The module is looked for in the directories
+Figures (docs/analysis.md): the figures of the run's driver, from its module
+analysis/drivers/<driver>.py (GA fitness curves for every GA run, and the islands' curves of
+a GA with islands; the archive and its coverage and QD score for every QD run; histograms
+of every exhaustive run), those of any run (analysis/figures.py: a sampled sweep's), then the
+figures of the run's kernel from the module named for it, whose figures(report) draws them.
+The module is looked for in the directories
 given with --figures (and in LEVELFORGE_FIGURES, directories joined by ':'), then in
 analysis/kernels/, then among the entry points of the group `levelforge.figures` that an
 installed package provides. A kernel without one gets the generic figures only.
@@ -22,9 +24,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-from . import LoadError, load
-from .figures import (Report, fitness_curves, histograms, island_curves, qd_archive_map, qd_final,
-                      qd_progress, results_figure, sampled_figures)
+from . import LoadError, drivers, load
+from .figures import Report, results_figure, sampled_figures
 
 ENTRY_POINTS = "levelforge.figures"
 
@@ -58,15 +59,7 @@ def figure_directories(given=()):
 def kernel_figures(report, directories=()):
     run = report.run
     module = figure_module(run.kernel, directories)
-    if run.driver == "ga":
-        fitness_curves(report)
-        island_curves(report)
-    elif run.driver == "exhaustive":
-        counted = getattr(module, "histogram_counts", None)
-        histograms(report, *([counted(run)] if counted else []))
-    elif run.driver == "qd":
-        qd_archive_map(report)
-        qd_progress(report)
+    drivers.module(run.driver).figures(report, module)
     sampled_figures(report)
     if module is not None:
         module.figures(report)
@@ -107,24 +100,11 @@ def mean_and_spread(values):
 
 def task_results(run):
     """(frame, fields): what each task produced, one row per task with its point and swept
-    values, and the columns that say it: the best individual's fitness, fields and validated
-    fields (ga), the record's fields (sweep), the final archive's occupied cells, coverage,
-    QD score, best fitness and evaluations (qd), the count reductions (exhaustive). (None, [])
-    for an exhaustive run without counts."""
-    if run.driver == "ga":
-        frame = run.with_params(run.best[run.best.position == 0])
-        return frame, [c for c in frame.columns
-                       if c not in ("task", "position", "point", "replicate", *run.swept_keys)]
-    if run.driver == "sweep":
-        frame = run.records
-        return frame, [c for c in frame.columns if c not in ("task", "point", "replicate", *run.swept_keys)]
-    if run.driver == "qd":
-        return qd_final(run), ["occupied", "coverage", "qd_score", "best", "evaluations"]
-    counts = run.reductions[run.reductions.kind == "count"]
-    if counts.empty:
-        return None, []
-    frame = run.with_params(counts.pivot(index="task", columns="reduction", values="value").reset_index())
-    return frame, sorted(set(counts.reduction))
+    values, and the columns that say it (the driver module's `task_results`): the best
+    individual's fitness, fields and validated fields (ga), the record's fields (sweep), the
+    final archive's occupied cells, coverage, QD score, best fitness and evaluations (qd), the
+    count reductions (exhaustive). (None, []) for an exhaustive run without counts."""
+    return drivers.module(run.driver).task_results(run)
 
 
 def results_table(run):
@@ -141,9 +121,6 @@ def results_table(run):
     table = frame.groupby("point").agg(
         tasks=("task", "count"), **{c: (c, mean_and_spread) for c in numeric}).reset_index()
     return run.points.merge(table, on="point"), left_out
-
-
-RESULT_TABLES = {"ga": "best", "sweep": "records", "qd": "qd_history", "exhaustive": "reductions"}
 
 
 def results_html(run, table, left_out, fields_per_table=8):
@@ -168,7 +145,7 @@ def left_out_html(run, left_out):
         return ""
     return (f"<p>Not in the results table (no mean: text or lists): "
             f"{html.escape(', '.join(left_out))}; each task's values are in the table "
-            f"<code>{RESULT_TABLES[run.driver]}</code> of <code>analysis.load</code> and in "
+            f"<code>{drivers.module(run.driver).RESULT_TABLE}</code> of <code>analysis.load</code> and in "
             f"<code>python3 -m analysis export</code>.</p>")
 
 

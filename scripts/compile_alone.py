@@ -58,8 +58,8 @@ def commands(build, root, headers):
         for source in unity_sources(entry["file"]):
             if not source.startswith(root + "/") or source.startswith(build + "/"):
                 continue
-            by_folder.setdefault(os.path.dirname(source), (entry["directory"], entry["command"],
-                                                          entry["file"]))
+            by_folder.setdefault(os.path.dirname(source),
+                                 (entry["directory"], entry["command"], entry["file"]))
             checked_first.add(first_include(source, root))
             yield source, entry["directory"], syntax_only(entry["command"], entry["file"],
                                                           source), None

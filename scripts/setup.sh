@@ -8,7 +8,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev librandom123-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib python3-pytest python3-yaml python3-xxhash
-  python3-xarray python3-netcdf4 python3-pip python3-venv
+  python3-xarray python3-netcdf4 python3-pip python3-venv python3-flake8
   slurmctld slurmd slurm-client munge procps
 )
 

@@ -2,7 +2,7 @@
 with the HDF5 file (read with h5py), the README's pandas snippet as written, and runs that
 are still running or were stopped, read from their checkpoints.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib
@@ -23,6 +23,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
+import result_files  # noqa: E402
 from cli_support import LEVELFORGE, TempDirTest, analysis_command, levelforge, mpi_command  # noqa: E402
 
 
@@ -42,14 +43,14 @@ def same(test, stored, exported, what):
 
 
 class NetcdfRoundTrip(TempDirTest):
-    """`export --format netcdf` of a run of each driver, read back with xarray: every number of
-    every table of the HDF5 file is in it, at the task's swept values and replicate."""
+    """`export --format netcdf` of a result of each driver, read back with xarray: every number
+    of every table of the HDF5 file is in it, at the task's swept values and replicate. The
+    results are small files written with h5py (tests/result_files.py) as docs/hdf5-layout.md
+    describes them: the export reads what the loader reads, which analysis_test.py's LoadRuns
+    holds against real runs."""
 
-    def run_and_export(self, name, config, *args):
-        config = self.write(config, f"{name}.yaml") if "\n" in config else config
-        out = self.path(f"{name}.h5")
-        done = levelforge("run", config, "-o", out, "-q", *args)
-        self.assertIn(done.returncode, (0, 3), done.stderr)  # 3: tasks failed, recorded
+    def run_and_export(self, name, driver, **options):
+        out = result_files.write(self.dir, driver, name=f"{name}.h5", **options)
         code, printed, error = analysis_command("export", out, self.path(f"nc-{name}"), "--format", "netcdf")
         self.assertEqual(code, 0, error)
         return out, printed.strip()
@@ -110,11 +111,12 @@ class NetcdfRoundTrip(TempDirTest):
             self.compare_table(data.isel(failure=row), stored, "failure_", f"failure {row}")
 
     def test_a_ga_with_validation_levels_and_a_grid_and_zip_sweep(self):
-        out, written = self.run_and_export("demo", os.path.join(REPO, "configs", "demo.yaml"),
-                                           "--set", "ga.generations=2", "--set", "ga.population=8",
-                                           "--set", "sweep={grid: {params.target: [0.3, 0.5]}, zip: "
-                                           "{ga.mutation_rate: [0.1, 0.2], ga.crossover_rate: "
-                                           "[0.8, 0.9]}, replicates: 2}")
+        out, written = self.run_and_export(
+            "demo", "ga", validation=True, levels=True, generations=3, lengths=[6, 6, 9, 9],
+            points={"params.target": [0.3, 0.3, 0.5, 0.5], "ga.mutation_rate": [0.1, 0.2, 0.1, 0.2],
+                    "ga.crossover_rate": [0.8, 0.9, 0.8, 0.9]},
+            sweep={"grid": {"params.target": [0.3, 0.5]},
+                   "zip": {"ga.mutation_rate": [0.1, 0.2], "ga.crossover_rate": [0.8, 0.9]}})
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             # The issue's selection, on the file read back.
             self.assertEqual(data.sel({"params.target": 0.3}).sizes["replicate"], 2)
@@ -139,25 +141,23 @@ class NetcdfRoundTrip(TempDirTest):
             self.compare_failures(data, f)
 
     def test_a_sampled_sweep_with_text_and_failures(self):
-        out, written = self.run_and_export("sampled", os.path.join(REPO, "configs", "tiltmaze_sample.yaml"),
-                                           "--set", "sweep.sample.n=5", "--set", "sweep.replicates=2")
+        # Records with a text column (label), at sampled points.
+        out, written = self.run_and_export(
+            "sampled", "sweep", points={"params.wall_density": [0.1, 0.3, 0.5, 0.2, 0.4],
+                                        "params.width": [4, 6, 5, 7, 4]},
+            sweep={"sample": {"method": "sobol", "n": 5, "space": {
+                "params.wall_density": {"uniform": [0, 0.6]}, "params.width": {"int": [4, 8]}}}})
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             self.assertEqual(data["params.wall_density"].dims, ("sample",))
             records = f["sweep/records"][()]
             for task in range(len(self.compare_tasks(data, f))):
                 self.compare_table(self.at(data, f, task), records[task], "", f"task {task}")
-        out, written = self.run_and_export("faulty", """\
-            experiment: faulty
-            kernel: faulty
-            driver: sweep
-            on_error: record
-            params: {fail_value: 2}
-            sweep:
-              grid: {params.value: [1, 2, 3]}
-              zip: {params.count: [10, 20], params.length: [4, 8]}
-              replicates: 2
-            seed: 5
-        """)
+        out, written = self.run_and_export(
+            "faulty", "sweep", failed=[2, 3, 8],
+            points={"params.value": [1, 1, 2, 2, 3, 3], "params.count": [10, 20] * 3,
+                    "params.length": [4, 8] * 3},
+            sweep={"grid": {"params.value": [1, 2, 3]},
+                   "zip": {"params.count": [10, 20], "params.length": [4, 8]}})
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             tasks = self.compare_tasks(data, f)
             records = f["sweep/records"][()]
@@ -167,7 +167,7 @@ class NetcdfRoundTrip(TempDirTest):
             self.compare_failures(data, f)
 
     def test_qd_and_islands(self):
-        out, written = self.run_and_export("qd", os.path.join(REPO, "tests", "data", "doc_qd.yaml"))
+        out, written = self.run_and_export("qd", "qd", points={"qd.mutation_rate": [0.05, 0.2]})
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             tasks = self.compare_tasks(data, f)
             history, archive = f["qd/history"][()], f["qd/archive"][()]
@@ -191,8 +191,7 @@ class NetcdfRoundTrip(TempDirTest):
                     for part in ("low", "high", "bins"):
                         same(self, f[f"qd/measure_{part}"][tasks[task]["point"], m].item(),
                              point[f"measure_{part}"].sel(measure=name).item(), f"{name} {part}")
-        out, written = self.run_and_export("islands", os.path.join(REPO, "tests", "data", "doc_ga.yaml"),
-                                           "--set", "ga.islands=3", "--set", "ga.migration.every=4")
+        out, written = self.run_and_export("islands", "ga", islands=3, points={"params.length": [8, 16]})
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             tasks = self.compare_tasks(data, f)
             history, migrations = f["ga/island_history"][()], f["ga/migrations"][()]
@@ -213,8 +212,8 @@ class NetcdfRoundTrip(TempDirTest):
                     self.compare_table(cell.sel(migrant=migrant), stored, "migration_", f"task {task}")
 
     def test_an_exhaustive_run(self):
-        out, written = self.run_and_export("exhaustive", os.path.join(REPO, "tests", "data",
-                                                                      "doc_exhaustive.yaml"))
+        out, written = self.run_and_export("exhaustive", "exhaustive", failed=[1],
+                                           points={"params.count": [100, 200]}, size=[100, 200])
         with h5py.File(out, "r") as f, self.open_back(written, f) as data:
             tasks = self.compare_tasks(data, f)
             counts = f["exhaustive/counts"][()]

@@ -1,9 +1,11 @@
 """The numbers behind the report's figures (DIR/data/<figure>.csv), each checked against
-values computed here from the HDF5 file with h5py and NumPy alone, on real runs: the
-quantity a figure plots is the one the run optimized, no swept key is averaged away, and an
-early-stopped task keeps its last value.
+values computed here from the HDF5 file with h5py and NumPy alone: the quantity a figure
+plots is the one the run optimized, no swept key is averaged away, and an early-stopped task
+keeps its last value. The figures of any kernel are drawn from small files written with h5py
+(tests/result_files.py); the kernels' own figures, the islands and the QD archive from real
+runs.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib
@@ -16,6 +18,7 @@ from unittest import mock
 import h5py
 import numpy as np
 
+import result_files
 from cli_support import TempDirTest, levelforge
 import analysis  # the repository's package: cli_support puts it on the path
 from analysis import figures as analysis_figures, report as analysis_report
@@ -44,6 +47,14 @@ class FigureData(TempDirTest):
         # any rank count (cli_test's Determinism); an mpiexec start costs about 0.1 s of CPU
         # and 0.3 s of wall.
         self.assert_ok(levelforge("run", os.path.join(REPO, config), "-o", result, "-q", *overrides))
+        return result, self.report_file(result, figures)
+
+    def fixture(self, driver, figures=(), **options):
+        """The report of a file written by tests/result_files.py: (its path, the report's)."""
+        result = result_files.write(self.dir, driver, **options)
+        return result, self.report_file(result, figures)
+
+    def report_file(self, result, figures=()):
         out = self.path("report")
         extra = [argument for directory in figures for argument in ("--figures", directory)]
         # In this process, as analysis_report_test.py does: a Python with matplotlib and pandas
@@ -61,7 +72,7 @@ class FigureData(TempDirTest):
                 mock.patch.object(analysis_figures.Report, "save", keep):
             made = analysis_report.main([result, "-o", out, *extra])
         self.assertEqual(made, 0, errors.getvalue())
-        return result, out
+        return out
 
     def data(self, out, figure):
         path = os.path.join(out, "data", f"{figure}.csv")
@@ -72,8 +83,9 @@ class FigureData(TempDirTest):
             return list(csv.DictReader(f))
 
     def test_fitness_curves_carry_an_early_stop_forward_and_never_fall(self):
-        # onemax with stop_fitness 1.0: the short genomes stop long before the last generation.
-        result, out = self.report("tests/data/doc_ga.yaml", "--set", "sweep.replicates=5")
+        # Tasks that stopped before the last generation (ga.stop_fitness).
+        result, out = self.fixture("ga", replicates=5, points={"params.length": [8, 16]},
+                                   generations=8, stopped={0: 3, 1: 5, 6: 1, 8: 4})
         rows = self.data(out, "fitness")
         with h5py.File(result, "r") as f:
             history = f["ga/history"][()]
@@ -133,9 +145,9 @@ class FigureData(TempDirTest):
             self.assertIn("not the best found so far", index.read())
 
     def test_a_point_stopped_at_generation_0_is_drawn_and_n_is_given(self):
-        # A 1-bit genome: a population of 30 holds the optimum at once, stop_fitness ends it there.
-        result, out = self.report("tests/data/doc_ga.yaml", "--set",
-                                  "sweep={grid: {params.length: [1, 24]}, replicates: 2}")
+        # Point 0's tasks stopped at generation 0 (a 1-bit genome's optimum found at once).
+        result, out = self.fixture("ga", points={"params.length": [1, 24]}, lengths=[1, 24],
+                                   stopped={0: 1, 1: 1})
         with h5py.File(result, "r") as f:
             ran = (f["ga/history"]["generation"] >= 0).sum(axis=1)
         self.assertEqual(ran[:2].tolist(), [1, 1], "point 0 ran past generation 0: the case is not tested")
@@ -146,9 +158,11 @@ class FigureData(TempDirTest):
         self.assertIn("median of 2 replicates, IQR band", panel["ylabel"])
 
     def test_a_loguniform_key_gets_log_axes_and_one_replicate_no_median(self):
-        self.report("tests/data/doc_ga.yaml", "--set",
-                    "sweep={sample: {method: lhs, n: 6, space: {ga.mutation_rate: {loguniform: [0.001, 0.1]}, "
-                    "params.length: {int: [8, 40]}}}, replicates: 1}")
+        rates, lengths = [0.001, 0.003, 0.01, 0.02, 0.05, 0.1], [8, 40, 20, 13, 31, 25]
+        self.fixture("ga", replicates=1, points={"ga.mutation_rate": rates, "params.length": lengths},
+                     sweep={"sample": {"method": "lhs", "n": 6, "space": {
+                         "ga.mutation_rate": {"loguniform": [0.001, 0.1]},
+                         "params.length": {"int": [8, 40]}}}})
         curves, colors = self.drawn["fitness.png"]
         self.assertIn("one replicate per point", curves["ylabel"])
         self.assertNotIn("median", curves["ylabel"])
@@ -161,9 +175,9 @@ class FigureData(TempDirTest):
         self.assertEqual({(p["xscale"]) for p in length}, {"linear"})
 
     def test_histograms_of_tasks_of_different_sizes_are_their_shares(self):
-        # 300 and 20000 start values: on one count axis the small task would lie flat at zero.
-        result, out = self.report("tests/data/doc_exhaustive.yaml", "--set",
-                                  "sweep={grid: {params.count: [300, 20000]}}")
+        # 300 and 20000 indices: on one count axis the small task would lie flat at zero.
+        result, out = self.fixture("exhaustive", points={"params.count": [300, 20000]}, replicates=1,
+                                   size=[300, 20000])
         rows = self.data(out, "histograms")
         with h5py.File(result, "r") as f:
             steps = f["exhaustive/histograms/steps"][()][:, 1:-1]
@@ -175,18 +189,25 @@ class FigureData(TempDirTest):
         self.assertEqual(panel["ylabel"], "share of the task's count")
 
     def test_counts_over_three_decades_get_a_log_axis(self):
-        # The shipped 2,000,000 matchstick puzzles, by their number of solutions: about 10^6
-        # with none, a few with the most; on a linear axis the tail would lie flat at zero.
-        result, out = self.report("configs/matchstick_2digit.yaml")
+        # As the shipped matchstick puzzles by their number of solutions: about 10^6 with none,
+        # a few with the most; on a linear axis the tail would lie flat at zero.
+        # The kernel's module names what a count is (matchstick: puzzles).
+        modules = self.path("modules")
+        os.makedirs(modules)
+        with open(os.path.join(modules, "fixture.py"), "w") as module:
+            module.write("def histogram_counts(run):\n    return 'puzzles'\n\n\n"
+                         "def figures(report):\n    pass\n")
+        spread = [[0, 1_000_000, 40_000, 3_000, 200, 9, 2, 1, 0, 0, 0, 0]]
+        result, out = self.fixture("exhaustive", figures=[modules], points={}, replicates=1,
+                                   histogram=spread)
         with h5py.File(result, "r") as f:
-            counts = f["exhaustive/histograms/solution_count"][0][1:-1]
+            counts = f["exhaustive/histograms/steps"][0][1:-1]
         counted = counts[counts > 0]
         self.assertGreaterEqual(counted.max(), 1000 * counted.min(), "the case is not tested")
         [panel] = self.drawn["histograms.png"]
         self.assertEqual((panel["yscale"], panel["ylabel"]), ("log", "puzzles (log scale)"))
-        # Counts of 300 start values, within three decades: linear.
-        result, _ = self.report("tests/data/doc_exhaustive.yaml", "--set",
-                                "sweep={grid: {params.count: [300]}}")
+        # Counts of 300 indices, within three decades: linear.
+        result, _ = self.fixture("exhaustive", name="linear.h5", points={}, replicates=1, size=300)
         with h5py.File(result, "r") as f:
             counts = f["exhaustive/histograms/steps"][0][1:-1]
         counted = counts[counts > 0]
@@ -195,17 +216,9 @@ class FigureData(TempDirTest):
         self.assertEqual((panel["yscale"], panel["ylabel"]), ("linear", "count"))
 
     def test_a_kernel_without_figures_gets_its_records_against_the_swept_keys(self):
-        # onemax has no figure module (analysis/kernels/): the generic results figure.
-        config = self.write("""\
-            experiment: onemax-sweep
-            kernel: onemax
-            driver: sweep
-            sweep:
-              grid: {params.length: [8, 32], params.climb_steps: [5, 50]}
-              replicates: 3
-            seed: 4
-            """, "onemax_sweep.yaml")
-        result, out = self.report(config)
+        # A kernel without a figure module (analysis/kernels/): the generic results figure.
+        result, out = self.fixture("sweep", text=False, replicates=3, points={
+            "params.length": [8, 8, 32, 32], "params.climb_steps": [5, 50, 5, 50]})
         rows = self.data(out, "results")
         with h5py.File(result, "r") as f:
             records = f["sweep/records"][()]
@@ -340,9 +353,9 @@ class FigureData(TempDirTest):
             self.assertAlmostEqual(float(row["std"]), values.std(ddof=1), places=12)
 
     def test_the_index_gives_each_points_results_with_their_spread(self):
-        result, out = self.report("tests/data/doc_sweep.yaml")
+        result, out = self.fixture("sweep", replicates=3)
         with h5py.File(result, "r") as f:
-            steps = f["sweep/records"][()]["steps"].astype(float)
+            steps = f["sweep/records"][()]["value"].astype(float)
             replicates = int(f.attrs["replicates"])
         with open(os.path.join(out, "index.html")) as index:
             page = index.read()

@@ -1,5 +1,6 @@
-"""Picture tests for analysis/render.py: draw hand-built levels, save a PNG, and read pixels
-back at positions found through ax.transData. What render.py re-implements from the C++ side
+"""Picture tests for the kernels' drawings (draw_match3, draw_tiltmaze, draw_matchstick,
+draw_spawn_strip in analysis/kernels/NAME.py): draw hand-built levels, save a PNG, and read
+pixels back at positions found through ax.transData. What they re-implement from the C++ side
 (the compact maze form, the rolls, the seven-segment table) is held equal to the runner's
 `levelforge solve` on many random cases (RunnerAgreement).
 
@@ -25,7 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 
-from analysis import render  # noqa: E402
+from analysis.kernels import match3, matchstick, spawn, tiltmaze  # noqa: E402
 
 DPI = 100
 EXAMPLE = "3x2;0;2,4;4;4"  # docs/tiltmaze.md, "The compact form"
@@ -52,7 +53,7 @@ CLI_RESTING = {10, 16, 17, 7, 11, 0, 1, 18, 19, 20, 26, 4, 5, 25, 29}
 
 
 def text_form(maze):
-    """The drawing of docs/tiltmaze.md "The drawing", written independently of render."""
+    """The drawing of docs/tiltmaze.md "The drawing", written independently of tiltmaze.py."""
     w, h = maze.width, maze.height
     lines = ["+" + "-+" * w]
     for row in range(h):
@@ -108,22 +109,22 @@ class Match3Test(unittest.TestCase):
 
     def test_cell_centres_have_palette_colors(self):
         picture = Picture(self, 3, 2)
-        self.assertIs(render.draw_match3(picture.ax, self.BOARD), picture.ax)
+        self.assertIs(match3.draw_match3(picture.ax, self.BOARD), picture.ax)
         rows, cols = self.BOARD.shape
         centres = [(c + 0.5, r + 0.5) for r in range(rows) for c in range(cols)]
         for (x, y), rgb in zip(centres, picture.rgb_at(centres)):
             value = int(self.BOARD[int(y), int(x)])
-            want = (1.0, 1.0, 1.0) if value == 255 else to_rgb(render.MATCH3_PALETTE[value])
+            want = (1.0, 1.0, 1.0) if value == 255 else to_rgb(match3.MATCH3_PALETTE[value])
             np.testing.assert_allclose(rgb, want, atol=0.02,
                                        err_msg=f"cell ({int(y)}, {int(x)}) value {value}")
 
     def test_row_zero_on_top(self):
         picture = Picture(self, 3, 2)
-        render.draw_match3(picture.ax, self.BOARD)
+        match3.draw_match3(picture.ax, self.BOARD)
         self.assertGreater(display_y(picture, (0.5, 0.5)), display_y(picture, (0.5, 1.5)))
 
     def test_palette_is_distinct_and_never_white(self):
-        colors = [to_rgb(c) for c in render.MATCH3_PALETTE]
+        colors = [to_rgb(c) for c in match3.MATCH3_PALETTE]
         self.assertEqual(len(colors), 8)
         self.assertEqual(len(set(colors)), 8)
         self.assertFalse(any(is_white(c) for c in colors))
@@ -131,33 +132,33 @@ class Match3Test(unittest.TestCase):
     def test_bad_cell_values_raise(self):
         picture = Picture(self, 1, 1)
         with self.assertRaisesRegex(ValueError, "9"):
-            render.draw_match3(picture.ax, np.array([[0, 9]], dtype=np.uint8))
+            match3.draw_match3(picture.ax, np.array([[0, 9]], dtype=np.uint8))
         with self.assertRaisesRegex(ValueError, "3"):
-            render.draw_match3(picture.ax, np.array([[0, 3]], dtype=np.uint8), colors=3)
+            match3.draw_match3(picture.ax, np.array([[0, 3]], dtype=np.uint8), colors=3)
 
 
 class ParseCompactTest(unittest.TestCase):
     def test_doc_example(self):
-        maze = render.parse_compact(EXAMPLE)
+        maze = tiltmaze.parse_compact(EXAMPLE)
         self.assertEqual((maze.width, maze.height, maze.start), (3, 2, 0))
         self.assertEqual(maze.targets, (2, 4))
         self.assertEqual(maze.east, (0, 1, 0, 0, 0, 0))
         self.assertEqual(maze.south, (0, 1, 0, 0, 0, 0))
 
     def test_one_by_one(self):
-        maze = render.parse_compact("1x1;0;;;")
+        maze = tiltmaze.parse_compact("1x1;0;;;")
         self.assertEqual((maze.width, maze.height, maze.start, maze.targets), (1, 1, 0, ()))
         self.assertEqual((maze.east, maze.south), ((0,), (0,)))
 
     def test_inner_walls(self):
-        maze = render.parse_compact(INNER)
+        maze = tiltmaze.parse_compact(INNER)
         self.assertEqual(maze.east, (0, 0, 0, 0, 1, 0, 0, 0, 0))
         self.assertEqual(maze.south, (1, 0, 0, 0, 0, 1, 0, 0, 0))
         self.assertEqual((maze.start, maze.targets), (4, (0, 8)))
 
     def test_cli_example_matches_its_drawing(self):
         # The bit order (first wall in the digit's 8 bit, rows then columns) decides this.
-        self.assertEqual(text_form(render.parse_compact(CLI_COMPACT)), CLI_DRAWING)
+        self.assertEqual(text_form(tiltmaze.parse_compact(CLI_COMPACT)), CLI_DRAWING)
 
     def test_doc_errors_name_string_and_problem(self):
         for text, problem in [
@@ -167,7 +168,7 @@ class ParseCompactTest(unittest.TestCase):
         ]:
             with self.subTest(text=text):
                 with self.assertRaises(ValueError) as caught:
-                    render.parse_compact(text)
+                    tiltmaze.parse_compact(text)
                 self.assertIn(repr(text), str(caught.exception))
                 self.assertIn(problem, str(caught.exception))
 
@@ -179,15 +180,15 @@ class ParseCompactTest(unittest.TestCase):
                      "3x2;0;;g;4", "1x1;0;;;0", ""]:
             with self.subTest(text=text):
                 with self.assertRaises(ValueError) as caught:
-                    render.parse_compact(text)
+                    tiltmaze.parse_compact(text)
                 self.assertIn(repr(text), str(caught.exception))
 
 
 class TiltmazeTest(unittest.TestCase):
     def draw(self, compact, path=None):
-        maze = render.parse_compact(compact)
+        maze = tiltmaze.parse_compact(compact)
         picture = Picture(self, maze.width, maze.height)
-        self.assertIs(render.draw_tiltmaze(picture.ax, compact, path=path), picture.ax)
+        self.assertIs(tiltmaze.draw_tiltmaze(picture.ax, compact, path=path), picture.ax)
         return maze, picture
 
     def check_walls(self, compact, walls, open_):
@@ -212,7 +213,7 @@ class TiltmazeTest(unittest.TestCase):
         for compact in (EXAMPLE, INNER):
             maze, picture = self.draw(compact)
             cells = [maze.start, *maze.targets]
-            rgbs = picture.rgb_at([render.cell_center(maze, c) for c in cells])
+            rgbs = picture.rgb_at([tiltmaze.cell_center(maze, c) for c in cells])
             r, g, b = rgbs[0]
             self.assertTrue(g > 0.4 and r < 0.3 and b < 0.3, f"{compact}: start is {rgbs[0]}")
             for cell, (r, g, b) in zip(cells[1:], rgbs[1:]):
@@ -221,44 +222,44 @@ class TiltmazeTest(unittest.TestCase):
 
     def test_row_zero_on_top(self):
         maze, picture = self.draw(EXAMPLE)
-        top, bottom = render.cell_center(maze, 0), render.cell_center(maze, 3)
+        top, bottom = tiltmaze.cell_center(maze, 0), tiltmaze.cell_center(maze, 3)
         self.assertGreater(display_y(picture, top), display_y(picture, bottom))
 
     def test_hdf5_bytes_accepted(self):
         # fixed-size HDF5 string fields read back as NUL-padded bytes
-        self.assertEqual(render.cell_center(b"3x2;0;2,4;4;4\0\0", 5), (2.5, 1.5))
-        self.assertEqual(render.path_cells(np.bytes_(INNER.encode()), b"UL"), [4, 1, 0])
-        self.assertEqual(len(render.matchstick_sticks(b"1+1=2")), 7 + 2 + 7 + 2 + 7)
+        self.assertEqual(tiltmaze.cell_center(b"3x2;0;2,4;4;4\0\0", 5), (2.5, 1.5))
+        self.assertEqual(tiltmaze.path_cells(np.bytes_(INNER.encode()), b"UL"), [4, 1, 0])
+        self.assertEqual(len(matchstick.matchstick_sticks(b"1+1=2")), 7 + 2 + 7 + 2 + 7)
 
     def test_cell_center(self):
-        maze = render.parse_compact(EXAMPLE)
-        self.assertEqual(render.cell_center(maze, 0), (0.5, 0.5))
-        self.assertEqual(render.cell_center(maze, 5), (2.5, 1.5))
-        self.assertEqual(render.cell_center(EXAMPLE, 4), (1.5, 1.5))
+        maze = tiltmaze.parse_compact(EXAMPLE)
+        self.assertEqual(tiltmaze.cell_center(maze, 0), (0.5, 0.5))
+        self.assertEqual(tiltmaze.cell_center(maze, 5), (2.5, 1.5))
+        self.assertEqual(tiltmaze.cell_center(EXAMPLE, 4), (1.5, 1.5))
         with self.assertRaises(ValueError):
-            render.cell_center(maze, 6)
+            tiltmaze.cell_center(maze, 6)
 
     def test_moves_roll_to_walls(self):
-        maze = render.parse_compact(INNER)
+        maze = tiltmaze.parse_compact(INNER)
         # U rolls 4 -> 1, L 1 -> 0, D is blocked by the wall under 0, R rolls 0 -> 2.
-        self.assertEqual(render.path_cells(maze, "ULDR"), [4, 1, 0, 0, 2])
-        self.assertEqual(render.path_cells(maze, "NWSE"), [4, 1, 0, 0, 2])
+        self.assertEqual(tiltmaze.path_cells(maze, "ULDR"), [4, 1, 0, 0, 2])
+        self.assertEqual(tiltmaze.path_cells(maze, "NWSE"), [4, 1, 0, 0, 2])
         # R is blocked by the wall right of 4; D rolls to the bottom row.
-        self.assertEqual(render.path_cells(maze, "RDR"), [4, 4, 7, 8])
-        self.assertEqual(render.path_cells(maze, [4, 3]), [4, 3])
+        self.assertEqual(tiltmaze.path_cells(maze, "RDR"), [4, 4, 7, 8])
+        self.assertEqual(tiltmaze.path_cells(maze, [4, 3]), [4, 3])
         # Walls above and to the left stop the ball too: under (0,0) for U from 3, under
         # (1,2) for U from 8, right of 4 for L from 5.
-        self.assertEqual(render.path_cells(maze, "LU"), [4, 3, 3])
-        self.assertEqual(render.path_cells(maze, "DRUL"), [4, 7, 8, 8, 6])
-        self.assertEqual(render.path_cells("3x3;5;;10;84", "L"), [5, 5])
+        self.assertEqual(tiltmaze.path_cells(maze, "LU"), [4, 3, 3])
+        self.assertEqual(tiltmaze.path_cells(maze, "DRUL"), [4, 7, 8, 8, 6])
+        self.assertEqual(tiltmaze.path_cells("3x3;5;;10;84", "L"), [5, 5])
         # The solver's moves for the docs/cli.md maze rest only on its resting cells and stop
         # on every target (stop mode).
-        cells = render.path_cells(CLI_COMPACT, "RLURU")
+        cells = tiltmaze.path_cells(CLI_COMPACT, "RLURU")
         self.assertEqual(len(cells), 6)
         self.assertLessEqual(set(cells), CLI_RESTING)
         self.assertLessEqual({5, 11, 17}, set(cells))
         with self.assertRaisesRegex(ValueError, "X"):
-            render.path_cells(maze, "UX")
+            tiltmaze.path_cells(maze, "UX")
 
     def test_path_is_drawn_blue(self):
         # Halfway from 4 up to 1, and from 1 to 0: white without a path, blue with it.
@@ -280,7 +281,7 @@ class MatchstickTest(unittest.TestCase):
         return [((x0 + x1) / 2, (y0 + y1) / 2) for _, _, _, (x0, y0), (x1, y1), _ in sticks]
 
     def test_lit_segments_follow_the_digit_table(self):
-        sticks = render.matchstick_sticks(self.EQUATION)
+        sticks = matchstick.matchstick_sticks(self.EQUATION)
         lit = {p: {n for q, _, n, _, _, on in sticks if q == p and on} for p in range(5)}
         unlit = {p: {n for q, _, n, _, _, on in sticks if q == p and not on} for p in range(5)}
         self.assertEqual(lit[0], set("abcdefg"))
@@ -291,10 +292,10 @@ class MatchstickTest(unittest.TestCase):
 
     def test_pixels(self):
         picture = Picture(self, 5, 2)
-        self.assertIs(render.draw_matchstick(picture.ax, self.EQUATION), picture.ax)
-        sticks = [s for s in render.matchstick_sticks(self.EQUATION) if s[0] in (0, 2)]
+        self.assertIs(matchstick.draw_matchstick(picture.ax, self.EQUATION), picture.ax)
+        sticks = [s for s in matchstick.matchstick_sticks(self.EQUATION) if s[0] in (0, 2)]
         self.assertEqual(len(sticks), 14)
-        lit_rgb = to_rgb(render._LIT)
+        lit_rgb = to_rgb(matchstick._LIT)
         for stick, rgb in zip(sticks, picture.rgb_at(self.midpoints(sticks))):
             position, symbol, name, _, _, lit = stick
             where = f"'{symbol}' segment {name}: {rgb}"
@@ -310,8 +311,8 @@ class MatchstickTest(unittest.TestCase):
 
     def test_top_segment_on_top(self):
         picture = Picture(self, 1, 2)
-        render.draw_matchstick(picture.ax, "8")
-        sticks = render.matchstick_sticks("8")
+        matchstick.draw_matchstick(picture.ax, "8")
+        sticks = matchstick.matchstick_sticks("8")
         ys = {stick[2]: display_y(picture, mid)
               for stick, mid in zip(sticks, self.midpoints(sticks))}
         self.assertGreater(ys["a"], ys["g"])
@@ -319,9 +320,9 @@ class MatchstickTest(unittest.TestCase):
 
     def test_bad_symbol(self):
         with self.assertRaisesRegex(ValueError, "'x'"):
-            render.matchstick_sticks("6x4=4")
+            matchstick.matchstick_sticks("6x4=4")
         with self.assertRaises(ValueError):
-            render.matchstick_sticks("")
+            matchstick.matchstick_sticks("")
 
 
 class SpawnStripTest(unittest.TestCase):
@@ -329,23 +330,23 @@ class SpawnStripTest(unittest.TestCase):
     LEVELS = "0001" "0005" "0005" "0002"  # {0}, {0, 2}, {0, 2} (a repeat), {1}
 
     def test_parse(self):
-        self.assertEqual(render.parse_spawn_levels(self.LEVELS), [1, 5, 5, 2])
-        self.assertEqual(render.parse_spawn_levels(b"8000ffff"), [0x8000, 0xFFFF])
-        self.assertEqual(render.parse_spawn_levels(""), [])
+        self.assertEqual(spawn.parse_spawn_levels(self.LEVELS), [1, 5, 5, 2])
+        self.assertEqual(spawn.parse_spawn_levels(b"8000ffff"), [0x8000, 0xFFFF])
+        self.assertEqual(spawn.parse_spawn_levels(""), [])
         for bad in ("001", "000g", "00A1"):
             with self.assertRaises(ValueError, msg=bad):
-                render.parse_spawn_levels(bad)
+                spawn.parse_spawn_levels(bad)
 
     def test_cells_filled_where_the_object_appeared(self):
         picture = Picture(self, 4, 2)
-        drawn = render.draw_spawn_strip(picture.ax, self.LEVELS, names=["a", "b", "c"])
+        drawn = spawn.draw_spawn_strip(picture.ax, self.LEVELS, names=["a", "b", "c"])
         self.assertIs(drawn, picture.ax)
-        masks = render.parse_spawn_levels(self.LEVELS)
+        masks = spawn.parse_spawn_levels(self.LEVELS)
         centres = [(level + 0.5, k + 0.5) for level in range(4) for k in range(3)]
         for (x, y), rgb in zip(centres, picture.rgb_at(centres)):
             level, k = int(x), int(y)
             if masks[level] >> k & 1:
-                np.testing.assert_allclose(rgb, to_rgb(render._SPAWNED), atol=0.02,
+                np.testing.assert_allclose(rgb, to_rgb(spawn._SPAWNED), atol=0.02,
                                            err_msg=f"level {level} object {k}")
             else:
                 self.assertTrue(is_white(rgb), f"level {level} object {k}: {rgb}")
@@ -353,10 +354,10 @@ class SpawnStripTest(unittest.TestCase):
 
     def test_repeated_level_marked_and_object_zero_on_top(self):
         picture = Picture(self, 4, 2)
-        render.draw_spawn_strip(picture.ax, [1, 5, 5, 2])
+        spawn.draw_spawn_strip(picture.ax, [1, 5, 5, 2])
         under = [(level + 0.5, 3.4) for level in range(4)]
         marks = picture.rgb_at(under)
-        np.testing.assert_allclose(marks[2], to_rgb(render._REPEAT), atol=0.02)
+        np.testing.assert_allclose(marks[2], to_rgb(spawn._REPEAT), atol=0.02)
         for level in (0, 1, 3):
             self.assertTrue(is_white(marks[level]), f"level {level}: {marks[level]}")
         self.assertGreater(display_y(picture, (0.5, 0.5)), display_y(picture, (0.5, 1.5)))
@@ -365,11 +366,11 @@ class SpawnStripTest(unittest.TestCase):
         axes = plt.subplots()[1]
         self.addCleanup(plt.close, axes.figure)
         with self.assertRaisesRegex(ValueError, "2 names for 3 objects"):
-            render.draw_spawn_strip(axes, "0004", names=["a", "b"], objects=3)
+            spawn.draw_spawn_strip(axes, "0004", names=["a", "b"], objects=3)
         with self.assertRaisesRegex(ValueError, "past the 2"):
-            render.draw_spawn_strip(axes, "0004", names=["a", "b"])
+            spawn.draw_spawn_strip(axes, "0004", names=["a", "b"])
         with self.assertRaisesRegex(ValueError, "no levels"):
-            render.draw_spawn_strip(axes, "")
+            spawn.draw_spawn_strip(axes, "")
 
 
 def solve(*arguments, stdin=None):
@@ -397,8 +398,9 @@ def random_compact(rng):
 
 
 class RunnerAgreement(unittest.TestCase):
-    """render.py's compact parser, rolls and digit table against the runner's own, on random
-    cases: the same maze read, the same resting cells reached, the same sticks moved."""
+    """tiltmaze.py's compact parser and rolls and matchstick.py's digit table against the
+    runner's own, on random cases: the same maze read, the same resting cells reached, the
+    same sticks moved."""
 
     def test_compact_mazes_and_rolls_agree_with_the_solver(self):
         rng = random.Random(20)
@@ -406,16 +408,16 @@ class RunnerAgreement(unittest.TestCase):
         for _ in range(150):
             compact = random_compact(rng)
             report = solve("tiltmaze", "-", stdin=compact + "\n")
-            maze = render.parse_compact(compact)
+            maze = tiltmaze.parse_compact(compact)
             self.assertEqual((report["width"], report["height"], report["start"], tuple(report["targets"])),
                              (maze.width, maze.height, maze.start, maze.targets), compact)
             self.assertEqual(report["compact"], compact)
-            # Every resting cell reachable by rolls from the start, by render's rolls.
+            # Every resting cell reachable by rolls from the start, by tiltmaze.py's rolls.
             reached, frontier = {maze.start}, [maze.start]
             while frontier:
                 here = dataclasses.replace(maze, start=frontier.pop())
                 for move in "UDLR":
-                    cell = render.path_cells(here, move)[-1]
+                    cell = tiltmaze.path_cells(here, move)[-1]
                     if cell not in reached:
                         reached.add(cell)
                         frontier.append(cell)
@@ -424,7 +426,7 @@ class RunnerAgreement(unittest.TestCase):
             self.assertEqual(len(reached), report["resting_cells"], compact)
             if report["solvable"]:
                 solved += 1
-                rests = render.path_cells(maze, report["moves"])
+                rests = tiltmaze.path_cells(maze, report["moves"])
                 self.assertLessEqual(set(maze.targets), set(rests), f"{compact}: {report['moves']}")
                 self.assertEqual(len(rests) - 1, report["length"])
         self.assertGreater(solved, 30, "too few solvable mazes to check the replayed moves")
@@ -436,7 +438,7 @@ class RunnerAgreement(unittest.TestCase):
             """Lit places as `POSITION.SEGMENT`, positions counted without '=' (docs/cli.md)."""
             symbols = [symbol for symbol in equation if symbol != "="]
             lit = set()
-            for position, _, name, _, _, on in render.matchstick_sticks("".join(symbols)):
+            for position, _, name, _, _, on in matchstick.matchstick_sticks("".join(symbols)):
                 if on:
                     lit.add(f"{position}.{name}")
             return lit

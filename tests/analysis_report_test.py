@@ -9,7 +9,7 @@ The reports are made in this process (analysis.report.main), which imports matpl
 pandas once rather than once per report; `python3 -m analysis.report` itself runs in
 test_a_file_load_refuses_is_an_error and analysis_figures_test.py.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import contextlib
@@ -26,6 +26,7 @@ import h5py
 import numpy as np
 import yaml
 
+import result_files
 from cli_support import TempDirTest, levelforge
 from analysis import report as analysis_report
 
@@ -60,11 +61,6 @@ CASES = {
     # mazes, so that some are unsolvable and `solvable` is a 0/1 field that varies.
     "tiltmaze_sample": ("tiltmaze_sample.yaml", ["--set", "sweep.sample.n=16", "--set", "sweep.replicates=8"],
                         ["sampled.png", "sampled_fractions.png", "tiltmaze_examples.png"]),
-    # A GA over sampled points: one fitness panel colored by the first sampled key.
-    "ga_sample": ("../tests/data/doc_ga.yaml",
-                  ["--set", "sweep={sample: {method: lhs, n: 12, space: {ga.mutation_rate: "
-                   "{loguniform: [0.001, 0.1]}, params.length: {int: [8, 40]}}}, replicates: 2}"],
-                  ["fitness.png", "sampled.png"]),
     "match3_sweep": ("../tests/data/match3_sweep_boards.yaml", [], ["match3_sweep.png"]),
     # Fewer swept keys than the config (no aggression): one panel per monster.
     "monsters_sweep": ("monsters_sweep.yaml",
@@ -87,6 +83,19 @@ CASES = {
                  ["--set", "params.runs=20", "--set", "params.validation_runs=50", "--set", "ga.population=6",
                   "--set", "ga.generations=2", "--set", "sweep.replicates=2"],
                  ["fitness.png", "spawn_tradeoff.png", "spawn_strip.png"]),
+}
+
+
+# Reports of any kernel, from a small file written with h5py (tests/result_files.py): the
+# driver, the file's options, the figures its report must have.
+FIXTURES = {
+    # A GA over sampled points: one fitness panel colored by the first sampled key.
+    "ga_sample": ("ga", dict(
+        points={"ga.mutation_rate": [0.001 * 1.5 ** k for k in range(12)],
+                "params.length": [8 + (k * 7) % 33 for k in range(12)]},
+        sweep={"sample": {"method": "lhs", "n": 12, "space": {
+            "ga.mutation_rate": {"loguniform": [0.001, 0.1]}, "params.length": {"int": [8, 40]}}}}),
+        ["fitness.png", "sampled.png"]),
 }
 
 
@@ -123,13 +132,17 @@ class Reports(TempDirTest):
                                            [low + i * width for i in range(bins)], err_msg=name)
 
     def report(self, name):
-        config, overrides, figures = CASES[name]
-        result_path = self.path(f"{name}.h5")
-        # Alone, not under mpiexec: the report reads the same datasets on any rank count
-        # (cli_test's Determinism) and the rank count only as a provenance value; an mpiexec
-        # start costs about 0.1 s of CPU and 0.3 s of wall.
-        self.assert_ok(levelforge("run", os.path.join(REPO, "configs", config), "-o", result_path, "-q",
-                                  *overrides))
+        if name in FIXTURES:
+            driver, options, figures = FIXTURES[name]
+            result_path = result_files.write(self.dir, driver, name=f"{name}.h5", **options)
+        else:
+            config, overrides, figures = CASES[name]
+            result_path = self.path(f"{name}.h5")
+            # Alone, not under mpiexec: the report reads the same datasets on any rank count
+            # (cli_test's Determinism) and the rank count only as a provenance value; an mpiexec
+            # start costs about 0.1 s of CPU and 0.3 s of wall.
+            self.assert_ok(levelforge("run", os.path.join(REPO, "configs", config), "-o", result_path,
+                                      "-q", *overrides))
         out = self.out = self.path(f"{name}-report")
         self.result = result_path
         printed = io.StringIO()

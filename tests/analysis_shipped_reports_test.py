@@ -5,7 +5,7 @@ checked as the report saves them (Report.save replaced by a check that keeps the
 texts, caption and numbers and writes nothing): no text of a figure prints over another,
 and the kernels' figures say what they show.
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
 """
 
 import concurrent.futures
@@ -56,7 +56,6 @@ SHRUNK = {
     "tiltmaze_sample": ["--set", "sweep.replicates=2"],
     "tiltmaze_sweep": ["--set", "sweep.replicates=3"],
 }
-
 
 
 class Figure:

@@ -1,7 +1,10 @@
-"""analysis.load on result files made by the real runner, one per driver, checked against
-what h5py reads from the same files; and the files it must refuse, with their reasons.
+"""analysis.load on result files made by the real runner, every driver, checked against
+what h5py reads from the same files (LoadRuns, ManyRuns: the writer held against the
+loader); and the files it must refuse, with their reasons, the catalog and the exports, on a
+file written with h5py (tests/result_files.py).
 
-Run by CTest under pytest, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in the environment.
+Run by CTest through tests/run_suites.py, with LEVELFORGE_BIN, MPIEXEC and MPIEXEC_FLAGS in
+the environment.
 """
 
 import contextlib
@@ -24,6 +27,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
+import result_files  # noqa: E402
 from cli_support import TempDirTest, analysis_command, levelforge, reseal  # noqa: E402
 
 DATA = os.path.join(REPO, "tests", "data")
@@ -52,8 +56,16 @@ def shared_run(test, config, *args, ranks=None):
 
 
 def shared_sweep(test):
-    """doc_sweep.yaml's result, made once (shared_run)."""
-    return shared_run(test, os.path.join(DATA, "doc_sweep.yaml"))
+    """A sweep's result as tests/data/doc_sweep.yaml's would be (its experiment, seed, points
+    and replicates), written with h5py once (tests/result_files.py) for the tests of what
+    analysis refuses, lists and exports: no run needed."""
+    if "sweep" not in SHARED:
+        if "dir" not in SHARED:
+            SHARED["dir"] = tempfile.mkdtemp(prefix="levelforge-shared-")
+        SHARED["sweep"] = result_files.write(SHARED["dir"], "sweep", experiment="doc-sweep", seed=2,
+                                             kernel="collatz", points={"params.start": [1, 1000]},
+                                             replicates=5)
+    return SHARED["sweep"]
 
 
 def tearDownModule():

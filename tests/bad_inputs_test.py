@@ -170,6 +170,7 @@ def make_files(folder):
 
     damaged_checkpoint("manifest_truncated.h5",
                        lambda d: truncate(os.path.join(d, "manifest.h5"), -1))
+
     def write_junk(d):
         with open(os.path.join(d, "manifest.h5"), "w") as f:
             f.write("junk\n")

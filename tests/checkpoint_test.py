@@ -601,8 +601,8 @@ class VerifyBeforeActing(TempDirTest):
         shutil.copy(os.path.join(other, stray), os.path.join(out + ".checkpoint", "s0000-r000099-000000.h5"))
         before = tree_state(self.dir)
         for ranks, result in zip((1, 3), (levelforge("resume", out, ranks=1),
-                                           levelforge("run", self.SPEC["config"], "-o", out, "--resume",
-                                                      *self.SPEC["overrides"], ranks=3))):
+                                          levelforge("run", self.SPEC["config"], "-o", out, "--resume",
+                                                     *self.SPEC["overrides"], ranks=3))):
             self.assertEqual(result.returncode, 2, result.stderr)
             self.assertIn("s0000-r000099-000000.h5: a checkpoint segment of another run", result.stderr)
             self.assertEqual(tree_state(self.dir), before, f"{ranks} ranks: nothing changed")

@@ -74,8 +74,6 @@ def result_datasets(path):
     return datasets
 
 
-
-
 def reseal(path):
     """Seals `path` again, as levelforge's writer does (docs/hdf5-layout.md, "The seal"):
     for a test that changed a levelforge file on purpose and wants levelforge to read it."""
@@ -130,7 +128,8 @@ def levelforge(*args, ranks=None, stdin=None, timeout=120, transport=(), memory_
                else mpi_command(*args, ranks=ranks, transport=transport))
     limit = None
     if memory_limit is not None:
-        limit = lambda: resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, memory_limit))
+        def limit():
+            resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, memory_limit))
     return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=timeout,
                           preexec_fn=limit)
 

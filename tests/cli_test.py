@@ -169,7 +169,6 @@ class Determinism(ConfigTest):
     def check(self, text, expected_datasets):
         return self.check_config(self.config(text), expected_datasets)
 
-
     def test_ga(self):
         data = self.check(GA_CONFIG, ["/ga/history", "/ga/best", "/ga/best_genomes", "/tasks", "/points"])
         self.assertEqual(data["/ga/history"].shape, (4, 25))
@@ -585,14 +584,13 @@ class Run(ConfigTest):
         self.assertIn("ETA", lines[-1])
         self.assertFalse(os.path.exists("results/sweep-small.h5"))
 
-
     def test_a_single_ga_task_reports_its_generations(self):
         # One task of 8 slow generations: progress comes per generation, not only at the end.
         config = self.config(GA_CONFIG.replace("  grid: {params.length: [20, 40]}\n  replicates: 2\n",
                                                "  replicates: 1\n"))
         result = levelforge("run", config, "--no-output", "--progress", "lines",
-                             "--progress-interval", "0.001", "--set", "params.cost_us=3000",
-                             "--set", "ga.population=10", "--set", "ga.generations=8")
+                            "--progress-interval", "0.001", "--set", "params.cost_us=3000",
+                            "--set", "ga.population=10", "--set", "ga.generations=8")
         self.assert_ok(result)
         lines = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
         during = [line for line in lines if line.startswith("progress: 0/1 tasks")]
@@ -682,8 +680,10 @@ class Commands(ConfigTest):
         """Alone, the commands that need no MPI never call MPI_Init: with a setting that makes
         MPI_Init fail (a transport that does not exist) they still work, and `run` fails."""
         env = dict(os.environ, OMPI_MCA_pml="no_such_transport")
-        alone = lambda *args: subprocess.run([LEVELFORGE, *args], capture_output=True, text=True,
-                                             env=env, timeout=60)
+
+        def alone(*args):
+            return subprocess.run([LEVELFORGE, *args], capture_output=True, text=True, env=env, timeout=60)
+
         for args in (("kernels",), ("validate", self.config(GA_CONFIG)),
                      ("solve", "matchstick", "6+4=4"), ("--version",)):
             self.assert_ok(alone(*args))

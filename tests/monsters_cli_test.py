@@ -38,7 +38,7 @@ class Determinism(TempDirTest):
 class Experiments(TempDirTest):
     def test_sweep_records(self):
         out = self.run_to(SWEEP, ["--set", "params.worlds=60", "--set", "params.turns=100"],
-                              None, "sweep.h5")
+                          None, "sweep.h5")
         with h5py.File(out, "r") as f:
             points = f["points"][()]
             records = f["sweep/records"][()]
@@ -80,8 +80,8 @@ class Experiments(TempDirTest):
 
     def test_species_contents_are_in_the_provenance(self):
         out = self.run_to(SWEEP, SMALL_SWEEP + ["--set", "sweep.grid.params.monster=[orc]",
-                                                    "--set", "sweep.grid.params.fear=[0]"],
-                              None, "provenance.h5")
+                                                "--set", "sweep.grid.params.fear=[0]"],
+                          None, "provenance.h5")
         with h5py.File(out, "r") as f:
             text = "\n".join(str(v) for v in f.attrs.values())
         self.assertIn("skeleton", text)

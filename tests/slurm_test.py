@@ -61,7 +61,7 @@ def setUpModule():
     if run([LOCAL_CLUSTER, "status"]).returncode == 0:
         return
     if os.geteuid() != 0:
-        # CTest's SKIP_REGULAR_EXPRESSION matches this line.
+        # The skip makes tests/run_suites.py exit 77, a skip for CTest (SKIP_RETURN_CODE).
         print("slurm_test skipped: the local Slurm cluster is not up and starting it needs "
               "root (sudo slurm/local-cluster.sh start)", file=sys.stderr)
         raise unittest.SkipTest("local Slurm cluster not up, not root")

@@ -20,7 +20,6 @@ import numpy as np
 from cli_support import SolveTest, TempDirTest, levelforge, reseal, seal
 
 
-
 def drawing(text):
     return textwrap.dedent(text).lstrip("\n")
 

@@ -5,11 +5,72 @@ of this kernel."""
 import textwrap
 
 import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import to_rgb
 
-from . import spread_points
+from . import bare_axes, spread_points
 from ..figures import (by_keys, line_panels, panel_grid, point_label, qd_levels, sweep_roles,
                        targets, values_label, varied_keys)
-from ..render import draw_match3
+
+
+# Drawing (usable on any matplotlib Axes in a notebook)
+
+# Eight hues far apart (match3 allows 2..8 colors), none close to white so an empty cell
+# cannot be mistaken for a colored one.
+MATCH3_PALETTE = (
+    "#e41a1c",  # 0 red
+    "#377eb8",  # 1 blue
+    "#4daf4a",  # 2 green
+    "#ffd92f",  # 3 yellow
+    "#984ea3",  # 4 purple
+    "#ff7f00",  # 5 orange
+    "#17becf",  # 6 cyan
+    "#a65628",  # 7 brown
+)
+EMPTY = 255  # docs/match3.md: an empty cell, also the padding of /ga/best_levels
+
+
+def draw_match3(ax, cells, colors=None):
+    """Draw a match-3 board: each cell a square of its palette color, 255 white.
+
+    ``cells`` is a 2-D array (rows, cols) of color indices, as one level of
+    ``/ga/best_levels``. ``colors`` is either a sequence of matplotlib colors replacing
+    ``MATCH3_PALETTE`` or an int, the level's color count, checked against the cells.
+    A value with no color raises ValueError. Returns ``ax``.
+    """
+    board = np.asarray(cells)
+    if board.ndim != 2 or board.size == 0:
+        raise ValueError(f"match3 board must be a non-empty 2-D array, got shape {board.shape}")
+    if colors is None or isinstance(colors, (int, np.integer)):
+        palette = MATCH3_PALETTE
+        allowed = len(palette) if colors is None else int(colors)
+        if not 1 <= allowed <= len(palette):
+            raise ValueError(f"colors={colors}: this palette draws 1..{len(palette)} colors")
+    else:
+        palette = tuple(colors)
+        allowed = len(palette)
+    used = board[board != EMPTY]
+    bad = used[(used < 0) | (used >= allowed)]
+    if bad.size:
+        raise ValueError(f"match3 cell value {int(bad[0])} is neither a color 0..{allowed - 1} "
+                         f"nor {EMPTY} (empty)")
+
+    rows, cols = board.shape
+    rgb = np.ones((rows, cols, 3))
+    for index in np.unique(used):
+        rgb[board == index] = to_rgb(palette[int(index)])
+    # extent puts cell (r, c) on [c, c+1] x [r, r+1]; origin "upper" keeps row 0 on top.
+    ax.imshow(rgb, extent=(0, cols, rows, 0), origin="upper", interpolation="nearest")
+    # Unclipped, so the outer lines are not cut in half by the axes limits.
+    grid = dict(color="0.3", linewidth=0.8, clip_on=False)
+    for x in range(cols + 1):
+        ax.plot([x, x], [0, rows], **grid)
+    for y in range(rows + 1):
+        ax.plot([0, cols], [y, y], **grid)
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    bare_axes(ax)
+    return ax
 
 
 def match3_targets(report):

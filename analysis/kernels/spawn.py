@@ -1,15 +1,84 @@
 """Spawn (kernels/spawn): difficulty error against variety, a strip of levels with the
 enemies that appeared. `analysis.report` calls figures(report) for a run of this kernel."""
 
+import re
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 
-from . import spread_points
+from . import spread_points, stored_text
 from ..figures import (by_keys, point_label, sweep_roles, task_label, value_text, values_label,
                        varied_keys)
-from ..render import draw_spawn_strip, parse_spawn_levels
+
+
+# Drawing (usable on any matplotlib Axes in a notebook)
+
+SPAWN_DIGITS = 4  # docs/spawn.md: hex digits per level in first_run, bit K = object K
+_HEX = re.compile(r"[0-9a-f]*")
+_SPAWNED = "#377eb8"
+_REPEAT = "#e41a1c"
+
+
+def parse_spawn_levels(text):
+    """The masks of a ``first_run`` text: ``SPAWN_DIGITS`` lowercase hex digits per level,
+    bit K set when the object at table position K appeared. Raises ValueError otherwise."""
+    text = stored_text(text)
+    if not isinstance(text, str) or len(text) % SPAWN_DIGITS or not _HEX.fullmatch(text):
+        raise ValueError(f"spawn levels {text!r}: expected {SPAWN_DIGITS} lowercase hex digits "
+                         f"per level")
+    return [int(text[i:i + SPAWN_DIGITS], 16) for i in range(0, len(text), SPAWN_DIGITS)]
+
+
+def draw_spawn_strip(ax, levels, names=None, objects=None):
+    """Draw which objects each level of a run holds: level i is the column x in [i, i+1]
+    (left to right), object K the row y in [K, K+1] (object 0 on top), a filled cell when the
+    object appeared. A red bar under a level marks the same set of objects as the level
+    before (docs/spawn.md, repetition).
+
+    ``levels`` is a ``first_run`` text or a sequence of masks; ``names`` labels the rows
+    (table order), ``objects`` sets the row count (default: the names, else up to the
+    highest object that appeared). Returns ``ax``.
+    """
+    if isinstance(levels, (str, bytes)):
+        masks = parse_spawn_levels(levels)
+    else:
+        masks = [int(mask) for mask in levels]
+    if not masks:
+        raise ValueError("spawn strip: no levels")
+    if objects is None:
+        objects = len(names) if names else max(max(masks).bit_length(), 1)
+    if names is not None and len(names) != objects:
+        raise ValueError(f"spawn strip: {len(names)} names for {objects} objects")
+    if max(masks) >> objects:
+        raise ValueError(f"spawn strip: a level holds an object past the {objects} of the table")
+    present = np.array([[mask >> k & 1 for mask in masks] for k in range(objects)], dtype=bool)
+    rgb = np.ones((objects, len(masks), 3))
+    rgb[present] = to_rgb(_SPAWNED)
+    ax.imshow(rgb, extent=(0, len(masks), objects, 0), origin="upper", interpolation="nearest",
+              aspect="auto")
+    grid = dict(color="0.8", linewidth=0.5, clip_on=False)
+    for x in range(len(masks) + 1):
+        ax.plot([x, x], [0, objects], **grid)
+    for y in range(objects + 1):
+        ax.plot([0, len(masks)], [y, y], **grid)
+    for level in range(1, len(masks)):
+        if masks[level] == masks[level - 1]:
+            ax.add_patch(Rectangle((level, objects + 0.15), 1, 0.5, color=_REPEAT, clip_on=False))
+    ax.set_xlim(0, len(masks))
+    ax.set_ylim(objects + 0.7, 0)
+    ax.set_yticks(np.arange(objects) + 0.5)
+    ax.set_yticklabels(names if names is not None else [str(k) for k in range(objects)],
+                       fontsize="small")
+    ax.set_xticks(np.arange(0, len(masks), 10) + 0.5)
+    ax.set_xticklabels([str(level) for level in range(0, len(masks), 10)], fontsize="small")
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return ax
 
 
 # One marker per value of the key that orders a sweep's points along their line: numbers
@@ -53,9 +122,9 @@ def spawn_tradeoff(report):
                            rows.sort_values(order) if order else rows))
     identity = ["task", "position"] if run.driver == "ga" else keys
     data = pd.concat([frame[identity].assign(series=label,
-                                              error_share_pct=100 * frame["error_share"],
-                                              repetition_pct=100 * frame["repetition"],
-                                              entropy_bits=frame["entropy"])
+                                             error_share_pct=100 * frame["error_share"],
+                                             repetition_pct=100 * frame["repetition"],
+                                             entropy_bits=frame["entropy"])
                       for label, _, frame in series], ignore_index=True)
     fig, axes = plt.subplots(1, len(measures), figsize=(11, 4.5), squeeze=False)
     for ax, (measure, ylabel, scale) in zip(axes[0], measures):

@@ -1,0 +1,56 @@
+"""The drivers' part of the analysis, one module per driver as runner/drivers/ has one folder
+per driver: analysis/drivers/NAME.py holds what is the driver's own.
+
+- Its tables: an accessor class registered on Result with loader.register_driver
+  (`run.ga.history`; under their documented names too, `run.history`); `TABLES`, the
+  tables every run of the driver has (what `python3 -m analysis RESULT.h5` lists, the CSV
+  export writes and `load_many` concatenates), and `SOMETIMES`, tables listed only where
+  they have rows (a GA's islands). Optional: `more_tables(run)`, further {name: frame} of
+  the CSV export, and `describe_lines(run)`, further lines of `python3 -m analysis`.
+- Its results table: `task_results(run)` (one row per task, and the columns that say what it
+  produced), `RESULT_TABLE` (where each task's values are) and `RESULTS_WHAT` (what they
+  are, for results.png's caption); `sampled_records(run)`: (records, what) for the figures
+  of a sampled sweep, or None.
+- Its figures: `figures(report, kernel_module)`, drawn before the kernel's own.
+- Its netCDF export: `variables(run, joined)` (per-task variables), `point_variables(run,
+  by_sweep)` (per-point ones) and `run_variables(run)` (the whole run's).
+- `UNIT`: what its checkpoint counts (`task`, or `chunk`).
+
+A new driver is one module here and its name in DRIVERS.
+"""
+
+import importlib
+
+# Every driver, in the order the docs list them.
+DRIVERS = ("ga", "sweep", "exhaustive", "qd")
+
+
+def module(driver):
+    """The module of `driver` (a run's `driver` attribute). LoadError for a driver this
+    analysis does not know (a file written by a newer levelforge)."""
+    if driver not in DRIVERS:
+        from ..loader import LoadError
+        raise LoadError(f"a run of the {driver!r} driver: this analysis knows the drivers "
+                        f"{', '.join(DRIVERS)}")
+    return importlib.import_module(f"{__name__}.{driver}")
+
+
+def modules():
+    """Every driver's module, in the order of DRIVERS."""
+    return [module(driver) for driver in DRIVERS]
+
+
+def tables():
+    """The name of every driver table (TABLES and SOMETIMES of every driver)."""
+    return tuple(name for found in modules() for name in (*found.TABLES, *found.SOMETIMES))
+
+
+def listed_tables(run):
+    """The tables `python3 -m analysis` lists and the CSV export writes for `run`, after the
+    run's own (provenance, points, tasks, failures): its driver's TABLES, then its SOMETIMES
+    that have rows."""
+    found = module(run.driver)
+    return [*found.TABLES, *(name for name in found.SOMETIMES if not getattr(run, name).empty)]
+
+
+modules()  # each module registers its accessor on Result
