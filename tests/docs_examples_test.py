@@ -148,6 +148,35 @@ def matches(documented, actual):
     return bool(actual) and documented[0] == actual[0] and matches(documented[1:], actual[1:])
 
 
+class DriverLists(unittest.TestCase):
+    """The docs' lists of drivers are those `levelforge kernels` offers: a driver added (or
+    renamed) in runner/drivers/driver_list.hpp fails here until the docs say so."""
+
+    @classmethod
+    def setUpClass(cls):
+        listing = subprocess.run([LEVELFORGE, "kernels"], capture_output=True, text=True, check=True)
+        cls.offered = set()
+        # "NAME  DRIVER, DRIVER  SUMMARY" under the header, up to the blank line.
+        for line in listing.stdout.splitlines()[1:]:
+            if not line.strip():
+                break
+            for word in line.split()[1:]:
+                cls.offered.add(word.rstrip(","))
+                if not word.endswith(","):
+                    break
+
+    def test_the_drivers_table_lists_every_driver(self):
+        text = (REPO / "docs" / "drivers.md").read_text()
+        table = text[:text.index("## Tasks")]
+        self.assertEqual(set(re.findall(r"^\| `(\w+)` \|", table, re.M)), self.offered)
+
+    def test_the_config_reference_has_a_section_per_driver_with_settings(self):
+        text = (REPO / "docs" / "config.md").read_text()
+        sections = set(re.findall(r"^### `(\w+)`$", text, re.M))
+        # A driver without settings (sweep) has no section of its own.
+        self.assertEqual(sections, self.offered - {"sweep"})
+
+
 class DocsExamples(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

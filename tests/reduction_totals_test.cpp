@@ -163,7 +163,7 @@ TEST(ReductionTotalsSegments, RecordsOnRequestTravelAsScoreAndIndex) {
   auto specs = totals_specs();
   specs[best_two].records_on_request = true;
   Reductions scores(specs);
-  for (const std::uint64_t index : {3, 9, 4}) {
+  for (const std::uint64_t index : {3U, 9U, 4U}) {
     scores.begin_index(index);
     scores.offer_top(best_two, static_cast<double>(index % 5));
   }

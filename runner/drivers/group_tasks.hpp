@@ -24,6 +24,49 @@ namespace snapshot_key {
 inline constexpr const char* evaluations = "snapshot.evaluations";
 }  // namespace snapshot_key
 
+// A task's saved state in a segment: its task (segment_key::snapshot_tasks), the steps it ran
+// (snapshot_generations), the evaluations it made (snapshot_key::evaluations), and the
+// driver's own lists of the state, each under its key.
+template <class Snapshot>
+struct SnapshotCodec {
+  const char* driver = "";  // "GA", "QD": in the message of a state that is incomplete
+  std::int64_t Snapshot::*steps = nullptr;
+  std::uint64_t Snapshot::*evaluations = nullptr;
+  std::vector<std::pair<const char*, std::vector<std::int64_t> Snapshot::*>> ints;
+  std::vector<std::pair<const char*, std::vector<std::byte> Snapshot::*>> bytes;
+
+  [[nodiscard]] Segment encode(std::uint64_t task, const Snapshot& snapshot) const {
+    Segment segment;
+    segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
+    segment.put_ints(segment_key::snapshot_generations, {snapshot.*steps});
+    segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.*evaluations)});
+    for (const auto& [key, list] : ints) segment.put_ints(key, snapshot.*list);
+    for (const auto& [key, list] : bytes) segment.put_bytes(key, snapshot.*list);
+    return segment;
+  }
+
+  // Throws CheckpointError when the steps or the evaluations are missing.
+  [[nodiscard]] Snapshot decode(const Segment& segment) const {
+    const auto saved_steps = segment.ints(segment_key::snapshot_generations);
+    const auto saved_evaluations = segment.ints(snapshot_key::evaluations);
+    if (saved_steps.size() != 1 || saved_evaluations.size() != 1) {
+      throw CheckpointError(std::string("a saved ") + driver + " task state is incomplete");
+    }
+    Snapshot snapshot;
+    snapshot.*steps = saved_steps.front();
+    snapshot.*evaluations = static_cast<std::uint64_t>(saved_evaluations.front());
+    for (const auto& [key, list] : ints) {
+      const auto saved = segment.ints(key);
+      snapshot.*list = {saved.begin(), saved.end()};
+    }
+    for (const auto& [key, list] : bytes) {
+      const auto saved = segment.bytes(key);
+      snapshot.*list = {saved.begin(), saved.end()};
+    }
+    return snapshot;
+  }
+};
+
 // A task's engine on the ranks of the work loop's group: each step's evaluations split among
 // them, its end reported to the loop, its state saved when the loop's pace asks.
 template <class Snapshot>
@@ -132,12 +175,10 @@ template <class Snapshot>
 struct GroupTaskPlan {
   std::vector<std::uint64_t> point_units;  // evaluations of one uninterrupted task, per point
   std::int64_t ranks_per_task = 0;
-  // The task in progress as a segment: snapshot_key::evaluations, segment_key's
-  // snapshot_tasks and snapshot_generations (steps done), and the driver's own keys.
-  std::function<Segment(std::uint64_t task, const Snapshot& snapshot)> snapshot_segment;
+  SnapshotCodec<Snapshot> codec;
   // Runs `task` of `point` with `group`, from `saved` (its newest saved state, or nullptr);
   // when it finishes, the group's leader fills `blocks` (the task's result blocks).
-  std::function<UnitOutcome(std::uint64_t task, std::uint64_t point, const Segment* saved,
+  std::function<UnitOutcome(std::uint64_t task, std::uint64_t point, const Snapshot* saved,
                             EvaluationGroupOf<Snapshot>& group,
                             const std::function<std::vector<std::span<std::byte>>()>& blocks)>
       run;
@@ -163,10 +204,12 @@ class GroupTaskWork final : public UnitWork {
 
   UnitOutcome run(std::uint64_t task, WorkLoop& loop) override {
     MpiEvaluationGroup<Snapshot> group(
-        loop, [&](const Snapshot& snapshot) { return plan_.snapshot_segment(task, snapshot); });
-    const auto saved = snapshots_.find(task);
-    return plan_.run(task, point_of(task), saved == snapshots_.end() ? nullptr : &saved->second,
-                     group, [&] { return results_.add(task); });
+        loop, [&](const Snapshot& snapshot) { return plan_.codec.encode(task, snapshot); });
+    std::optional<Snapshot> resume;
+    if (const auto saved = snapshots_.find(task); saved != snapshots_.end())
+      resume = plan_.codec.decode(saved->second);
+    return plan_.run(task, point_of(task), resume ? &*resume : nullptr, group,
+                     [&] { return results_.add(task); });
   }
 
   void ended(std::uint64_t task, const UnitOutcome* outcome, double seconds) override {

@@ -201,18 +201,6 @@ std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& fact
   return largest;
 }
 
-MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
-  MeasureGrid grid;
-  for (const auto& point : facts) {
-    for (const auto& axis : point.axes) {
-      grid.low.push_back(axis.low);
-      grid.high.push_back(axis.high);
-      grid.bins.push_back(axis.bins);
-    }
-  }
-  return grid;
-}
-
 std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts) {
   std::vector<std::int64_t> lengths;
   lengths.reserve(facts.size());

@@ -69,15 +69,6 @@ std::size_t longest_genome(const std::vector<PointFacts>& facts);
 // empty when the kernel renders none.
 std::vector<std::size_t> largest_level_shape(const std::vector<PointFacts>& facts);
 
-// The measure ranges of the points (qd), point by point, measure by measure: what
-// /qd/measure_low, _high and _bins hold.
-struct MeasureGrid {
-  std::vector<double> low;
-  std::vector<double> high;
-  std::vector<std::int64_t> bins;
-};
-MeasureGrid measure_grid(const std::vector<PointFacts>& facts);
-
 // The genome length of each point's kernel, in point order.
 std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts);
 // The genome lengths as the checkpoint's manifest describes `GROUP/genome_length`, when the

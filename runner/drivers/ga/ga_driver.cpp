@@ -78,46 +78,14 @@ std::vector<TaskDataset> ga_datasets(const GaSpec::Binding& ga, const GaShape& s
   return datasets;
 }
 
-namespace ga_snapshot_key {
-constexpr const char* genomes = "snapshot.genomes";
-constexpr const char* rows = "snapshot.rows";
-constexpr const char* history = "snapshot.history";
-constexpr const char* island_history = "snapshot.island_history";
-constexpr const char* migrations = "snapshot.migrations";
-}  // namespace ga_snapshot_key
-
-Segment snapshot_segment(std::uint64_t task, const GaSnapshot& snapshot) {
-  Segment segment;
-  segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
-  segment.put_ints(segment_key::snapshot_generations, {snapshot.generations_run});
-  segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.evaluations)});
-  segment.put_ints(ga_snapshot_key::genomes, snapshot.genomes);
-  segment.put_bytes(ga_snapshot_key::rows, snapshot.evaluations_rows);
-  segment.put_bytes(ga_snapshot_key::history, snapshot.history);
-  segment.put_bytes(ga_snapshot_key::island_history, snapshot.island_history);
-  segment.put_bytes(ga_snapshot_key::migrations, snapshot.migrations);
-  return segment;
-}
-
-GaSnapshot snapshot_from(const Segment& segment) {
-  const auto generations = segment.ints(segment_key::snapshot_generations);
-  const auto evaluations = segment.ints(snapshot_key::evaluations);
-  if (generations.size() != 1 || evaluations.size() != 1) {
-    throw CheckpointError("a saved GA task state is incomplete");
-  }
-  const auto genomes = segment.ints(ga_snapshot_key::genomes);
-  const auto rows = segment.bytes(ga_snapshot_key::rows);
-  const auto history = segment.bytes(ga_snapshot_key::history);
-  const auto island_history = segment.bytes(ga_snapshot_key::island_history);
-  const auto migrations = segment.bytes(ga_snapshot_key::migrations);
-  return {generations.front(),
-          static_cast<std::uint64_t>(evaluations.front()),
-          {genomes.begin(), genomes.end()},
-          {rows.begin(), rows.end()},
-          {history.begin(), history.end()},
-          {island_history.begin(), island_history.end()},
-          {migrations.begin(), migrations.end()}};
-}
+const SnapshotCodec<GaSnapshot> ga_codec{"GA",
+                                         &GaSnapshot::generations_run,
+                                         &GaSnapshot::evaluations,
+                                         {{"snapshot.genomes", &GaSnapshot::genomes}},
+                                         {{"snapshot.rows", &GaSnapshot::evaluations_rows},
+                                          {"snapshot.history", &GaSnapshot::history},
+                                          {"snapshot.island_history", &GaSnapshot::island_history},
+                                          {"snapshot.migrations", &GaSnapshot::migrations}}};
 
 // The island datasets of a finished task: a point of fewer islands leaves the rest missing.
 void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOutcome& outcome,
@@ -179,13 +147,11 @@ void GaDriver::run(DriverContext& context) const {
   GroupTaskPlan<GaSnapshot> plan;
   plan.ranks_per_task = settings.front().ranks_per_task;
   plan.point_units = point_units;
-  plan.snapshot_segment = snapshot_segment;
-  plan.run = [&](std::uint64_t task, std::uint64_t point, const Segment* saved,
+  plan.codec = ga_codec;
+  plan.run = [&](std::uint64_t task, std::uint64_t point, const GaSnapshot* saved,
                  EvaluationGroup& group, const auto& blocks) {
-    std::optional<GaSnapshot> resume;
-    if (saved != nullptr) resume = snapshot_from(*saved);
-    const auto outcome = models.at(point).run_task(settings[point], experiment.seed, task, group,
-                                                   resume ? &*resume : nullptr);
+    const auto outcome =
+        models.at(point).run_task(settings[point], experiment.seed, task, group, saved);
     if (!outcome.stopped && group.rank() == 0) {
       fill_blocks(blocks(), outcome, ga, shape, context.facts[point]);
     }

@@ -64,39 +64,12 @@ std::vector<TaskDataset> qd_datasets(const QdSpec::Binding& qd, const QdShape& s
   return datasets;
 }
 
-namespace qd_snapshot_key {
-constexpr const char* cells = "snapshot.cells";
-constexpr const char* genomes = "snapshot.genomes";
-constexpr const char* rows = "snapshot.rows";
-constexpr const char* history = "snapshot.history";
-}  // namespace qd_snapshot_key
-
-Segment qd_snapshot_segment(std::uint64_t task, const QdSnapshot& snapshot) {
-  Segment segment;
-  segment.put_ints(segment_key::snapshot_tasks, {static_cast<std::int64_t>(task)});
-  segment.put_ints(segment_key::snapshot_generations, {snapshot.iterations_run});
-  segment.put_ints(snapshot_key::evaluations, {static_cast<std::int64_t>(snapshot.evaluations)});
-  segment.put_ints(qd_snapshot_key::cells, snapshot.cells);
-  segment.put_ints(qd_snapshot_key::genomes, snapshot.genomes);
-  segment.put_bytes(qd_snapshot_key::rows, snapshot.elite_rows);
-  segment.put_bytes(qd_snapshot_key::history, snapshot.history);
-  return segment;
-}
-
-QdSnapshot qd_snapshot_from(const Segment& segment) {
-  const auto iterations = segment.ints(segment_key::snapshot_generations);
-  const auto evaluations = segment.ints(snapshot_key::evaluations);
-  if (iterations.size() != 1 || evaluations.size() != 1) {
-    throw CheckpointError("a saved QD task state is incomplete");
-  }
-  const auto cells = segment.ints(qd_snapshot_key::cells);
-  const auto genomes = segment.ints(qd_snapshot_key::genomes);
-  const auto rows = segment.bytes(qd_snapshot_key::rows);
-  const auto history = segment.bytes(qd_snapshot_key::history);
-  return {iterations.front(),           static_cast<std::uint64_t>(evaluations.front()),
-          {cells.begin(), cells.end()}, {genomes.begin(), genomes.end()},
-          {rows.begin(), rows.end()},   {history.begin(), history.end()}};
-}
+const SnapshotCodec<QdSnapshot> qd_codec{
+    "QD",
+    &QdSnapshot::iterations_run,
+    &QdSnapshot::evaluations,
+    {{"snapshot.cells", &QdSnapshot::cells}, {"snapshot.genomes", &QdSnapshot::genomes}},
+    {{"snapshot.rows", &QdSnapshot::elite_rows}, {"snapshot.history", &QdSnapshot::history}}};
 
 // A finished task's blocks of the datasets of qd_datasets, which start out missing; rows of
 // a point with fewer cells stay missing.
@@ -113,6 +86,26 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcom
   if (!qd.validation_fields.empty()) copy_into(outcome.validation, *block++);
   if (!shape.level.empty())
     copy_padded_levels(outcome.levels, point.level_shape, shape.level, *block);
+}
+
+// The measure ranges of the points (qd), point by point, measure by measure: what
+// /qd/measure_low, _high and _bins hold.
+struct MeasureGrid {
+  std::vector<double> low;
+  std::vector<double> high;
+  std::vector<std::int64_t> bins;
+};
+
+MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
+  MeasureGrid grid;
+  for (const auto& point : facts) {
+    for (const auto& axis : point.axes) {
+      grid.low.push_back(axis.low);
+      grid.high.push_back(axis.high);
+      grid.bins.push_back(axis.bins);
+    }
+  }
+  return grid;
 }
 
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
@@ -167,13 +160,11 @@ void QdDriver::run(DriverContext& context) const {
   GroupTaskPlan<QdSnapshot> plan;
   plan.ranks_per_task = settings.front().ranks_per_task;
   plan.point_units = point_units;
-  plan.snapshot_segment = qd_snapshot_segment;
-  plan.run = [&](std::uint64_t task, std::uint64_t point, const Segment* saved, QdGroup& group,
+  plan.codec = qd_codec;
+  plan.run = [&](std::uint64_t task, std::uint64_t point, const QdSnapshot* saved, QdGroup& group,
                  const auto& blocks) {
-    std::optional<QdSnapshot> resume;
-    if (saved != nullptr) resume = qd_snapshot_from(*saved);
-    const auto outcome = models.at(point).run_task(settings[point], experiment.seed, task, group,
-                                                   resume ? &*resume : nullptr);
+    const auto outcome =
+        models.at(point).run_task(settings[point], experiment.seed, task, group, saved);
     if (!outcome.stopped && group.rank() == 0) {
       fill_blocks(blocks(), outcome, qd, shape, context.facts[point]);
     }
