@@ -1,7 +1,7 @@
 #pragma once
-// The `levelforge` subcommands. Each returns the process exit code; errors that are the
-// same on every rank (usage, config) are reported by rank 0 and returned, anything else
-// is thrown for main() to abort the job with.
+// The `levelforge` subcommands. Each returns the process exit code or throws: a runner error
+// (runner/errors.hpp) raised alike on every rank (usage, config) is reported by rank 0 and
+// its code returned; anything else aborts the job.
 
 #include <cstddef>
 #include <stdexcept>
@@ -12,25 +12,24 @@
 #include "kernels/api/puzzle.hpp"
 #include "runner/cli/puzzle_options.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/errors.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge::cli {
 
-// Exit codes, documented in docs/cli.md.
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_failure = 1;  // a rank failed while running
-inline constexpr int exit_usage = 2;    // bad command line, config or input file
-// Completed and wrote its result, but some tasks failed (on_error: record; see /failures).
-inline constexpr int exit_task_failures = 3;
-// Stopped by SIGTERM or SIGUSR1 after saving a checkpoint: run again with --resume
-// (sysexits' EX_TEMPFAIL; the sbatch scripts requeue the job on it).
-inline constexpr int exit_checkpointed = 75;
+// Exit codes (runner/errors.hpp), documented in docs/cli.md.
+using levelforge::exit_checkpointed;
+using levelforge::exit_failure;
+using levelforge::exit_ok;
+using levelforge::exit_task_failures;
+using levelforge::exit_usage;
 
 // A command refused before doing anything: an existing output, an unknown kernel, an
-// input file that is not a levelforge result. Reported by rank 0, exit_usage.
-class UsageError : public std::runtime_error {
+// input file that is not a levelforge result. Raised alike on every rank: reported by rank 0,
+// exit_usage.
+class UsageError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // How `run` and `resume` start: the options that change what is written, not the results.

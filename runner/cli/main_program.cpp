@@ -116,6 +116,16 @@ void take_input_from_extras(const CLI::App& command, const CLI::Option& input_op
   if (!extras.empty()) throw CLI::ExtrasError(command.get_name(), extras);
 }
 
+// An error of this rank alone: reported with the rank, and the job ended with `code`.
+int end_job(const LazyMpi& mpi, const char* message, int code) {
+  std::fprintf(stderr, "levelforge: rank %d: error: %s\n", mpi.rank(), message);
+  std::fflush(stderr);
+  if (!mpi.started()) return code;
+  // Other ranks may be inside a collective waiting for this one: end them all. Alone too:
+  // after a failed write HDF5 crashes in MPI_Finalize, closing what it could not flush.
+  levelforge::mpi::Comm::world().abort(code);
+}
+
 int dispatch(int argc, char** argv, LazyMpi& mpi) {
   CLI::App app{"levelforge: distributed batch experiments for procedural level generation"};
   app.require_subcommand(1);
@@ -368,27 +378,16 @@ int levelforge::cli::main_program(int argc, char** argv) {
   LazyMpi mpi(argc, argv);
   try {
     return dispatch(argc, argv, mpi);
-  } catch (const levelforge::cli::UsageError& error) {
-    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
-    return levelforge::cli::exit_usage;
-  } catch (const levelforge::CheckpointError& error) {
-    // Raised alike on every rank, like config errors.
-    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
-    return levelforge::cli::exit_usage;
-  } catch (const levelforge::VerifyError& error) {
-    // A file given or found that is not what the command needs: refused alike on every rank.
-    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
-    return levelforge::cli::exit_usage;
-  } catch (const levelforge::config::ConfigError& error) {
-    // Config errors are found identically on every rank: one report, a clean exit.
-    if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
-    return levelforge::cli::exit_usage;
+  } catch (const levelforge::Error& error) {
+    // Raised alike on every rank (usage, config, a file or checkpoint refused): one report,
+    // a clean exit.
+    if (error.alike_on_every_rank()) {
+      if (mpi.rank() == 0) std::fprintf(stderr, "levelforge: error: %s\n", error.what());
+      return error.exit_code();
+    }
+    return end_job(mpi, error.what(), error.exit_code());
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "levelforge: rank %d: error: %s\n", mpi.rank(), error.what());
-    std::fflush(stderr);
-    if (!mpi.started()) return levelforge::cli::exit_failure;
-    // Other ranks may be inside a collective waiting for this one: end them all. Alone too:
-    // after a failed write HDF5 crashes in MPI_Finalize, closing what it could not flush.
-    levelforge::mpi::Comm::world().abort(levelforge::cli::exit_failure);
+    // Not the runner's (a kernel's, the standard library's): this rank's alone.
+    return end_job(mpi, error.what(), levelforge::exit_failure);
   }
 }
