@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <memory>
 
 #include "runner/cli/commands.hpp"
 #include "runner/config/experiment.hpp"
@@ -72,8 +73,6 @@ void describe(const KernelEntry& kernel) {
   }
 }
 
-}  // namespace
-
 int kernels_command(const std::string& name) {
   if (name.empty()) {
     // The drivers column as wide as its widest entry.
@@ -96,6 +95,15 @@ int kernels_command(const std::string& name) {
   }
   describe(*kernel);
   return exit_ok;
+}
+
+}  // namespace
+
+void add_kernels_command(CommandList& commands) {
+  auto name = std::make_shared<std::string>();
+  auto* command = commands.app().add_subcommand("kernels", "list the kernels, or describe one");
+  command->add_option("name", *name, "a kernel's name");
+  commands.add(command, Ranks::first, [name](const Invocation&) { return kernels_command(*name); });
 }
 
 }  // namespace levelforge::cli
