@@ -42,7 +42,7 @@ BENCHMARKS = ("ga", "islands", "qd", "collatz", "queue", "sweep", "tiltmaze", "m
 # between all ranks (also on one node) and one-sided operations by messages (osc/pt2pt).
 TRANSPORTS = {"default": [], "tcp": ["--mca", "btl", "self,tcp", "--mca", "osc", "pt2pt"]}
 
-# The run command's summary line on stdout (runner/cli/commands.cpp), e.g.
+# The run command's summary line on stdout (runner/cli/launch.cpp), e.g.
 #   levelforge: 12 tasks, 30252 kernel calls in 0.02 s on 2 ranks (max idle 6.8%)
 SUMMARY = re.compile(
     r"^levelforge: (?P<tasks>\d+) tasks?, (?P<calls>\d+) kernel calls in (?P<seconds>[0-9.]+) s"

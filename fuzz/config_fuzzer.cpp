@@ -1,5 +1,5 @@
 // Fuzzes what `levelforge run` does with a config before it runs anything
-// (runner/cli/commands.cpp, load_experiment): parse the YAML, check it against the kernel
+// (runner/cli/experiment_input.cpp, load_experiment): parse the YAML, check it against the kernel
 // registry's schema, expand the sweep, and check every point runnable. The input is the
 // config text; table files it names are looked up relative to the working directory and
 // usually do not exist. A ConfigError is the expected answer to bad input; any other

@@ -18,15 +18,16 @@
 #include "runner/checkpoint/session_builds.hpp"
 #include "runner/checkpoint/shard.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/errors.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge {
 
 // A checkpoint that cannot be used: another run's, unreadable, inconsistent. The message
-// says which file and what was lost. Raised identically on every rank.
-class CheckpointError : public std::runtime_error {
+// says which file and what was lost. Raised identically on every rank: exit 2.
+class CheckpointError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // Names shared by the drivers' segments and `inspect`.

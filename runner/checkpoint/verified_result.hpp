@@ -12,14 +12,16 @@
 #include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/session_builds.hpp"
 #include "runner/checkpoint/shard.hpp"
+#include "runner/errors.hpp"
 #include "runner/h5/h5.hpp"
 
 namespace levelforge {
 
 // A file that is not what the command needs; the message names the file and the problem.
-class VerifyError : public std::runtime_error {
+// Refused alike on every rank: exit 2.
+class VerifyError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // What a verified result file says about itself.

@@ -1,140 +1,98 @@
 #pragma once
-// The `levelforge` subcommands. Each returns the process exit code; errors that are the
-// same on every rank (usage, config) are reported by rank 0 and returned, anything else
-// is thrown for main() to abort the job with.
+// The `levelforge` subcommands. Each command file registers its own: a function that adds its
+// CLI11 subcommand, with its options, and what runs it once parsed; main_program.cpp lists
+// the registrations. A command returns the process exit code or throws: a runner error
+// (runner/errors.hpp) raised alike on every rank (usage, config) is reported by rank 0 and
+// its code returned; anything else aborts the job.
 
-#include <cstddef>
-#include <stdexcept>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "kernels/api/puzzle.hpp"
-#include "runner/cli/puzzle_options.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/errors.hpp"
 #include "runner/mpi/mpi.hpp"
 
 namespace levelforge::cli {
 
-// Exit codes, documented in docs/cli.md.
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_failure = 1;  // a rank failed while running
-inline constexpr int exit_usage = 2;    // bad command line, config or input file
-// Completed and wrote its result, but some tasks failed (on_error: record; see /failures).
-inline constexpr int exit_task_failures = 3;
-// Stopped by SIGTERM or SIGUSR1 after saving a checkpoint: run again with --resume
-// (sysexits' EX_TEMPFAIL; the sbatch scripts requeue the job on it).
-inline constexpr int exit_checkpointed = 75;
-
 // A command refused before doing anything: an existing output, an unknown kernel, an
-// input file that is not a levelforge result. Reported by rank 0, exit_usage.
-class UsageError : public std::runtime_error {
+// input file that is not a levelforge result. Raised alike on every rank: reported by rank 0,
+// exit_usage.
+class UsageError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
-// How `run` and `resume` start: the options that change what is written, not the results.
-struct Launch {
-  bool force = false;
-  bool no_output = false;
-  double progress_interval = 10;
-  std::string progress = "auto";  // --progress: auto, bar, lines, none
-  bool quiet = false;             // -q: --progress none, and no summary lines
-  bool resume = false;
-  bool retry_failed = false;              // with resume: run the recorded failures again
-  std::string work_queue = "auto";        // --work-queue: auto, server or window (mpi/counters.hpp)
-  std::string claims = "guided";          // --claims: guided or single (drivers/work_queue.hpp)
-  std::string ranks_per_writer = "node";  // --ranks-per-writer (output/output_writers.hpp)
-  std::string command_line;               // as typed, shell-quoted: the output lock names it
+// What a parsed command runs with.
+struct Invocation {
+  // The communicator of the job: MPI is started on the first call where no launcher started
+  // it (a singleton job).
+  std::function<mpi::Comm()> world;
+  std::string command_line;  // as typed, shell-quoted: an output lock names it
 };
 
-struct RunArguments {
-  std::string config_path;
-  std::string output;  // empty: the config's
-  std::vector<std::string> overrides;
-  std::string shard;  // "I/N"; empty: the whole run
-  Launch launch;
+// Which ranks of a launched job run a command.
+enum class Ranks {
+  every,  // collective: every rank runs it over MPI (run, resume, merge)
+  first,  // one process's work: rank 0 runs it and the others return exit_ok
 };
 
-// Before anything runs, rank 0 verifies what is at the output path (verified_result.hpp,
-// find_checkpoint) and refuses (UsageError) a start that would replace, skip or delete
-// something that is not this run's: docs/checkpoint.md's table of states.
-int run_command(const RunArguments& arguments, const mpi::Comm& comm);
-
-// `resume OUTPUT`: the run whose checkpoint is OUTPUT.checkpoint/, continued with the config
-// text and shard its manifest holds; nothing to retype.
-struct ResumeArguments {
-  std::string output;
-  // --set of the keys a session may change (on_error, checkpoint.*); any other is refused.
-  std::vector<std::string> overrides;
-  Launch launch;  // force, no_output and resume are not options of `resume`
+// One subcommand, as registered.
+struct Command {
+  CLI::App* app = nullptr;  // the subcommand, parsed() when it is the one given
+  Ranks ranks = Ranks::first;
+  // Runs the parsed command and returns the exit code.
+  std::function<int(const Invocation&)> run;
+  // Called after parsing, before anything runs: throws a CLI::ParseError for what CLI11
+  // cannot check itself, reported as CLI11 reports its own. Empty: nothing to check.
+  std::function<void()> check;
 };
 
-int resume_command(const ResumeArguments& arguments, const mpi::Comm& comm);
+// The subcommands of `app`, in the order they were added (which `levelforge --help` shows).
+class CommandList {
+ public:
+  explicit CommandList(CLI::App& app) : app_(app) {}
 
-// Collective, for `run` and `merge`: refuses (UsageError) an output that cannot be a result
-// file (a directory, a path ending in '/', a device) or cannot be written (a folder that
-// cannot be made or written into); rank 0 looks for all. `file_argument` is how the command
-// names its output in the message's hint, {} standing for the file: "-o {}".
-void check_output_place(const std::string& output, std::string_view file_argument,
-                        const mpi::Comm& comm);
-// Collective, for `run` and `merge`: refuses (UsageError) to replace an existing result
-// unless forced; rank 0 looks for all.
-void check_output_free(const std::string& output, bool force, const mpi::Comm& comm);
-// `merge OUT SHARD...`: the shards of one run combined into the file the unsharded run writes.
-struct MergeArguments {
-  std::string output;
-  std::vector<std::string> shards;
-  bool force = false;
-  std::string command_line;
+  [[nodiscard]] CLI::App& app() const { return app_; }
+  // `app`, a subcommand of app(), run by `ranks` with `run` (and `check`: Command's).
+  void add(CLI::App* app, Ranks ranks, std::function<int(const Invocation&)> run,
+           std::function<void()> check = {}) {
+    commands_.push_back({app, ranks, std::move(run), std::move(check)});
+  }
+  // The command given on the command line, once parsed; nullptr before.
+  [[nodiscard]] const Command* parsed() const;
+
+ private:
+  CLI::App& app_;
+  std::vector<Command> commands_;
 };
 
-int merge_command(const MergeArguments& arguments, const mpi::Comm& comm);
+// The registrations, one in each command's file; main_program.cpp calls them in the order the
+// help lists the commands.
+void add_run_command(CommandList& commands);       // run_command.cpp
+void add_resume_command(CommandList& commands);    // resume_command.cpp
+void add_merge_command(CommandList& commands);     // merge_command.cpp
+void add_validate_command(CommandList& commands);  // validate_command.cpp
+void add_kernels_command(CommandList& commands);   // kernels_command.cpp
+void add_inspect_command(CommandList& commands);   // inspect_command.cpp
+void add_solve_command(CommandList& commands);     // solve_command.cpp
+// `show`, and each kernel's own name for it (PuzzleInfo::show_command).
+void add_show_commands(CommandList& commands);  // show_command.cpp
 
-// The commands below need no MPI: they run in one process (rank 0 of a launched job).
-int validate_command(const std::string& config_path, const std::vector<std::string>& overrides);
-int kernels_command(const std::string& name);
-// How much `inspect` prints: rows of the points, tasks and result tables (0: none, and no
-// config text either).
-struct InspectDetail {
-  std::size_t rows = 20;
-  bool config = true;
-};
+// An empty path would be a file named nothing: says so before anything looks for it.
+CLI::Validator non_empty_path();
 
-int inspect_command(const std::string& path, const InspectDetail& detail);
-
-// `solve KERNEL INPUT`: one puzzle of a kernel that claims the puzzle capability, read,
-// solved, checked and reported on rank 0.
-struct SolveArguments {
-  std::string kernel;
-  std::string input;  // a file ('-': stdin) or the puzzle's text, as the kernel's PuzzleInfo says
-  std::vector<OptionSetting> options;
-  bool json = false;
-};
-
-int solve_command(const SolveArguments& arguments);
-
+// Shared by `solve` and `show` (solve_command.cpp):
 // `kernel`'s report on the puzzle in `text`: a PuzzleInputError becomes a UsageError, a failed
 // check of the solvers an internal error naming `source` and the options.
 Report solve_puzzle(const KernelEntry& kernel, std::string_view text, const std::string& source,
                     const ParamSet& options);
 // The report as printed: its text, or its JSON object on one line.
 std::string render_report(const Report& report, bool json);
-
-// `show KERNEL FILE DATASET`: the puzzle in text field `field` (empty: the kernel's
-// stored_field) of row `row` (counted over all the table's elements, row-major) drawn on rank
-// 0, and reported as by `solve` with `solve`. A kernel's PuzzleInfo::show_command names the
-// same command for that kernel.
-struct ShowArguments {
-  std::string kernel;
-  std::string file;
-  std::string dataset;
-  std::size_t row = 0;
-  std::string field;
-  bool solve = false;
-  std::vector<OptionSetting> options;
-};
-
-int show_command(ShowArguments arguments);
 
 }  // namespace levelforge::cli

@@ -2,8 +2,10 @@
 // much of an interrupted run its checkpoint holds.
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 
@@ -24,6 +26,13 @@
 namespace levelforge::cli {
 
 namespace {
+
+// How much `inspect` prints: rows of the points, tasks and result tables (0: none, and no
+// config text either).
+struct InspectDetail {
+  std::size_t rows = 20;
+  bool config = true;
+};
 
 std::string type_text(const h5::Datatype& type) {
   switch (type.type_class()) {
@@ -346,8 +355,6 @@ void inspect(const std::string& path, const InspectDetail& detail) {
   list_datasets(root, "");
 }
 
-}  // namespace
-
 int inspect_command(const std::string& path, const InspectDetail& detail) {
   try {
     inspect(path, detail);
@@ -360,6 +367,31 @@ int inspect_command(const std::string& path, const InspectDetail& detail) {
     throw UsageError(error.what());
   }
   return exit_ok;
+}
+
+}  // namespace
+
+void add_inspect_command(CommandList& commands) {
+  struct InspectArguments {
+    std::string path;
+    bool all_rows = false;
+    bool brief = false;
+  };
+  auto arguments = std::make_shared<InspectArguments>();
+  auto* command = commands.app().add_subcommand("inspect", "summarize a result file");
+  command->add_option("file", arguments->path, "HDF5 result file")
+      ->required()
+      ->check(non_empty_path());
+  command->add_flag("--all", arguments->all_rows,
+                    "list every point, task and record, not only the first 20");
+  command->add_flag("--brief", arguments->brief,
+                    "provenance, task counts and result summaries only");
+  commands.add(command, Ranks::first, [arguments](const Invocation&) {
+    InspectDetail detail;
+    if (arguments->all_rows) detail.rows = SIZE_MAX;
+    if (arguments->brief) detail = {0, false};
+    return inspect_command(arguments->path, detail);
+  });
 }
 
 }  // namespace levelforge::cli

@@ -1,6 +1,7 @@
 // `levelforge kernels [NAME]`: generated from the kernels' own declarations.
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -47,8 +48,6 @@ void describe(const KernelEntry& kernel) {
   }
 }
 
-}  // namespace
-
 int kernels_command(const std::string& name) {
   if (name.empty()) {
     // The drivers column as wide as its widest entry.
@@ -71,6 +70,15 @@ int kernels_command(const std::string& name) {
   }
   describe(*kernel);
   return exit_ok;
+}
+
+}  // namespace
+
+void add_kernels_command(CommandList& commands) {
+  auto name = std::make_shared<std::string>();
+  auto* command = commands.app().add_subcommand("kernels", "list the kernels, or describe one");
+  command->add_option("name", *name, "a kernel's name");
+  commands.add(command, Ranks::first, [name](const Invocation&) { return kernels_command(*name); });
 }
 
 }  // namespace levelforge::cli

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "runner/checkpoint/run_identity.hpp"
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
+#include "runner/cli/output_place.hpp"
 #include "runner/config/suggest.hpp"
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/run.hpp"
@@ -20,6 +22,13 @@
 namespace levelforge::cli {
 
 namespace {
+
+struct MergeArguments {
+  std::string output;
+  std::vector<std::string> shards;
+  bool force = false;
+  std::string command_line;
+};
 
 config::Experiment experiment_of(const std::string& config_text, const std::string& source) {
   return config::parse_experiment(config_text, source, {}, config_schema());
@@ -107,8 +116,6 @@ ShardSet check_shards(const std::vector<std::string>& paths) {
   return set;
 }
 
-}  // namespace
-
 int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
   // Before a shard is read: a directory is no place for the result, --force or not.
   check_output_place(arguments.output, "merge {} SHARD...", comm);
@@ -172,6 +179,25 @@ int merge_command(const MergeArguments& arguments, const mpi::Comm& comm) {
                arguments.shards.size() == 1 ? "" : "s", summary.tasks, arguments.output);
   }
   return exit_ok;
+}
+
+}  // namespace
+
+void add_merge_command(CommandList& commands) {
+  auto arguments = std::make_shared<MergeArguments>();
+  auto* command = commands.app().add_subcommand(
+      "merge", "combine the shard files of one run (run --shard I/N) into its result file");
+  command->add_option("output", arguments->output, "the combined result file")
+      ->required()
+      ->check(non_empty_path());
+  command->add_option("shards", arguments->shards, "every shard file of the run")
+      ->required()
+      ->check(non_empty_path());
+  command->add_flag("--force", arguments->force, "replace an existing output file");
+  commands.add(command, Ranks::every, [arguments](const Invocation& invocation) {
+    arguments->command_line = invocation.command_line;
+    return merge_command(*arguments, invocation.world());
+  });
 }
 
 }  // namespace levelforge::cli

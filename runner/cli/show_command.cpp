@@ -2,6 +2,9 @@
 // drawn by its kernel, and solved with --solve.
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -13,11 +16,26 @@
 #include "runner/cli/commands.hpp"
 #include "runner/cli/puzzle_options.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/engine/kernel_registry.hpp"
 #include "runner/output/table_reader.hpp"
 
 namespace levelforge::cli {
 
 namespace {
+
+// `show KERNEL FILE DATASET`: the puzzle in text field `field` (empty: the kernel's
+// stored_field) of row `row` (counted over all the table's elements, row-major) drawn on rank
+// 0, and reported as by `solve` with `solve`. A kernel's PuzzleInfo::show_command names the
+// same command for that kernel.
+struct ShowArguments {
+  std::string kernel;
+  std::string file;
+  std::string dataset;
+  std::size_t row = 0;
+  std::string field;
+  bool solve = false;
+  std::vector<OptionSetting> options;
+};
 
 // Every table under `group` with a text column `field`, as absolute paths: what to offer
 // when the dataset asked for is not there.
@@ -92,8 +110,6 @@ std::string read_text_field(const ShowArguments& arguments, const PuzzleInfo& in
   }
 }
 
-}  // namespace
-
 int show_command(ShowArguments arguments) {
   const KernelEntry& kernel = find_puzzle_kernel("show", arguments.kernel);
   const PuzzleInfo& info = kernel.puzzle->info;
@@ -119,6 +135,73 @@ int show_command(ShowArguments arguments) {
   }
   fmt::print("{}", out);
   return exit_ok;
+}
+
+// CLI11 reads "-1" into a size_t as a huge number, and its range check prints 1.8e308.
+CLI::Validator row_number() {
+  return {[](const std::string& text) {
+            const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
+              return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+            });
+            std::size_t row = 0;
+            const auto* end = text.data() + text.size();
+            std::string problem;
+            if (!digits) {
+              problem.append("expected a row number (0, 1, 2, ...), found '").append(text) += '\'';
+            } else if (std::from_chars(text.data(), end, row).ec != std::errc{}) {
+              problem.append("row ").append(text).append(" is past the end of any table");
+            }
+            return problem;
+          },
+          "ROW"};
+}
+
+// `show` (kernel: nullptr) or a kernel's own name for it, with the kernel fixed.
+void add_show_command(CommandList& commands, const std::string& name,
+                      const std::string& description, const KernelEntry* kernel) {
+  struct Show {
+    ShowArguments arguments;
+    std::optional<PuzzleOptions> options;  // CLI11 keeps pointers into it
+  };
+  auto show = std::make_shared<Show>();
+  auto* command = commands.app().add_subcommand(name, description);
+  if (kernel == nullptr) {
+    command->add_option("kernel", show->arguments.kernel, "the puzzle's kernel")->required();
+  } else {
+    show->arguments.kernel = kernel->name;
+  }
+  command->add_option("file", show->arguments.file, "HDF5 result file")->required();
+  command->add_option("dataset", show->arguments.dataset, "a table, e.g. /sweep/records")
+      ->required();
+  command
+      ->add_option("--row", show->arguments.row,
+                   "the row, counted from 0 over all the table's elements (default 0)")
+      ->check(row_number());
+  command->add_option("--field", show->arguments.field,
+                      kernel == nullptr
+                          ? "the text field holding the puzzle (default: the kernel's)"
+                          : "the text field holding the " + kernel->puzzle->info.noun +
+                                " (default " + kernel->puzzle->info.stored_field + ")");
+  command->add_flag("--solve", show->arguments.solve, "also print the solve report");
+  show->options.emplace(*command, kernel);
+  commands.add(command, Ranks::first, [show](const Invocation&) {
+    show->arguments.options = show->options->given_options();
+    return show_command(show->arguments);
+  });
+}
+
+}  // namespace
+
+void add_show_commands(CommandList& commands) {
+  add_show_command(commands, "show", "draw a puzzle stored in a result table, optionally solve it",
+                   nullptr);
+  for (const auto& entry : registered_kernels()) {
+    if (!entry.puzzle || entry.puzzle->info.show_command.empty()) continue;
+    add_show_command(commands, entry.puzzle->info.show_command,
+                     "draw a " + entry.puzzle->info.noun + " stored in a result table (`show " +
+                         entry.name + "`), optionally solve it",
+                     &entry);
+  }
 }
 
 }  // namespace levelforge::cli

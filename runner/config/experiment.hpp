@@ -10,13 +10,15 @@
 #include <vector>
 
 #include "kernels/api/params.hpp"
+#include "runner/errors.hpp"
 
 namespace levelforge::config {
 
 // Every message starts with the place at fault: "FILE:LINE:COL: " or "--set KEY=VALUE: ".
-class ConfigError : public std::runtime_error {
+// Found identically on every rank, from the same config text: exit 2.
+class ConfigError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 struct KernelSchema {

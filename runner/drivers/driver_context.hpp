@@ -23,6 +23,7 @@
 #include "runner/drivers/task_datasets.hpp"
 #include "runner/drivers/work_queue.hpp"
 #include "runner/engine/kernel_registry.hpp"
+#include "runner/errors.hpp"
 #include "runner/mpi/mpi.hpp"
 #include "runner/output/result_file.hpp"
 
@@ -48,10 +49,11 @@ std::string describe_task(const config::Experiment& experiment, std::uint64_t ta
 std::string describe_point(const config::Experiment& experiment, std::size_t point);
 
 // A kernel call of a task that threw: the run ends (on_error: abort, the default) with this,
-// which names the task; or the task is recorded in /failures (on_error: record).
-class TaskError : public std::runtime_error {
+// which names the task; or the task is recorded in /failures (on_error: record). This rank's:
+// the job is aborted, exit 1.
+class TaskError : public RankError {
  public:
-  using std::runtime_error::runtime_error;
+  using RankError::RankError;
 };
 
 // The rows of /tasks this rank is responsible for.
@@ -137,7 +139,7 @@ struct DriverContext {
 
   // Runs `call`, a kernel call of `task`. Returns the kernel's message when it throws and
   // the run records failures; throws TaskError naming the task when it does not. Errors of
-  // the runner itself (MPI, checkpoints) pass through.
+  // the runner itself (levelforge::Error: MPI, HDF5, checkpoints) pass through.
   // `place()` narrows the task down in that message (", indices 0 to 999"); it is called
   // only when the kernel threw.
   template <class Call, class Place = std::string (*)()>
@@ -146,9 +148,7 @@ struct DriverContext {
     try {
       std::forward<Call>(call)();
       return std::nullopt;
-    } catch (const mpi::MpiError&) {
-      throw;
-    } catch (const CheckpointError&) {
+    } catch (const Error&) {
       throw;
     } catch (const std::exception& error) {
       if (!experiment.record_failures) {

@@ -23,13 +23,16 @@
 #include <utility>
 #include <vector>
 
+#include "runner/errors.hpp"
+
 namespace levelforge::h5 {
 
 // The one error type of this module. what() reads like
-// "writing dataset '/ga/history' in results/x.h5: <innermost HDF5 message>".
-class IoError : public std::runtime_error {
+// "writing dataset '/ga/history' in results/x.h5: <innermost HDF5 message>". This rank's: the
+// job is aborted, exit 1 (a command that reads a file the user gave makes it a usage error).
+class IoError : public RankError {
  public:
-  using std::runtime_error::runtime_error;
+  using RankError::RankError;
 };
 
 // Owns one reference to an HDF5 identifier. Copying takes another reference (H5Iinc_ref),

@@ -15,11 +15,14 @@
 #include <utility>
 #include <vector>
 
+#include "runner/errors.hpp"
+
 namespace levelforge::mpi {
 
-class MpiError : public std::runtime_error {
+// A failed MPI call, this rank's: the job is aborted, exit 1.
+class MpiError : public RankError {
  public:
-  using std::runtime_error::runtime_error;
+  using RankError::RankError;
 };
 
 // Throws MpiError naming the call and MPI's own description of `code`.
