@@ -388,7 +388,7 @@ RunSummary run_into(const config::Experiment& experiment, const std::vector<Poin
   summary.stopped = context.stopped;
   summary.stop_signal = context.stop_signal;
   if (context.stopped) {
-    if (file) file->abandon();
+    if (file) file->discard();
     return summary;
   }
   const auto failures = context.failures.gather(comm);

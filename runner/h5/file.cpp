@@ -1,4 +1,6 @@
-// Files: how each kind is opened, each leaving room for the seal that marks it complete.
+// Files: how each kind is opened, and the one rule for closing them. Closing a parallel
+// file is collective, so only close() does it; a destructor reached without close() is on
+// an error path, where waiting for the other ranks would turn the error into a hang.
 #include <filesystem>
 
 #include "runner/files/input_file.hpp"
@@ -24,7 +26,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
   Handle fcpl = sealable_creation_list(path);
   return {checked_handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()),
                          [&] { return "creating " + path; }),
-          path};
+          path, Driver::mpio};
 }
 
 namespace {
@@ -38,7 +40,7 @@ File File::open(const std::string& path, MPI_Comm comm, Access access) {
   Handle fapl = mpio_access_list(comm, path);
   return {checked_handle(H5Fopen(path.c_str(), open_flags(access), fapl.id()),
                          [&] { return "opening " + path; }),
-          path};
+          path, Driver::mpio};
 }
 
 File File::create_serial(const std::string& path) {
@@ -108,9 +110,26 @@ void File::flush() {
 void File::close() {
   if (id() < 0) return;
   // A failed H5Fclose (objects still open on a parallel file) keeps the reference, so the
-  // handle keeps it too and the destructor tries again.
+  // handle keeps it too: a later close() can try again.
   check(H5Fclose(id()), [&] { return "closing " + path_; });
   handle_.release();
+}
+
+void File::leave_open() noexcept { (void)handle_.release(); }
+
+File::~File() {
+  // Dropping the last reference to a parallel file would close it, collectively.
+  if (driver_ == Driver::mpio) leave_open();
+}
+
+File& File::operator=(File&& other) noexcept {
+  if (this != &other) {
+    if (driver_ == Driver::mpio) leave_open();  // as the destructor does
+    handle_ = std::move(other.handle_);
+    path_ = std::move(other.path_);
+    driver_ = other.driver_;
+  }
+  return *this;
 }
 
 }  // namespace levelforge::h5

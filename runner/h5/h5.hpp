@@ -10,6 +10,7 @@
 // (a rank without data passes an empty selection): even an "independent" transfer may need
 // metadata, which is read collectively. Writes default to collective transfers; HDF5 1.10
 // refuses independent writes to filtered (deflate/shuffle) datasets, even on one rank.
+// Closing a parallel file is collective too, and only close() does it (see File).
 #pragma once
 
 #include <hdf5.h>
@@ -233,17 +234,19 @@ class Group : public Object {
 // file refuses to close while objects in it are open (HDF5's "semi" close degree), which
 // keeps the collective close at the same point on every rank.
 //
-// Closing a parallel file is collective, and the destructor closes like close(). On an
-// error path, where the other ranks may never reach the close (and after a failed write,
-// where closing crashes HDF5), the owner calls abandon() first: the job is about to be
-// aborted, and waiting for the others would turn the error into a hang.
+// One rule for collective resources (as mpi::Counters): close() is the one collective call,
+// and the destructor never is. A serial file closes with its last reference; a parallel
+// file not closed by close() is left open to the job's abort, since a destructor reached
+// without close() is on an error path, where the other ranks may never reach the close
+// (and after a failed write closing crashes HDF5): waiting for them would turn the error
+// into a hang. So every success path calls close() (ResultFile::commit does).
 class File {
  public:
   File(File&&) noexcept = default;
-  File& operator=(File&&) noexcept = default;
+  File& operator=(File&& other) noexcept;
   File(const File&) = delete;
   File& operator=(const File&) = delete;
-  ~File() = default;
+  ~File();
 
   // Collective over `comm`; truncates an existing file.
   static File create(const std::string& path, MPI_Comm comm);
@@ -267,18 +270,22 @@ class File {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] Group root() const;
   void flush();
-  // Drops this File's reference (closing the file when it was the last) and reports errors;
-  // the destructor does the same silently. After a successful close the File is invalid;
-  // after a failed one it still holds its reference.
+  // Collective on a parallel file. Drops this File's reference (closing the file when it
+  // was the last) and reports errors. After a successful close the File is invalid; after a
+  // failed one it still holds its reference.
   void close();
-  // Drops the reference without closing: see above. The File is invalid afterwards.
-  void abandon() noexcept { (void)handle_.release(); }
+  // Gives the file up without closing it, also a serial one: HDF5 keeps it open until the
+  // process ends. For a file beyond saving on an error path. The File is invalid afterwards.
+  void leave_open() noexcept;
 
  private:
-  File(Handle handle, std::string path) : handle_(std::move(handle)), path_(std::move(path)) {}
+  enum class Driver { serial, mpio };
+  File(Handle handle, std::string path, Driver driver = Driver::serial)
+      : handle_(std::move(handle)), path_(std::move(path)), driver_(driver) {}
 
   Handle handle_;
   std::string path_;
+  Driver driver_ = Driver::serial;
 };
 
 }  // namespace levelforge::h5
