@@ -380,6 +380,79 @@ TEST(ParallelWrite, CompoundRecordsAndWriteAll) {
   }
 }
 
+// ---- collective writes --------------------------------------------------------------------
+
+// The writes meant to be collective are the result file's (ResultFile::write_rows and
+// write_whole): rows of every rank into chunked, shuffled, deflated tables, and whole arrays
+// from rank 0. Where HDF5 cannot transfer collectively it falls back to independent I/O
+// without an error, so every rank checks the mode HDF5 says it used.
+DatasetOptions like_result_tables(hsize_t rows_per_chunk, std::vector<hsize_t> trailing = {}) {
+  DatasetOptions options;
+  options.chunk = {rows_per_chunk};
+  options.chunk.insert(options.chunk.end(), trailing.begin(), trailing.end());
+  options.deflate_level = 4;
+  options.shuffle = true;
+  return options;
+}
+
+TEST(CollectiveWrite, RowsOfEveryRankAreWrittenCollectively) {
+  const std::string path = temp_path("collective_rows.h5");
+  const hsize_t columns = 5;
+  const hsize_t rows = 3 * size_h() + 1;
+  const Datatype int64 = Datatype::int64();
+  const Datatype records = record_type();
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
+    Group root = file.root();
+    const std::vector<Block> mine = my_rows(columns);
+    const std::vector<std::int64_t> cells = packed_cells(mine, columns);
+    Dataset contiguous = root.create_dataset("contiguous", int64, {rows, columns});
+    EXPECT_EQ(contiguous.write(int64, mine, cells.data()), H5D_MPIO_CONTIGUOUS_COLLECTIVE);
+    Dataset history =
+        root.create_dataset("history", int64, {rows, columns}, like_result_tables(2, {columns}));
+    EXPECT_EQ(history.write(int64, mine, cells.data()), H5D_MPIO_CHUNK_COLLECTIVE);
+    // A rank without rows takes part in the collective transfer all the same.
+    const std::vector<Block> last = world_rank() == world_size() - 1
+                                        ? std::vector<Block>{row(rows - 1, columns)}
+                                        : std::vector<Block>{};
+    const std::vector<std::int64_t> last_cells = packed_cells(last, columns);
+    EXPECT_EQ(history.write(int64, last, last_cells.data()), H5D_MPIO_CHUNK_COLLECTIVE);
+    // Compound rows, as the result file's tables hold; memory and file types alike, since a
+    // conversion would break the transfer up.
+    Dataset table = root.create_dataset("table", records, {size_h()}, like_result_tables(1));
+    const Record record = record_of(world_rank());
+    EXPECT_EQ(table.write(records, {Block{{rank_h()}, {1}}}, &record), H5D_MPIO_CHUNK_COLLECTIVE);
+  });
+}
+
+TEST(CollectiveWrite, WholeArraysAreWrittenCollectively) {
+  const std::string path = temp_path("collective_whole.h5");
+  const std::vector<double> values = {1.5, 2.5, 3.5, 4.5};
+  const Datatype float64 = Datatype::float64();
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
+    Group root = file.root();
+    const double* data = world_rank() == 0 ? values.data() : nullptr;
+    Dataset contiguous = root.create_dataset("contiguous", float64, {4});
+    EXPECT_EQ(contiguous.write_all(float64, data), H5D_MPIO_CONTIGUOUS_COLLECTIVE);
+    Dataset chunked = root.create_dataset("chunked", float64, {4}, like_result_tables(4));
+    EXPECT_EQ(chunked.write_all(float64, data), H5D_MPIO_CHUNK_COLLECTIVE);
+  });
+}
+
+// The check above can tell: the same writes made independently, or to a serial file, are
+// reported as such.
+TEST(CollectiveWrite, IndependentAndSerialWritesAreToldApart) {
+  const Datatype int64 = Datatype::int64();
+  const std::int64_t mine = 7 + world_rank();
+  use_and_close(File::create(temp_path("independent.h5"), MPI_COMM_WORLD), [&](File& file) {
+    Dataset values = file.root().create_dataset("values", int64, {size_h()});
+    EXPECT_EQ(values.write(int64, {Block{{rank_h()}, {1}}}, &mine, Transfer::independent),
+              H5D_MPIO_NO_COLLECTIVE);
+  });
+  File serial = File::create_serial(rank_path("serial_write"));
+  Dataset values = serial.root().create_dataset("values", int64, {1});
+  EXPECT_EQ(values.write_all(int64, &mine), H5D_MPIO_NO_COLLECTIVE);
+}
+
 // ---- attributes ---------------------------------------------------------------------------
 
 void write_every_kind(levelforge::h5::Object& object, const std::string& tag) {

@@ -185,11 +185,15 @@ class Dataset : public Object {
   [[nodiscard]] Datatype datatype() const;
   void set_extent(const std::vector<hsize_t>& dims);  // collective on a parallel file
 
-  void write(const Datatype& memory_type, const std::vector<Block>& selection, const void* data,
-             Transfer transfer = Transfer::collective);
+  // The writes return what HDF5 did on this rank (H5Pget_mpio_actual_io_mode): a
+  // collective request can fall back to independent I/O without an error, and
+  // H5D_MPIO_NO_COLLECTIVE is what a serial file, an independent write or an empty dataset
+  // reports. Callers may ignore it; tests hold the collective writes to it.
+  H5D_mpio_actual_io_mode_t write(const Datatype& memory_type, const std::vector<Block>& selection,
+                                  const void* data, Transfer transfer = Transfer::collective);
   // Collective: writes the whole dataset from rank 0 of the file's communicator; the other
   // ranks take part without data and may pass nullptr. On a serial file it simply writes.
-  void write_all(const Datatype& memory_type, const void* data);
+  H5D_mpio_actual_io_mode_t write_all(const Datatype& memory_type, const void* data);
 
   void read(const Datatype& memory_type, const std::vector<Block>& selection, void* out,
             Transfer transfer = Transfer::independent) const;

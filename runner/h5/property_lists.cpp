@@ -15,6 +15,13 @@ Handle transfer_list(Transfer transfer) {
   return dxpl;
 }
 
+H5D_mpio_actual_io_mode_t actual_io_mode(const Handle& dxpl, const std::string& action) {
+  H5D_mpio_actual_io_mode_t mode = H5D_MPIO_NO_COLLECTIVE;
+  check(H5Pget_mpio_actual_io_mode(dxpl.id(), &mode),
+        [&] { return action + ": reading the MPI-IO mode HDF5 used"; });
+  return mode;
+}
+
 Handle mpio_access_list(MPI_Comm comm, const std::string& path) {
   auto context = [&] { return "setting up MPI-IO access to " + path; };
   Handle fapl = checked_handle(H5Pcreate(H5P_FILE_ACCESS), context);

@@ -14,6 +14,9 @@ namespace levelforge::h5 {
 // A dataset transfer list asking for a collective or an independent MPI-IO transfer.
 Handle transfer_list(Transfer transfer);
 
+// What HDF5 did with a transfer made with `dxpl` (H5Pget_mpio_actual_io_mode).
+H5D_mpio_actual_io_mode_t actual_io_mode(const Handle& dxpl, const std::string& action);
+
 // File access through MPI-IO over `comm`, with collective metadata reads and writes.
 Handle mpio_access_list(MPI_Comm comm, const std::string& path);
 

@@ -1,5 +1,6 @@
 // Writes, collective unless asked otherwise: HDF5 1.10 writes filtered (deflated) datasets
-// only collectively, and the result file's tables are filtered.
+// only collectively, and the result file's tables are filtered. Each write reports what
+// HDF5 actually did, since a collective request can fall back to independent I/O silently.
 #include <cstddef>
 
 #include "runner/h5/check.hpp"
@@ -8,11 +9,12 @@
 
 namespace levelforge::h5 {
 
-void Dataset::write(const Datatype& memory_type, const std::vector<Block>& selection,
-                    const void* data, Transfer transfer) {
+H5D_mpio_actual_io_mode_t Dataset::write(const Datatype& memory_type,
+                                         const std::vector<Block>& selection, const void* data,
+                                         Transfer transfer) {
   // An empty dataset has no storage to write to; every rank sees the same extent, so
   // every rank skips the collective call alike.
-  if (element_count() == 0) return;
+  if (element_count() == 0) return H5D_MPIO_NO_COLLECTIVE;
   const std::string action = "writing dataset " + describe();
   Spaces spaces = select(id(), selection, action);
   const std::size_t element_size = memory_type.size();
@@ -26,9 +28,10 @@ void Dataset::write(const Datatype& memory_type, const std::vector<Block>& selec
   Handle dxpl = transfer_list(transfer);
   check(H5Dwrite(id(), memory_type.id(), spaces.memory.id(), spaces.file.id(), dxpl.id(), data),
         [&] { return action; });
+  return actual_io_mode(dxpl, action);
 }
 
-void Dataset::write_all(const Datatype& memory_type, const void* data) {
+H5D_mpio_actual_io_mode_t Dataset::write_all(const Datatype& memory_type, const void* data) {
   const std::string action = "writing dataset " + describe();
   Handle file_space = checked_handle(H5Dget_space(id()), [&] { return action; });
   const bool contributes = rank_in_file(id(), describe()) == 0;
@@ -46,6 +49,7 @@ void Dataset::write_all(const Datatype& memory_type, const void* data) {
   check(H5Dwrite(id(), memory_type.id(), memory_space.id(), file_space.id(), dxpl.id(),
                  contributes ? data : &nothing),
         [&] { return action; });
+  return actual_io_mode(dxpl, action);
 }
 
 }  // namespace levelforge::h5
