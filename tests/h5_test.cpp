@@ -85,6 +85,14 @@ std::string error_of(Action&& action) {
 
 Block row(hsize_t index, hsize_t columns) { return Block{{index, 0}, {1, columns}}; }
 
+// Hands a parallel file to `body`, then closes it: collectively, once the objects `body`
+// opened are gone, as the one collective call of a File (its destructor never closes one).
+template <class Body>
+void use_and_close(File file, Body&& body) {
+  std::forward<Body>(body)(file);
+  file.close();
+}
+
 // ---- Handle -------------------------------------------------------------------------------
 
 TEST(Handle, CopyTakesAReferenceThatOutlivesTheOriginal) {
@@ -133,14 +141,15 @@ TEST(Handle, AssignmentDropsTheOldObject) {
 }
 
 TEST(Handle, CopiedGroupStaysUsableAfterTheOriginalIsGone) {
-  File file = File::create(rank_path("handles"), MPI_COMM_SELF);
-  auto original = std::make_unique<Group>(file.root().create_group("kept"));
-  Group copy = *original;
-  original.reset();
-  EXPECT_TRUE(H5Iis_valid(copy.id()) > 0);
-  copy.write_attribute("still", std::int64_t{7});
-  EXPECT_EQ(copy.read_int_attribute("still"), 7);
-  EXPECT_EQ(copy.path(), "/kept");
+  use_and_close(File::create(rank_path("handles"), MPI_COMM_SELF), [](File& file) {
+    auto original = std::make_unique<Group>(file.root().create_group("kept"));
+    Group copy = *original;
+    original.reset();
+    EXPECT_TRUE(H5Iis_valid(copy.id()) > 0);
+    copy.write_attribute("still", std::int64_t{7});
+    EXPECT_EQ(copy.read_int_attribute("still"), 7);
+    EXPECT_EQ(copy.path(), "/kept");
+  });
 }
 
 // ---- parallel writes ----------------------------------------------------------------------
@@ -169,8 +178,7 @@ TEST(ParallelWrite, RowsOfEveryRankIntoAChunkedDeflatedDataset) {
   const hsize_t columns = 5;
   const hsize_t rows = 3 * size_h() + 1;
   const Datatype int64 = Datatype::int64();
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     Group ga = file.root().create_group("ga");
     DatasetOptions options;
     options.chunk = {2, columns};  // chunks straddle ranks: HDF5 merges their pieces
@@ -190,17 +198,17 @@ TEST(ParallelWrite, RowsOfEveryRankIntoAChunkedDeflatedDataset) {
     history.write(int64, extra, last_rank ? extra_cells.data() : nullptr);
     // No rank contributes, yet the collective call completes.
     history.write(int64, {}, nullptr);
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
 
-  {  // Read back in parallel, in the same scrambled block order.
-    File file = File::open(path, MPI_COMM_WORLD, Access::read_only);
+  // Read back in parallel, in the same scrambled block order.
+  use_and_close(File::open(path, MPI_COMM_WORLD, Access::read_only), [&](File& file) {
     const Dataset history = file.root().open_dataset("ga/history");
     const std::vector<Block> mine = my_rows(columns);
     std::vector<std::int64_t> back(3 * columns, -1);
     history.read(int64, mine, back.data(), Transfer::collective);
     EXPECT_EQ(back, packed_cells(mine, columns));
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
 
   if (world_rank() == 0) {
@@ -223,8 +231,7 @@ TEST(ParallelWrite, RowsNoRankWritesHoldTheFillValue) {
   const std::string path = temp_path("fill.h5");
   const Datatype int64 = Datatype::int64();
   const hsize_t rows = 2 * size_h();
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     DatasetOptions options;
     options.chunk = {2};
     const std::int64_t missing = -1;
@@ -240,7 +247,7 @@ TEST(ParallelWrite, RowsNoRankWritesHoldTheFillValue) {
         error_of([&] { file.root().create_dataset("odd", int64, {rows}, options); });
     EXPECT_NE(refused.find("a fill value of 4 bytes for elements of 8"), std::string::npos)
         << refused;
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
   if (world_rank() == 0) {
     File file = File::open_serial(path, Access::read_only);
@@ -266,14 +273,13 @@ TEST(ParallelWrite, InterleavedBlocksAreMatchedToTheRightElements) {
       for (hsize_t c = 0; c < 2; ++c) packed.push_back(value(r, half.start[1] + c));
     }
   }
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     Dataset tiles = file.root().create_dataset("tiles", int32, {4, width});
     tiles.write(int32, halves, packed.data(), Transfer::independent);
     std::vector<std::int32_t> back(packed.size(), -1);
     tiles.read(int32, halves, back.data());
     EXPECT_EQ(back, packed);
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
   if (world_rank() == 0) {
     File file = File::open_serial(path, Access::read_only);
@@ -288,8 +294,7 @@ TEST(ParallelWrite, UnlimitedDatasetGrowsWithSetExtent) {
   const std::string path = temp_path("growing.h5");
   const Datatype float64 = Datatype::float64();
   const hsize_t columns = 3;
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     DatasetOptions options;
     options.chunk = {4, columns};
     options.max_dims = {H5S_UNLIMITED, columns};
@@ -303,7 +308,7 @@ TEST(ParallelWrite, UnlimitedDatasetGrowsWithSetExtent) {
     EXPECT_EQ(log.dims(), (std::vector<hsize_t>{3 * size_h(), columns}));
     EXPECT_NE(error_of([&] { log.set_extent({1}); }).find("wrong number of dimensions"),
               std::string::npos);
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
   if (world_rank() == 0) {
     File file = File::open_serial(path, Access::read_only);
@@ -343,15 +348,14 @@ TEST(ParallelWrite, CompoundRecordsAndWriteAll) {
   const std::string path = temp_path("compound.h5");
   const Datatype type = record_type();
   const std::vector<double> constants = {1.5, 2.5, 3.5};
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     Dataset records = file.root().create_dataset("records", type, {size_h()});
     const Record mine = record_of(world_rank());
     records.write(type, {Block{{rank_h()}, {1}}}, &mine);
     Dataset fixed = file.root().create_dataset("constants", Datatype::float64(), {3});
     // Only rank 0's data is used.
     fixed.write_all(Datatype::float64(), world_rank() == 0 ? constants.data() : nullptr);
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
   if (world_rank() == 0) {
     File file = File::open_serial(path, Access::read_only);
@@ -374,6 +378,79 @@ TEST(ParallelWrite, CompoundRecordsAndWriteAll) {
     EXPECT_EQ(file.root().open_dataset("constants").read_all_as<double>(Datatype::float64()),
               constants);
   }
+}
+
+// ---- collective writes --------------------------------------------------------------------
+
+// The writes meant to be collective are the result file's (ResultFile::write_rows and
+// write_whole): rows of every rank into chunked, shuffled, deflated tables, and whole arrays
+// from rank 0. Where HDF5 cannot transfer collectively it falls back to independent I/O
+// without an error, so every rank checks the mode HDF5 says it used.
+DatasetOptions like_result_tables(hsize_t rows_per_chunk, std::vector<hsize_t> trailing = {}) {
+  DatasetOptions options;
+  options.chunk = {rows_per_chunk};
+  options.chunk.insert(options.chunk.end(), trailing.begin(), trailing.end());
+  options.deflate_level = 4;
+  options.shuffle = true;
+  return options;
+}
+
+TEST(CollectiveWrite, RowsOfEveryRankAreWrittenCollectively) {
+  const std::string path = temp_path("collective_rows.h5");
+  const hsize_t columns = 5;
+  const hsize_t rows = 3 * size_h() + 1;
+  const Datatype int64 = Datatype::int64();
+  const Datatype records = record_type();
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
+    Group root = file.root();
+    const std::vector<Block> mine = my_rows(columns);
+    const std::vector<std::int64_t> cells = packed_cells(mine, columns);
+    Dataset contiguous = root.create_dataset("contiguous", int64, {rows, columns});
+    EXPECT_EQ(contiguous.write(int64, mine, cells.data()), H5D_MPIO_CONTIGUOUS_COLLECTIVE);
+    Dataset history =
+        root.create_dataset("history", int64, {rows, columns}, like_result_tables(2, {columns}));
+    EXPECT_EQ(history.write(int64, mine, cells.data()), H5D_MPIO_CHUNK_COLLECTIVE);
+    // A rank without rows takes part in the collective transfer all the same.
+    const std::vector<Block> last = world_rank() == world_size() - 1
+                                        ? std::vector<Block>{row(rows - 1, columns)}
+                                        : std::vector<Block>{};
+    const std::vector<std::int64_t> last_cells = packed_cells(last, columns);
+    EXPECT_EQ(history.write(int64, last, last_cells.data()), H5D_MPIO_CHUNK_COLLECTIVE);
+    // Compound rows, as the result file's tables hold; memory and file types alike, since a
+    // conversion would break the transfer up.
+    Dataset table = root.create_dataset("table", records, {size_h()}, like_result_tables(1));
+    const Record record = record_of(world_rank());
+    EXPECT_EQ(table.write(records, {Block{{rank_h()}, {1}}}, &record), H5D_MPIO_CHUNK_COLLECTIVE);
+  });
+}
+
+TEST(CollectiveWrite, WholeArraysAreWrittenCollectively) {
+  const std::string path = temp_path("collective_whole.h5");
+  const std::vector<double> values = {1.5, 2.5, 3.5, 4.5};
+  const Datatype float64 = Datatype::float64();
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
+    Group root = file.root();
+    const double* data = world_rank() == 0 ? values.data() : nullptr;
+    Dataset contiguous = root.create_dataset("contiguous", float64, {4});
+    EXPECT_EQ(contiguous.write_all(float64, data), H5D_MPIO_CONTIGUOUS_COLLECTIVE);
+    Dataset chunked = root.create_dataset("chunked", float64, {4}, like_result_tables(4));
+    EXPECT_EQ(chunked.write_all(float64, data), H5D_MPIO_CHUNK_COLLECTIVE);
+  });
+}
+
+// The check above can tell: the same writes made independently, or to a serial file, are
+// reported as such.
+TEST(CollectiveWrite, IndependentAndSerialWritesAreToldApart) {
+  const Datatype int64 = Datatype::int64();
+  const std::int64_t mine = 7 + world_rank();
+  use_and_close(File::create(temp_path("independent.h5"), MPI_COMM_WORLD), [&](File& file) {
+    Dataset values = file.root().create_dataset("values", int64, {size_h()});
+    EXPECT_EQ(values.write(int64, {Block{{rank_h()}, {1}}}, &mine, Transfer::independent),
+              H5D_MPIO_NO_COLLECTIVE);
+  });
+  File serial = File::create_serial(rank_path("serial_write"));
+  Dataset values = serial.root().create_dataset("values", int64, {1});
+  EXPECT_EQ(values.write_all(int64, &mine), H5D_MPIO_NO_COLLECTIVE);
 }
 
 // ---- attributes ---------------------------------------------------------------------------
@@ -433,8 +510,7 @@ void write_variable_length_strings(hid_t object) {
 
 TEST(Attributes, EveryKindRoundTripsOnRootGroupAndDataset) {
   const std::string path = temp_path("attributes.h5");
-  {
-    File file = File::create(path, MPI_COMM_WORLD);
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
     Group root = file.root();
     Group group = root.create_group("settings");
     Dataset dataset = group.create_dataset("values", Datatype::uint8(), {4});
@@ -443,7 +519,7 @@ TEST(Attributes, EveryKindRoundTripsOnRootGroupAndDataset) {
     write_every_kind(dataset, "dataset");
     expect_every_kind(dataset, "dataset");  // also readable while open in parallel
     file.flush();
-  }
+  });
   MPI_Barrier(MPI_COMM_WORLD);
   if (world_rank() == 0) {
     File file = File::open_serial(path, Access::read_write);
@@ -491,51 +567,52 @@ TEST(Errors, CreateInAMissingDirectoryNamesThePath) {
 
 TEST(Errors, BadObjectsAndSelectionsAreReportedWithContext) {
   const std::string path = temp_path("errors.h5");
-  File file = File::create(path, MPI_COMM_WORLD);
-  Group root = file.root();
-  const std::string missing = error_of([&] { (void)root.open_dataset("missing"); });
-  const std::string prefix = "opening dataset '/missing' in " + path + ": ";
-  EXPECT_EQ(missing.rfind(prefix, 0), 0u) << missing;
-  EXPECT_GT(missing.size(), prefix.size()) << "no HDF5 message: " << missing;
-  EXPECT_EQ(missing.find("no HDF5 error details"), std::string::npos) << missing;
+  use_and_close(File::create(path, MPI_COMM_WORLD), [&](File& file) {
+    Group root = file.root();
+    const std::string missing = error_of([&] { (void)root.open_dataset("missing"); });
+    const std::string prefix = "opening dataset '/missing' in " + path + ": ";
+    EXPECT_EQ(missing.rfind(prefix, 0), 0u) << missing;
+    EXPECT_GT(missing.size(), prefix.size()) << "no HDF5 message: " << missing;
+    EXPECT_EQ(missing.find("no HDF5 error details"), std::string::npos) << missing;
 
-  EXPECT_NE(error_of([&] { (void)root.open_group("nope"); }).find("'/nope'"), std::string::npos);
-  EXPECT_NE(error_of([&] {
-              root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}, {}});
-            }).find("need a chunked layout"),
-            std::string::npos);
+    EXPECT_NE(error_of([&] { (void)root.open_group("nope"); }).find("'/nope'"), std::string::npos);
+    EXPECT_NE(error_of([&] {
+                root.create_dataset("bad", Datatype::int64(), {4}, {{}, 5, false, {}, {}});
+              }).find("need a chunked layout"),
+              std::string::npos);
 
-  const Datatype int64 = Datatype::int64();
-  Dataset small = root.create_dataset("small", int64, {4, 3});
-  const std::vector<std::int64_t> data(12, 1);
-  const std::string outside = error_of([&] {
-    small.write(int64, {Block{{3, 0}, {2, 3}}}, data.data());
+    const Datatype int64 = Datatype::int64();
+    Dataset small = root.create_dataset("small", int64, {4, 3});
+    const std::vector<std::int64_t> data(12, 1);
+    const std::string outside = error_of([&] {
+      small.write(int64, {Block{{3, 0}, {2, 3}}}, data.data());
+    });
+    EXPECT_NE(outside.find("writing dataset '/small' in " + path), std::string::npos) << outside;
+    EXPECT_NE(outside.find("outside the extent [4, 3]"), std::string::npos) << outside;
+    const std::string overlap = error_of([&] {
+      small.write(int64, {Block{{0, 0}, {2, 2}}, Block{{1, 1}, {2, 2}}}, data.data());
+    });
+    EXPECT_NE(overlap.find("overlap"), std::string::npos) << overlap;
+    const std::string wrong_rank = error_of([&] {
+      small.write(int64, {Block{{0}, {1}}}, data.data());
+    });
+    EXPECT_NE(wrong_rank.find("rank 2"), std::string::npos) << wrong_rank;
+    DatasetOptions deflated;
+    deflated.chunk = {2, 3};
+    deflated.deflate_level = 1;
+    Dataset packed = root.create_dataset("packed", int64, {4, 3}, deflated);
+    // HDF5 1.10 writes filtered datasets only collectively, even on a single rank.
+    const std::string independent =
+        error_of([&] { packed.write(int64, {row(0, 3)}, data.data(), Transfer::independent); });
+    EXPECT_NE(independent.find("writing dataset '/packed'"), std::string::npos) << independent;
+    EXPECT_NE(independent.find("independent"), std::string::npos) << independent;
+    EXPECT_NE(error_of([&] {
+                root.write_attribute("huge", std::uint64_t{1} << 63);
+              }).find("does not fit int64"),
+              std::string::npos);
+    std::vector<std::int64_t> out(12);
+    EXPECT_NE(error_of([&] { small.read(int64, {Block{{0, 3}, {1, 1}}}, out.data()); }), "");
   });
-  EXPECT_NE(outside.find("writing dataset '/small' in " + path), std::string::npos) << outside;
-  EXPECT_NE(outside.find("outside the extent [4, 3]"), std::string::npos) << outside;
-  const std::string overlap = error_of([&] {
-    small.write(int64, {Block{{0, 0}, {2, 2}}, Block{{1, 1}, {2, 2}}}, data.data());
-  });
-  EXPECT_NE(overlap.find("overlap"), std::string::npos) << overlap;
-  const std::string wrong_rank = error_of([&] {
-    small.write(int64, {Block{{0}, {1}}}, data.data());
-  });
-  EXPECT_NE(wrong_rank.find("rank 2"), std::string::npos) << wrong_rank;
-  DatasetOptions deflated;
-  deflated.chunk = {2, 3};
-  deflated.deflate_level = 1;
-  Dataset packed = root.create_dataset("packed", int64, {4, 3}, deflated);
-  // HDF5 1.10 writes filtered datasets only collectively, even on a single rank.
-  const std::string independent =
-      error_of([&] { packed.write(int64, {row(0, 3)}, data.data(), Transfer::independent); });
-  EXPECT_NE(independent.find("writing dataset '/packed'"), std::string::npos) << independent;
-  EXPECT_NE(independent.find("independent"), std::string::npos) << independent;
-  EXPECT_NE(error_of([&] {
-              root.write_attribute("huge", std::uint64_t{1} << 63);
-            }).find("does not fit int64"),
-            std::string::npos);
-  std::vector<std::int64_t> out(12);
-  EXPECT_NE(error_of([&] { small.read(int64, {Block{{0, 3}, {1, 1}}}, out.data()); }), "");
 }
 
 TEST(Errors, ParallelCloseWithObjectsOpenIsReported) {

@@ -382,7 +382,7 @@ RunSummary run_into(const BoundRun& run, const std::vector<PointFacts>& facts, R
   summary.stopped = context.stopped;
   summary.stop_signal = context.stop_signal;
   if (context.stopped) {
-    if (file) file->abandon();
+    if (file) file->discard();
     return summary;
   }
   const auto failures = context.failures.gather(comm);

@@ -10,6 +10,7 @@
 // (a rank without data passes an empty selection): even an "independent" transfer may need
 // metadata, which is read collectively. Writes default to collective transfers; HDF5 1.10
 // refuses independent writes to filtered (deflate/shuffle) datasets, even on one rank.
+// Closing a parallel file is collective too, and only close() does it (see File).
 #pragma once
 
 #include <hdf5.h>
@@ -187,11 +188,15 @@ class Dataset : public Object {
   [[nodiscard]] Datatype datatype() const;
   void set_extent(const std::vector<hsize_t>& dims);  // collective on a parallel file
 
-  void write(const Datatype& memory_type, const std::vector<Block>& selection, const void* data,
-             Transfer transfer = Transfer::collective);
+  // The writes return what HDF5 did on this rank (H5Pget_mpio_actual_io_mode): a
+  // collective request can fall back to independent I/O without an error, and
+  // H5D_MPIO_NO_COLLECTIVE is what a serial file, an independent write or an empty dataset
+  // reports. Callers may ignore it; tests hold the collective writes to it.
+  H5D_mpio_actual_io_mode_t write(const Datatype& memory_type, const std::vector<Block>& selection,
+                                  const void* data, Transfer transfer = Transfer::collective);
   // Collective: writes the whole dataset from rank 0 of the file's communicator; the other
   // ranks take part without data and may pass nullptr. On a serial file it simply writes.
-  void write_all(const Datatype& memory_type, const void* data);
+  H5D_mpio_actual_io_mode_t write_all(const Datatype& memory_type, const void* data);
 
   void read(const Datatype& memory_type, const std::vector<Block>& selection, void* out,
             Transfer transfer = Transfer::independent) const;
@@ -236,17 +241,19 @@ class Group : public Object {
 // file refuses to close while objects in it are open (HDF5's "semi" close degree), which
 // keeps the collective close at the same point on every rank.
 //
-// Closing a parallel file is collective, and the destructor closes like close(). On an
-// error path, where the other ranks may never reach the close (and after a failed write,
-// where closing crashes HDF5), the owner calls abandon() first: the job is about to be
-// aborted, and waiting for the others would turn the error into a hang.
+// One rule for collective resources (as mpi::Counters): close() is the one collective call,
+// and the destructor never is. A serial file closes with its last reference; a parallel
+// file not closed by close() is left open to the job's abort, since a destructor reached
+// without close() is on an error path, where the other ranks may never reach the close
+// (and after a failed write closing crashes HDF5): waiting for them would turn the error
+// into a hang. So every success path calls close() (ResultFile::commit does).
 class File {
  public:
   File(File&&) noexcept = default;
-  File& operator=(File&&) noexcept = default;
+  File& operator=(File&& other) noexcept;
   File(const File&) = delete;
   File& operator=(const File&) = delete;
-  ~File() = default;
+  ~File();
 
   // Collective over `comm`; truncates an existing file.
   static File create(const std::string& path, MPI_Comm comm);
@@ -270,18 +277,22 @@ class File {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] Group root() const;
   void flush();
-  // Drops this File's reference (closing the file when it was the last) and reports errors;
-  // the destructor does the same silently. After a successful close the File is invalid;
-  // after a failed one it still holds its reference.
+  // Collective on a parallel file. Drops this File's reference (closing the file when it
+  // was the last) and reports errors. After a successful close the File is invalid; after a
+  // failed one it still holds its reference.
   void close();
-  // Drops the reference without closing: see above. The File is invalid afterwards.
-  void abandon() noexcept { (void)handle_.release(); }
+  // Gives the file up without closing it, also a serial one: HDF5 keeps it open until the
+  // process ends. For a file beyond saving on an error path. The File is invalid afterwards.
+  void leave_open() noexcept;
 
  private:
-  File(Handle handle, std::string path) : handle_(std::move(handle)), path_(std::move(path)) {}
+  enum class Driver { serial, mpio };
+  File(Handle handle, std::string path, Driver driver = Driver::serial)
+      : handle_(std::move(handle)), path_(std::move(path)), driver_(driver) {}
 
   Handle handle_;
   std::string path_;
+  Driver driver_ = Driver::serial;
 };
 
 }  // namespace levelforge::h5

@@ -139,12 +139,12 @@ void ResultFile::commit() {
 }
 
 void ResultFile::remove_after_error() noexcept {
-  if (file_) file_->abandon();
+  if (file_) file_->leave_open();
   std::error_code ignored;
   std::filesystem::remove(partial_path(final_path_), ignored);
 }
 
-void ResultFile::abandon() {
+void ResultFile::discard() {
   if (file_) file_->close();
   comm_.barrier();
   if (comm_.rank() == 0) {

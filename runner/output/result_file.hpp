@@ -3,7 +3,8 @@
 // temporary name and renamed into place only once complete, so an interrupted or failed run
 // never leaves a file that looks finished. Only the writers (output_writers.hpp) open it;
 // every call below is made by all ranks alike, and the others send their rows and skip the
-// HDF5 calls.
+// HDF5 calls. commit() or discard() end it collectively; left without either (an error
+// path), its destructor makes no collective call, as h5::File's never does.
 
 #include <cstddef>
 #include <optional>
@@ -75,12 +76,12 @@ class ResultFile {
   // Collective: marks the file complete, closes it and renames it to its final path.
   void commit();
   // Collective: closes the file and deletes it (the run stopped for a checkpoint).
-  void abandon();
+  void discard();
   // This rank's error path, where the others may be anywhere: the `.partial` file goes. It
   // is worthless (a resume writes it again from the checkpoint), and on a full disk it
-  // holds the space a resume needs. The file is abandoned, left to the job's abort: the
-  // other ranks may never reach a collective close, and a close after a failed write
-  // crashes HDF5.
+  // holds the space a resume needs. The file is left open (h5::File::leave_open) to the
+  // job's abort: the other ranks may never reach a collective close, and a close after a
+  // failed write crashes HDF5.
   void remove_after_error() noexcept;
 
   [[nodiscard]] const std::string& final_path() const { return final_path_; }
