@@ -12,7 +12,7 @@
 #include "runner/config/experiment.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/kernel_registry.hpp"
-#include "runner/engine/memory_estimate.hpp"
+#include "runner/drivers/memory_estimate.hpp"
 
 namespace levelforge::cli {
 
