@@ -21,8 +21,10 @@ config::Experiment collatz_run(const std::string& exhaustive) {
 
 ChunkPlan plan_of(const config::Experiment& experiment) {
   PointFacts facts;
-  facts.index_count =
-      find_kernel("collatz")->binding<ExhaustiveSpec>()->make(experiment.points[0].params)->index_count();
+  facts.index_count = find_kernel("collatz")
+                          ->binding<ExhaustiveSpec>()
+                          ->make(experiment.points[0].params)
+                          ->index_count();
   return {experiment, {facts}};
 }
 

@@ -178,9 +178,9 @@ Record TiltMaze::top_record(std::size_t id, std::uint64_t index) const {
   }
   const auto config = static_cast<std::uint32_t>(index);
   if (id == hardest) {
-    four::Summary summary{};
-    four::summarize_many(config, {&summary, 1});
-    return single_record(config, summary);
+    four::Summary maze{};
+    four::summarize_many(config, {&maze, 1});
+    return single_record(config, maze);
   }
   four::PairSummary pair{};
   four::hardest_pairs_many(config, {&pair, 1});

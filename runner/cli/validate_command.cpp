@@ -10,9 +10,9 @@
 #include "runner/cli/commands.hpp"
 #include "runner/cli/experiment_input.hpp"
 #include "runner/config/experiment.hpp"
+#include "runner/drivers/memory_estimate.hpp"
 #include "runner/drivers/run.hpp"
 #include "runner/engine/kernel_registry.hpp"
-#include "runner/drivers/memory_estimate.hpp"
 
 namespace levelforge::cli {
 
