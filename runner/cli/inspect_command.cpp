@@ -16,6 +16,7 @@
 #include "runner/checkpoint/verified_result.hpp"
 #include "runner/cli/commands.hpp"
 #include "runner/config/suggest.hpp"
+#include "runner/drivers/driver.hpp"
 #include "runner/drivers/driver_list.hpp"
 #include "runner/drivers/summary_text.hpp"
 #include "runner/engine/kernel_registry.hpp"
