@@ -54,7 +54,14 @@ TEST(RunnerErrors, CarryTheExitCodeAndWhetherEveryRankRaisesThem) {
 TEST(RunnerErrors, AKernelsErrorsAreNotRunnerErrors) {
   static_assert(!std::is_base_of_v<Error, KernelError>);
   static_assert(!std::is_base_of_v<Error, PuzzleInputError>);
-  SUCCEED();
+  // What `attempt` catches as a std::exception is a runner error only where it derives from
+  // Error: a kernel's own error is not.
+  const KernelError kernel("a kernel's own");
+  const std::exception& thrown = kernel;
+  EXPECT_EQ(dynamic_cast<const Error*>(&thrown), nullptr);
+  const h5::IoError runner("the runner's own");
+  const std::exception& raised = runner;
+  EXPECT_NE(dynamic_cast<const Error*>(&raised), nullptr);
 }
 
 // A DriverContext of one sweep task, without output, for `attempt` alone.
