@@ -131,7 +131,7 @@ TEST(KernelRegistry, KernelsAddedAfterTheRegistryWasReadAreRefused) {
   KernelEntry late;
   late.name = "late";
   const auto message =
-      testing::error_message<std::logic_error>([&] { add_kernel(std::move(late)); });
+      testing::error_message<std::logic_error>([&] { add_kernel(std::move(late), "tests"); });
   EXPECT_NE(message.find("kernel 'late' added after the registry was read"), std::string::npos)
       << message;
   EXPECT_EQ(find_kernel("late"), nullptr);
@@ -147,7 +147,17 @@ TEST(KernelRegistry, NamesAreUniqueAndEveryKernelServesADriver) {
   EXPECT_GE(names.size(), 3U);
 }
 
-// Each in-tree kernel's code is its own folder's (and kernels/api's): the test kernels share
+// Listed by name, whatever order the linker gave the registering objects' initializers.
+TEST(KernelRegistry, KernelsAreListedByName) {
+  std::vector<std::string> names;
+  for (const auto& kernel : registered_kernels()) names.push_back(kernel.name);
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  EXPECT_EQ(names.front(), "collatz");
+  EXPECT_EQ(names.back(), "tiltmaze");
+}
+
+// Each built-in kernel's code is its own folder's (and kernels/api's), set by the source
+// levelforge_kernel_code generated into its registration library: the test kernels share
 // kernels/testing, the games each have their own; a run's identity names its kernel's.
 TEST(KernelRegistry, EveryKernelHasTheCodeIdentityOfItsFolder) {
   std::set<std::string> game_sources;
@@ -164,8 +174,9 @@ TEST(KernelRegistry, EveryKernelHasTheCodeIdentityOfItsFolder) {
   }
   EXPECT_EQ(find_kernel("onemax")->code.sources, find_kernel("faulty")->code.sources);
   EXPECT_EQ(game_sources.size(), 5U);
-  EXPECT_FALSE(in_tree_kernel_code("no such kernel").has_value());
-  EXPECT_EQ(added_kernel_code().sources, "unknown") << "no levelforge_add_executable here";
+  EXPECT_EQ(find_kernel("match3")->code.sources,
+            kernel_code("levelforge_match3_registration").sources);
+  EXPECT_EQ(kernel_code("no such library").sources, "unknown");
 }
 
 TEST(KernelRegistry, EveryParameterDefaultLiesInsideItsDeclaredRange) {

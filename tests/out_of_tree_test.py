@@ -76,6 +76,7 @@ class OutOfTree(TempDirTest):
         prefix, build, source = self.path("prefix"), self.path("build"), self.path("source")
         self.run_ok("cmake", "--install", BUILD_DIR, "--prefix", prefix)
         self.assertTrue(os.access(os.path.join(prefix, "bin", "levelforge"), os.X_OK))
+        self.check_only_the_public_headers_are_installed(os.path.join(prefix, "include", "levelforge"))
 
         # A copy, which the researcher edits below.
         shutil.copytree(EXAMPLE, source)
@@ -113,6 +114,20 @@ class OutOfTree(TempDirTest):
         with open(os.path.join(report, "index.html"), encoding="utf-8") as index:
             self.assertIn("Board difficulty", index.read())
         self.check_an_edited_kernel_is_other_code(source, build, tiles)
+
+    def check_only_the_public_headers_are_installed(self, include):
+        """The kernel API and the registration header; of the runner only what those include,
+        under detail/, never the rest of it (the HDF5, MPI and checkpoint layers)."""
+        installed = sorted(os.path.relpath(os.path.join(folder, name), include)
+                           for folder, _, names in os.walk(include) for name in names)
+        api = sorted(os.path.join("kernels", "api", name)
+                     for name in os.listdir(os.path.join(ROOT, "kernels", "api")) if name.endswith(".hpp"))
+        public = [path for path in installed if not path.startswith("detail/")]
+        self.assertEqual(public, sorted(api + ["runner/engine/register_kernel.hpp"]))
+        detail = [path for path in installed if path.startswith("detail/")]
+        self.assertIn("detail/runner/engine/describe_kernel.hpp", detail)
+        for private in ("runner/h5/", "runner/mpi/", "runner/checkpoint/", "runner/output/", "kernels/match3/"):
+            self.assertEqual([path for path in installed if private in path], [], private)
 
     def check_an_edited_kernel_is_other_code(self, source, build, tiles):
         """A run stopped, the kernel edited and rebuilt: its checkpoint is the old code's and is

@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/all.hpp"
+#include "kernels/testing/collatz.hpp"
+#include "kernels/testing/faulty.hpp"
+#include "kernels/testing/onemax.hpp"
 #include "tests/error_message.hpp"
 
 namespace levelforge {

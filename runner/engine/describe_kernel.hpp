@@ -1,8 +1,7 @@
 #pragma once
 // The runner's entry for a kernel type: what it claims, and only that (kernels/api/
-// concepts.hpp, capabilities_hold), with its binding to each driver it offers. The
-// registry describes the kernels of kernels/all.hpp with it, and LEVELFORGE_REGISTER_KERNEL
-// (runner/engine/register_kernel.hpp) a kernel built out of the tree.
+// concepts.hpp, capabilities_hold), with its binding to each driver it offers.
+// LEVELFORGE_REGISTER_KERNEL (runner/engine/register_kernel.hpp) describes every kernel with it.
 
 #include <memory>
 #include <stdexcept>

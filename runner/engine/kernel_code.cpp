@@ -1,14 +1,16 @@
 #include "runner/engine/kernel_code.hpp"
 
+#include <functional>
+#include <map>
 #include <utility>
 
 namespace levelforge {
 
 namespace {
 
-std::optional<KernelCode>& added_code() {
-  static std::optional<KernelCode> code;
-  return code;
+std::map<std::string, KernelCode, std::less<>>& library_codes() {
+  static std::map<std::string, KernelCode, std::less<>> codes;
+  return codes;
 }
 
 }  // namespace
@@ -17,13 +19,15 @@ std::string KernelCode::identity() const { return "sources " + sources + ", vers
 
 std::string KernelCode::commit_text() const { return dirty ? commit + "-dirty" : commit; }
 
-bool set_added_kernel_code(KernelCode code) {
-  added_code() = std::move(code);
+bool set_kernel_code(std::string_view library, KernelCode code) {
+  library_codes().insert_or_assign(std::string(library), std::move(code));
   return true;
 }
 
-KernelCode added_kernel_code() {
-  return added_code().value_or(KernelCode{"unknown", "unknown", false, "unknown"});
+KernelCode kernel_code(std::string_view library) {
+  const auto& codes = library_codes();
+  auto found = codes.find(library);
+  return found == codes.end() ? KernelCode{"unknown", "unknown", false, "unknown"} : found->second;
 }
 
 }  // namespace levelforge

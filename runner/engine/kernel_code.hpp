@@ -1,11 +1,11 @@
 #pragma once
 // What code a kernel is: its version, the git commit and uncommitted changes of its sources,
-// and the hash of its source files, read at build time (cmake/write_kernel_code.cmake) for
-// the kernels of kernels/ and for those levelforge_add_executable links from out of the
-// tree. A run's identity holds its kernel's (run_identity.hpp): a kernel edited and rebuilt
-// is other code, and its checkpoints and results are not this build's to resume or merge.
+// and the hash of its source files, read at every build of its library
+// (levelforge_kernel_code, cmake/levelforge_add_executable.cmake), the built-in kernels' and a
+// researcher's alike. A run's identity holds its kernel's (run_identity.hpp): a kernel edited
+// and rebuilt is other code, and its checkpoints and results are not this build's to resume
+// or merge.
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,14 +24,11 @@ struct KernelCode {
   [[nodiscard]] std::string commit_text() const;
 };
 
-// The code of an in-tree kernel (generated), nullopt for a name kernels/ does not declare.
-std::optional<KernelCode> in_tree_kernel_code(std::string_view kernel);
-
-// The code of the kernels registered from out of the tree (LEVELFORGE_REGISTER_KERNEL),
-// set by the source levelforge_add_executable generates; returns true.
-bool set_added_kernel_code(KernelCode code);
-// That code, or one whose every field says "unknown" when the executable was linked
-// without levelforge_add_executable.
-KernelCode added_kernel_code();
+// The code of the kernel library `library`, set at static initialization by the source
+// levelforge_kernel_code generates into it; returns true.
+bool set_kernel_code(std::string_view library, KernelCode code);
+// That code, or one whose every field says "unknown" for a library built without
+// levelforge_kernel_code.
+KernelCode kernel_code(std::string_view library);
 
 }  // namespace levelforge

@@ -4,23 +4,16 @@
 #include <stdexcept>
 #include <utility>
 
-#include "kernels/all.hpp"
 #include "runner/drivers/driver_list.hpp"
-#include "runner/engine/describe_kernel.hpp"
 
 namespace levelforge {
 
 namespace {
 
-template <class... Ks>
-std::vector<KernelEntry> describe_all(kernels::KernelList<Ks...> /*list*/) {
-  return {describe<Ks>()...};
-}
-
-// The kernels registered from outside the tree (LEVELFORGE_REGISTER_KERNEL), in the order
-// their static initializers ran; read once, by the first registered_kernels().
+// The kernels registered (LEVELFORGE_REGISTER_KERNEL), each with its library's name, in the
+// order their static initializers ran; read once, by the first registered_kernels().
 struct AddedKernels {
-  std::vector<KernelEntry> entries;
+  std::vector<std::pair<KernelEntry, std::string>> entries;
   bool read = false;
 };
 
@@ -42,37 +35,32 @@ std::vector<std::string> KernelEntry::drivers() const {
   return names;
 }
 
-bool add_kernel(KernelEntry entry) {
+bool add_kernel(KernelEntry entry, std::string_view library) {
   auto& added = added_kernels();
   if (added.read)
     throw std::logic_error("kernel '" + entry.name +
                            "' added after the registry was read: register kernels with "
                            "LEVELFORGE_REGISTER_KERNEL, at static initialization");
-  added.entries.push_back(std::move(entry));
+  added.entries.emplace_back(std::move(entry), std::string(library));
   return true;
 }
 
 const std::vector<KernelEntry>& registered_kernels() {
   static const std::vector<KernelEntry> entries = [] {
-    auto all = describe_all(kernels::Registered{});
-    for (auto& entry : all) {
-      auto code = in_tree_kernel_code(entry.name);
-      if (!code) {
-        throw std::logic_error("kernel '" + entry.name +
-                               "' has no code identity: declare it with levelforge_kernel_code "
-                               "in its folder's CMakeLists.txt (cmake/kernel_code.cmake)");
-      }
-      entry.code = std::move(*code);
-    }
     auto& added = added_kernels();
     added.read = true;
-    for (auto& entry : added.entries) {
-      entry.code = added_kernel_code();
-      if (std::any_of(all.begin(), all.end(),
-                      [&](const KernelEntry& known) { return known.name == entry.name; }))
-        throw std::logic_error("two kernels are registered under the name '" + entry.name + "'");
+    std::vector<KernelEntry> all;
+    for (auto& [entry, library] : added.entries) {
+      entry.code = kernel_code(library);
       all.push_back(std::move(entry));
     }
+    // By name: the order in which static initializers ran is the linker's, not ours.
+    std::sort(all.begin(), all.end(),
+              [](const KernelEntry& a, const KernelEntry& b) { return a.name < b.name; });
+    auto twin = std::adjacent_find(all.begin(), all.end(),
+                                   [](const auto& a, const auto& b) { return a.name == b.name; });
+    if (twin != all.end())
+      throw std::logic_error("two kernels are registered under the name '" + twin->name + "'");
     return all;
   }();
   return entries;

@@ -1,6 +1,6 @@
 #pragma once
-// What the runner knows of each registered kernel, generated from the kernel types in
-// kernels/all.hpp: their declarations feed `levelforge kernels`, config validation and
+// What the runner knows of each registered kernel (LEVELFORGE_REGISTER_KERNEL, in
+// register_kernel.hpp): their declarations feed `levelforge kernels`, config validation and
 // the drivers' bindings (the factories of the type-erased models).
 
 #include <any>
@@ -77,12 +77,13 @@ struct KernelEntry {
   [[nodiscard]] std::vector<std::string> drivers() const;
 };
 
-// The kernels of kernels/all.hpp, then those added with add_kernel. Throws std::logic_error
-// when two share a name.
+// The kernels added with add_kernel, by name, each with its library's code. Throws
+// std::logic_error when two share a name.
 const std::vector<KernelEntry>& registered_kernels();
-// Adds a kernel built outside kernels/ (LEVELFORGE_REGISTER_KERNEL calls it during static
-// initialization); returns true. Throws std::logic_error once the registry has been read.
-bool add_kernel(KernelEntry entry);
+// Adds a kernel of the kernel library `library` (LEVELFORGE_REGISTER_KERNEL calls it during
+// static initialization); returns true. Throws std::logic_error once the registry has been
+// read.
+bool add_kernel(KernelEntry entry, std::string_view library);
 // nullptr when no kernel has that name.
 const KernelEntry* find_kernel(std::string_view name);
 
