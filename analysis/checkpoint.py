@@ -115,11 +115,10 @@ class RunInProgress:
         # the run's own tables from the manifest, the per-task ones from the segments.
         self._arrays = {layout[3]: _unpack(manifest[key], layout)
                         for key, layout in self._layouts.items() if key in manifest}
-        self._groups = {}
-        if "measure_names" in manifest:
-            names = bytes(manifest["measure_names"]).split(b"\0")[:-1]
-            measures = [name.decode() for name in names]
-            self._groups["qd"] = types.SimpleNamespace(attrs={"measures": measures})
+        # The driver's groups' attributes that the manifest holds (a QD run's measures).
+        groups = getattr(module(self.driver), "checkpoint_groups", lambda found: {})
+        self._groups = {name: types.SimpleNamespace(attrs=attrs)
+                        for name, attrs in groups(manifest).items()}
         self._read_segments(retry_session, {key: layout for key, layout in self._layouts.items()
                                             if layout[3] is not None and key not in manifest
                                             and key != "task_rows"})

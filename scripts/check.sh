@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 cd "$LEVELFORGE_ROOT"
 # Debian's flake8 (python3-flake8, scripts/setup.sh) under Debian's Python, which runs the
-# tests (9 s of wall for 44 files on the shared 2-core VM, 2026-12-07).
+# tests.
 mapfile -t python < <(git ls-files 'analysis/*.py' 'tests/*.py' 'scripts/*.py')
 /usr/bin/python3 -m flake8 "${python[@]}"
 echo "check: flake8 clean on ${#python[@]} files"

@@ -8,8 +8,9 @@ source it includes. A header that is the first include of a source is checked by
 source; any other is compiled as the only line of a translation unit, with the command of a
 source in its folder (or the nearest folder above with one, else the command with the most
 include folders), so a header that needs another included before it fails. Sources the build
-generates are left out. Exit 1 naming each file that does not compile, with the compiler's
-first errors. Cost: about 1 s of CPU per source (2026-12-07).
+generates are left out, and so is the first source of each unity batch, which the build
+compiled with nothing before it. Exit 1 naming each file that does not compile, with the compiler's
+first errors. Cost: about 1 s of CPU per source.
 """
 
 import json
@@ -55,12 +56,16 @@ def commands(build, root, headers):
     for entry in entries:
         if "/Unity/" not in entry["file"]:
             continue
-        for source in unity_sources(entry["file"]):
+        for position, source in enumerate(unity_sources(entry["file"])):
             if not source.startswith(root + "/") or source.startswith(build + "/"):
                 continue
             by_folder.setdefault(os.path.dirname(source),
                                  (entry["directory"], entry["command"], entry["file"]))
             checked_first.add(first_include(source, root))
+            # A batch's first source has nothing before it in the unity file: the build that
+            # wrote these commands compiled it alone already.
+            if position == 0:
+                continue
             yield source, entry["directory"], syntax_only(entry["command"], entry["file"],
                                                           source), None
     widest = max(by_folder.values(), key=lambda found: found[1].count(" -I"))

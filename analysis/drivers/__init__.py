@@ -14,7 +14,9 @@ per driver: analysis/drivers/NAME.py holds what is the driver's own.
 - Its figures: `figures(report, kernel_module)`, drawn before the kernel's own.
 - Its netCDF export: `variables(run, joined)` (per-task variables), `point_variables(run,
   by_sweep)` (per-point ones) and `run_variables(run)` (the whole run's).
-- `UNIT`: what its checkpoint counts (`task`, or `chunk`).
+- `UNIT`: what its checkpoint counts (`task`, or `chunk`). Optional: `checkpoint_groups(
+  manifest)`, the {group: attributes} of the result file that its checkpoint's manifest
+  holds, for reading a run in progress.
 
 A new driver is one module here and its name in DRIVERS.
 """

@@ -18,6 +18,15 @@ RESULTS_WHAT = "the final archive's numbers"
 UNIT = "task"
 
 
+def checkpoint_groups(manifest):
+    """{group: attributes} of the result file that a checkpoint's manifest holds: /qd's
+    measure names, which qd_measures reads."""
+    if "measure_names" not in manifest:
+        return {}
+    names = bytes(manifest["measure_names"]).split(b"\0")[:-1]
+    return {"qd": {"measures": [name.decode() for name in names]}}
+
+
 @register_driver("qd", (*TABLES, "qd_levels"))
 class QdTables(DriverTables):
     """A QD run's tables: qd_history, qd_archive, qd_measures, qd_levels."""
