@@ -38,6 +38,10 @@ class Error : public std::runtime_error {
   [[nodiscard]] bool alike_on_every_rank() const noexcept {
     return raised_ == Raised::alike_on_every_rank;
   }
+  // Raised within one unit of work (DriverContext::attempt), which this rank or its group runs
+  // alone: the other ranks do not raise it and would wait for this one in their next
+  // collective, so main() must end the job, whatever the error's kind.
+  void raised_by_this_rank_alone() noexcept { raised_ = Raised::on_some_ranks; }
 
  private:
   int exit_code_;

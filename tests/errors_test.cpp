@@ -2,7 +2,8 @@
 // exit code and the reach main() reports it with, a kernel's errors are none of them, and
 // DriverContext::attempt records a kernel's exception as its task's failure (or ends the run
 // with a TaskError naming the task) while every runner error thrown inside the kernel call,
-// an HDF5 one included, passes through as it was.
+// an HDF5 one included, passes through with its type and exit code, as raised by that rank
+// alone.
 #include "runner/errors.hpp"
 
 #include <gtest/gtest.h>
@@ -118,6 +119,29 @@ TEST_F(AttemptTest, ARunnerErrorInsideAKernelCallIsNoFailureOfTheTask) {
     EXPECT_THROW((void)attempting.attempt(0, [] { throw config::ConfigError("bad key"); }),
                  config::ConfigError);
   }
+}
+
+// One rank's unit of work raising what is otherwise raised alike on every rank (a config or
+// checkpoint refusal): the other ranks are running other units and will not raise it, so main()
+// must abort the job rather than return on this rank and leave them waiting in a collective.
+TEST_F(AttemptTest, AnErrorRaisedInsideAUnitIsThisRanksAlone) {
+  auto attempting = context("record");
+  try {
+    (void)attempting.attempt(0, [] { throw config::ConfigError("bad key"); });
+    ADD_FAILURE() << "the config error was swallowed";
+  } catch (const config::ConfigError& error) {
+    EXPECT_FALSE(error.alike_on_every_rank());
+    EXPECT_EQ(error.exit_code(), exit_usage);
+    EXPECT_STREQ(error.what(), "bad key");
+  }
+  try {
+    (void)attempting.attempt(0, [] { throw CheckpointError("segment lost"); });
+    ADD_FAILURE() << "the checkpoint error was swallowed";
+  } catch (const CheckpointError& error) {
+    EXPECT_FALSE(error.alike_on_every_rank());
+  }
+  // Outside a unit the same error is still every rank's.
+  EXPECT_TRUE(config::ConfigError("bad key").alike_on_every_rank());
 }
 
 }  // namespace

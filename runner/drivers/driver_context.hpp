@@ -139,7 +139,8 @@ struct DriverContext {
 
   // Runs `call`, a kernel call of `task`. Returns the kernel's message when it throws and
   // the run records failures; throws TaskError naming the task when it does not. Errors of
-  // the runner itself (levelforge::Error: MPI, HDF5, checkpoints) pass through.
+  // the runner itself (levelforge::Error: MPI, HDF5, checkpoints) pass through, as raised by
+  // this rank alone: no other rank runs this unit.
   // `place()` narrows the task down in that message (", indices 0 to 999"); it is called
   // only when the kernel threw.
   template <class Call, class Place = std::string (*)()>
@@ -148,7 +149,8 @@ struct DriverContext {
     try {
       std::forward<Call>(call)();
       return std::nullopt;
-    } catch (const Error&) {
+    } catch (Error& error) {
+      error.raised_by_this_rank_alone();
       throw;
     } catch (const std::exception& error) {
       if (!experiment.record_failures) {
