@@ -22,7 +22,7 @@ def describe(args):
         for name in ("tasks", *drivers.listed_tables(run)):
             frame = getattr(run, name)
             print(f"{name}: {frame.shape[0]} rows x {frame.shape[1]} columns: {', '.join(map(str, frame.columns))}")
-        for line in getattr(drivers.module(run.driver), "describe_lines", lambda run: [])(run):
+        for line in drivers.hook(run.driver, "describe_lines", [])(run):
             print(line)
 
 

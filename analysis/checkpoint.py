@@ -106,7 +106,7 @@ class RunInProgress:
         self.kernel = self.config.get("kernel")
         self.builds = _text(manifest.get("builds", b""))
         self.sessions = int(manifest["session"][0]) + 1
-        from .drivers import module
+        from .drivers import hook, module
         self.unit = module(self.driver).UNIT
         retry_session = int(manifest.get("retry_session", [-1])[0])
         self.task_count = int(manifest["tasks"][0])
@@ -116,9 +116,8 @@ class RunInProgress:
         self._arrays = {layout[3]: _unpack(manifest[key], layout)
                         for key, layout in self._layouts.items() if key in manifest}
         # The driver's groups' attributes that the manifest holds (a QD run's measures).
-        groups = getattr(module(self.driver), "checkpoint_groups", lambda found: {})
-        self._groups = {name: types.SimpleNamespace(attrs=attrs)
-                        for name, attrs in groups(manifest).items()}
+        groups = hook(self.driver, "checkpoint_groups", {})(manifest)
+        self._groups = {name: types.SimpleNamespace(attrs=attrs) for name, attrs in groups.items()}
         self._read_segments(retry_session, {key: layout for key, layout in self._layouts.items()
                                             if layout[3] is not None and key not in manifest
                                             and key != "task_rows"})

@@ -235,7 +235,7 @@ def csv_tables(run):
     tables.update({name: getattr(run, name) for name in ("points", "tasks", "failures")})
     module = drivers.module(run.driver)
     tables.update({name: getattr(run, name) for name in module.TABLES})
-    tables.update(getattr(module, "more_tables", lambda run: {})(run))
+    tables.update(drivers.hook(run.driver, "more_tables", {})(run))
     tables.update({name: getattr(run, name) for name in module.SOMETIMES
                    if not getattr(run, name).empty})
     for name, frame in tables.items():

@@ -9,8 +9,8 @@ source; any other is compiled as the only line of a translation unit, with the c
 source in its folder (or the nearest folder above with one, else the command with the most
 include folders), so a header that needs another included before it fails. Sources the build
 generates are left out, and so is the first source of each unity batch, which the build
-compiled with nothing before it. Exit 1 naming each file that does not compile, with the compiler's
-first errors. Cost: about 1 s of CPU per source.
+compiled with nothing before it. Exit 1 naming each file that does not compile, with the
+compiler's first errors. Cost: about 1 s of CPU per source.
 """
 
 import json

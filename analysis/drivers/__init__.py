@@ -37,6 +37,12 @@ def module(driver):
     return importlib.import_module(f"{__name__}.{driver}")
 
 
+def hook(driver, name, empty):
+    """The optional function `name` of `driver`'s module, or one that returns `empty` where
+    the module has none (more_tables, describe_lines, checkpoint_groups)."""
+    return getattr(module(driver), name, lambda *args: empty)
+
+
 def modules():
     """Every driver's module, in the order of DRIVERS."""
     return [module(driver) for driver in DRIVERS]
