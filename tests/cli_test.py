@@ -271,6 +271,29 @@ class Determinism(ConfigTest):
         self.assertTrue(np.all(np.isfinite(match3["/qd/validation"]["validated_mean"][occupied])))
         self.assertTrue(np.all(np.isnan(match3["/qd/validation"]["validated_mean"][~occupied])))
 
+    def test_sphere_qd_real_genomes(self):
+        """configs/sphere_qd.yaml, shortened: a real genome's genes are float64 in the file
+        (NaN in an empty cell) and are exactly the genes evaluated, by the sphere's formulas
+        computed here again from them."""
+        data = self.check_config(os.path.join(REPO, "configs", "sphere_qd.yaml"),
+                                 ["/qd/archive", "/qd/archive_genomes"],
+                                 ["--set", "qd.iterations=10", "--set", "sweep.replicates=2"])
+        genomes = data["/qd/archive_genomes"]
+        self.assertEqual(genomes.dtype, np.float64)
+        self.assertEqual(genomes.shape, (2, 2500, 20))
+        archive = data["/qd/archive"]
+        occupied = archive["occupied"] == 1
+        self.assertTrue(np.all(np.isnan(genomes[~occupied])))
+        filled, genes = archive[occupied], genomes[occupied]
+        self.assertGreater(len(filled), 100)
+        self.assertTrue(np.all(np.abs(genes) <= 10.24))
+        sphere = ((genes - 2.048) ** 2).sum(axis=1)
+        np.testing.assert_allclose(filled["sphere"], sphere, rtol=1e-12)
+        np.testing.assert_allclose(filled["fitness"], 100 * (1 - sphere / (20 * 7.168 ** 2)), rtol=1e-12)
+        folded = np.where(np.abs(genes) <= 5.12, genes, 5.12 / genes)
+        np.testing.assert_allclose(filled["measure_projection_first"], folded[:, :10].sum(axis=1), atol=1e-12)
+        np.testing.assert_allclose(filled["measure_projection_second"], folded[:, 10:].sum(axis=1), atol=1e-12)
+
     def test_tiltmaze_sweep(self):
         data = self.check(TILTMAZE_SWEEP_CONFIG, ["/sweep/records"])
         records = data["/sweep/records"]

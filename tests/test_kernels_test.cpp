@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -8,12 +10,15 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "kernels/testing/collatz.hpp"
 #include "kernels/testing/faulty.hpp"
 #include "kernels/testing/onemax.hpp"
+#include "kernels/testing/sphere.hpp"
 #include "tests/error_message.hpp"
+#include "tests/random_cases.hpp"
 
 namespace levelforge {
 namespace {
@@ -22,6 +27,7 @@ using kernels::Collatz;
 using kernels::collatz_orbit;
 using kernels::Faulty;
 using kernels::OneMax;
+using kernels::Sphere;
 
 template <class K>
 ParamSet params_with(const std::vector<std::pair<std::string, std::int64_t>>& overrides) {
@@ -315,6 +321,72 @@ TEST(Faulty, DefaultFailIndexNeverThrows) {
     kernel.visit(index, out);
   }
   EXPECT_EQ(out.counts()[0], 1000);
+}
+
+// ---------------------------------------------------------------- Sphere
+
+Sphere sphere_of(std::int64_t dimension, double bound = 10.24) {
+  auto params = ParamSet::defaults(Sphere::parameters());
+  params.set("dimension", ParamValue{dimension});
+  params.set("bound", ParamValue{bound});
+  return Sphere(params);
+}
+
+TEST(Sphere, TheOptimumScores100AndTheFarCornerOfTheBox0) {
+  const auto sphere = sphere_of(4);
+  Rng rng({1, Stream::evaluation, 0, 0, 0});
+  const auto best = sphere.evaluate({2.048, 2.048, 2.048, 2.048}, rng);
+  EXPECT_DOUBLE_EQ(best.fitness, 100);
+  EXPECT_DOUBLE_EQ(std::get<double>(best.record[0]), 0);
+  EXPECT_NEAR(sphere.evaluate({-5.12, -5.12, -5.12, -5.12}, rng).fitness, 0, 1e-12);
+}
+
+// By hand: f = (1 - 2.048)^2 + (6 - 2.048)^2 + (-10.24 - 2.048)^2 + (2 - 2.048)^2
+// = 167.713856 of f(-5.12, ...) = 4 x 7.168^2 = 205.520896; the projections 1 + 5.12 / 6 and
+// 5.12 / -10.24 + 2 (6 and -10.24 lie beyond 5.12 and fold back).
+TEST(Sphere, HandComputedFitnessAndFoldedProjections) {
+  const auto sphere = sphere_of(4);
+  Rng rng({1, Stream::evaluation, 0, 0, 0});
+  const Sphere::Genome genome{1, 6, -10.24, 2};
+  const auto evaluation = sphere.evaluate(genome, rng);
+  EXPECT_NEAR(std::get<double>(evaluation.record[0]), 167.713856, 1e-9);
+  EXPECT_NEAR(evaluation.fitness, 18.395715830277425, 1e-9);
+  const auto measures = sphere.measure(genome, evaluation);
+  ASSERT_EQ(measures.size(), 2U);
+  EXPECT_NEAR(measures[0], 1.8533333333333335, 1e-12);
+  EXPECT_NEAR(measures[1], 1.5, 1e-12);
+}
+
+TEST(Sphere, MeasureRangesAreEachHalfsGenesTimes512) {
+  const auto measures = sphere_of(5).measures();
+  ASSERT_EQ(measures.size(), 2U);
+  EXPECT_DOUBLE_EQ(measures[0].low, -2 * 5.12);
+  EXPECT_DOUBLE_EQ(measures[0].high, 2 * 5.12);
+  EXPECT_DOUBLE_EQ(measures[1].low, -3 * 5.12);
+  EXPECT_DOUBLE_EQ(measures[1].high, 3 * 5.12);
+  // Every genome's projections lie within them: a folded gene's lies within (-1, 1].
+  const auto sphere = sphere_of(5, 1000);
+  for (int i = 0; i < testing::random_cases(1000); ++i) {
+    Rng rng({2, Stream::init, 0, 0, static_cast<std::uint64_t>(i)});
+    const auto genome = sphere.random_genome(rng);
+    const auto projections = sphere.measure(genome, sphere.evaluate(genome, rng));
+    for (std::size_t m = 0; m < 2; ++m) {
+      ASSERT_GE(projections[m], measures[m].low);
+      ASSERT_LE(projections[m], measures[m].high);
+    }
+  }
+}
+
+TEST(Sphere, GenomesAreRealAndStoredAsFloat64) {
+  EXPECT_EQ(genome_type<Sphere>(), GenomeType::real);
+  EXPECT_EQ(genome_type<OneMax>(), GenomeType::encoded);
+  EXPECT_TRUE(std::isnan(std::bit_cast<double>(missing_gene<Sphere>())));
+  EXPECT_EQ(missing_gene<OneMax>(), -1);
+  const auto sphere = sphere_of(3, 2);
+  for (const auto& bounds : sphere.bounds()) {
+    EXPECT_EQ(bounds.low, -2);
+    EXPECT_EQ(bounds.high, 2);
+  }
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 // the runner type-erases it and checks these concepts at compile time, so adding a
 // kernel never touches MPI or HDF5 code.
 
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,6 +18,7 @@
 #include "kernels/api/memory.hpp"
 #include "kernels/api/params.hpp"
 #include "kernels/api/puzzle.hpp"
+#include "kernels/api/real_genome.hpp"
 #include "kernels/api/record.hpp"
 #include "kernels/api/reductions.hpp"
 #include "kernels/api/results.hpp"
@@ -40,6 +43,7 @@ enum class Capability : std::uint8_t {
   puzzle,           // PuzzleKernel: `levelforge solve` and `levelforge show`
   summary,          // SummarizingKernel: what `levelforge inspect` says in the kernel's terms
   simd,             // SimdKernel: which SIMD path and instruction set a run takes
+  real_genome,      // RealGenomeKernel: genomes are bounded real vectors (real_genome.hpp)
 };
 
 class Capabilities {
@@ -115,6 +119,32 @@ concept LevelGaKernel = GaKernel<K> &&
   { kernel.level_shape() } -> std::same_as<std::vector<std::size_t>>;
   { kernel.render_level(genome, cells) } -> std::same_as<void>;
 };
+
+// Optional GA capability: the genome is a vector of reals within bounds, its genome half
+// RealGenome's (which fixes how it is stored). Its genomes are float64 in the result file,
+// NaN where missing.
+template <class K>
+concept RealGenomeKernel = GaKernel<K> && std::derived_from<K, RealGenome>;
+
+// How the runner stores a kernel's genomes: its encoding as int64, or a real genome's genes as
+// float64.
+enum class GenomeType : std::uint8_t { encoded, real };
+
+template <class K>
+constexpr GenomeType genome_type() {
+  return RealGenomeKernel<K> ? GenomeType::real : GenomeType::encoded;
+}
+
+// A gene of a stored genome that is not there (an empty QD cell, a GA task with fewer best
+// genomes than kept): -1 for an encoded genome, NaN's bits for a real one.
+template <class K>
+constexpr std::int64_t missing_gene() {
+  if constexpr (RealGenomeKernel<K>) {
+    return std::bit_cast<std::int64_t>(std::numeric_limits<double>::quiet_NaN());
+  } else {
+    return -1;
+  }
+}
 
 // A behaviour descriptor: one axis of the `qd` driver's map, with the range a designer maps
 // by default (values outside fall in the edge cells).
@@ -248,6 +278,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::puzzle), PuzzleKernel<K>>();
   detail::check_claim<claims<K>(Capability::summary), SummarizingKernel<K>>();
   detail::check_claim<claims<K>(Capability::simd), SimdKernel<K>>();
+  detail::check_claim<claims<K>(Capability::real_genome), RealGenomeKernel<K>>();
   return true;
 }
 

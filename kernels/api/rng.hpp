@@ -7,8 +7,10 @@
 #include <Random123/philox.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 
 namespace levelforge {
 
@@ -72,6 +74,13 @@ class Rng {
   }
 
   bool bernoulli(double p) { return uniform() < p; }
+
+  // Standard normal, by Box-Muller from two uniforms (the first kept off 0 for the log): no
+  // second deviate is cached, so a draw never depends on an earlier one.
+  double normal() {
+    const double radius = std::sqrt(-2.0 * std::log(1.0 - uniform()));
+    return radius * std::cos(2.0 * std::numbers::pi * uniform());
+  }
 
  private:
   void refill() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -55,6 +56,14 @@ TaskDataset task_table(std::string path, const RecordLayout& layout, std::vector
 TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::string doc) {
   return {std::move(path), h5::Datatype::int64(), std::move(block), bytes_of(std::int64_t{-1}),
           doc_attribute(std::move(doc))};
+}
+
+TaskDataset task_genome_array(std::string path, std::vector<hsize_t> block, GenomeType type,
+                              std::string doc) {
+  if (type == GenomeType::encoded)
+    return task_int64_array(std::move(path), std::move(block), std::move(doc));
+  return {std::move(path), h5::Datatype::float64(), std::move(block),
+          bytes_of(std::numeric_limits<double>::quiet_NaN()), doc_attribute(std::move(doc))};
 }
 
 TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc) {
@@ -217,13 +226,15 @@ void describe_genome_lengths(const std::string& group, const std::vector<PointFa
 }
 
 void write_genome_lengths(ResultFile& file, const std::string& group,
-                          const std::vector<PointFacts>& facts, const std::string& padded) {
+                          const std::vector<PointFacts>& facts, const std::string& padded,
+                          GenomeType type) {
   const auto lengths = genome_lengths(facts);
   const auto path = group + "/genome_length";
   auto set = file.create_array(path, h5::Datatype::int64(), {lengths.size()});
   file.write_whole(set, h5::Datatype::int64(), lengths.data());
-  file.write_attribute(
-      path, "doc", "genome length of each point; longer rows of " + padded + " are padded with -1");
+  file.write_attribute(path, "doc",
+                       "genome length of each point; longer rows of " + padded +
+                           " are padded with " + (type == GenomeType::real ? "NaN" : "-1"));
 }
 
 }  // namespace levelforge

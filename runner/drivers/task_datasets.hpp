@@ -45,6 +45,11 @@ TaskDataset task_table(std::string path, const RecordLayout& layout, std::vector
                        std::string doc = {});
 // An array of int64, `block` elements per task; -1 where a task has no value.
 TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
+// Genomes, `block` genes per task, as `type` says: int64 with -1 where a task has no value,
+// or float64 with NaN (a real gene's int64 form is its float64's bits, so the blocks are the
+// engines' encoded genomes either way).
+TaskDataset task_genome_array(std::string path, std::vector<hsize_t> block, GenomeType type,
+                              std::string doc = {});
 // An array of uint8, `block` elements per task; 255 where a task has no value.
 TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
 
@@ -76,9 +81,11 @@ std::vector<std::int64_t> genome_lengths(const std::vector<PointFacts>& facts);
 void describe_genome_lengths(const std::string& group, const std::vector<PointFacts>& facts,
                              SegmentDescription& description);
 // Collective: `GROUP/genome_length` (P,) int64, the genome length of each point's kernel, by
-// which a reader cuts the -1 padding of a genome dataset (a gene may itself be -1).
+// which a reader cuts the padding (-1, NaN for real genomes) of the genome dataset `padded`
+// (a gene may itself be -1).
 void write_genome_lengths(ResultFile& file, const std::string& group,
-                          const std::vector<PointFacts>& facts, const std::string& padded);
+                          const std::vector<PointFacts>& facts, const std::string& padded,
+                          GenomeType type);
 
 // The blocks of the tasks one rank holds, in every declared dataset, in one task order.
 class TaskBlocks {

@@ -40,9 +40,10 @@ using EvaluationGroup = EvaluationGroupOf<GaSnapshot>;
 
 struct GaOutcome {
   std::size_t generations_run = 0;
-  std::vector<std::byte> history;          // generations_run rows of ga_history_layout
-  std::vector<std::byte> best;             // keep_best rows of ga_best_layout
-  std::vector<std::int64_t> best_genomes;  // keep_best x genome_length, -1 where missing
+  std::vector<std::byte> history;  // generations_run rows of ga_history_layout
+  std::vector<std::byte> best;     // keep_best rows of ga_best_layout
+  // keep_best x genome_length, missing_gene<K>() where missing
+  std::vector<std::int64_t> best_genomes;
   // With GaSettings::records_islands(): generations_run x islands rows of
   // ga_island_history_layout, the best of each island (ga_island_best_layout) and its genome.
   std::vector<std::byte> island_history;
@@ -370,7 +371,7 @@ class GaRun {
     const auto length = kernel_.genome_length();
     const auto order = ranking(fitness_);
     outcome.best.assign(kept * best_layout.row_size(), std::byte{});
-    outcome.best_genomes.assign(kept * length, -1);
+    outcome.best_genomes.assign(kept * length, missing_gene<K>());
     for (std::size_t k = 0; k < kept; ++k) {
       auto best_row =
           std::span(outcome.best).subspan(k * best_layout.row_size(), best_layout.row_size());

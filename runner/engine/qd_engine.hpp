@@ -278,7 +278,7 @@ class QdRun {
     const auto length = kernel_.genome_length();
     const auto row_size = evaluation_layout_.row_size();
     outcome.archive.assign(cells_ * layout.row_size(), std::byte{});
-    outcome.genomes.assign(cells_ * length, -1);
+    outcome.genomes.assign(cells_ * length, missing_gene<K>());
     for (std::size_t cell = 0; cell < cells_; ++cell) {
       auto row = std::span(outcome.archive).subspan(cell * layout.row_size(), layout.row_size());
       if (!elites_[cell]) {

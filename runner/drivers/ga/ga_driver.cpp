@@ -50,7 +50,7 @@ std::vector<TaskDataset> ga_datasets(const GaSpec::Binding& ga, const GaShape& s
   std::vector<TaskDataset> datasets{
       task_table("ga/history", ga_history_layout(ga.evaluation_fields), {shape.generations}),
       task_table("ga/best", ga_best_layout(ga.evaluation_fields), {shape.kept}),
-      task_int64_array("ga/best_genomes", {shape.kept, shape.genome_length})};
+      task_genome_array("ga/best_genomes", {shape.kept, shape.genome_length}, ga.genome_type)};
   if (!ga.validation_fields.empty()) {
     datasets.push_back(
         task_table("ga/validation", RecordLayout(ga.validation_fields), {shape.kept}));
@@ -69,9 +69,9 @@ std::vector<TaskDataset> ga_datasets(const GaSpec::Binding& ga, const GaShape& s
     datasets.push_back(task_table("ga/island_best", ga_island_best_layout(ga.evaluation_fields),
                                   {shape.islands},
                                   "the best individual of each island at the end"));
-    datasets.push_back(task_int64_array("ga/island_best_genomes",
-                                        {shape.islands, shape.genome_length},
-                                        "the genome of each island's best, padded with -1"));
+    datasets.push_back(task_genome_array("ga/island_best_genomes",
+                                         {shape.islands, shape.genome_length}, ga.genome_type,
+                                         "the genome of each island's best, padded"));
     datasets.push_back(task_table("ga/migrations", ga_migration_layout(), {shape.migrations},
                                   "one row per migrant, in the order they moved"));
   }
@@ -160,7 +160,7 @@ void GaDriver::run(DriverContext& context) const {
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
   auto& file = *context.file;
-  write_genome_lengths(file, "ga", context.facts, "best_genomes");
+  write_genome_lengths(file, "ga", context.facts, "best_genomes", ga.genome_type);
   file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 

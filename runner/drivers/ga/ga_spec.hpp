@@ -76,12 +76,13 @@ struct GaSpec {
   struct Binding {
     std::vector<FieldSpec> evaluation_fields;
     std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
+    GenomeType genome_type = GenomeType::encoded;
     std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
   };
 
   template <GaKernel K>
   static Binding bind() {
-    Binding binding{K::evaluation_fields(), {}, [](const ParamSet& params) {
+    Binding binding{K::evaluation_fields(), {}, genome_type<K>(), [](const ParamSet& params) {
                       return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
                     }};
     if constexpr (claims<K>(Capability::validate))

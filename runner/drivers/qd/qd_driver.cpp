@@ -48,8 +48,9 @@ std::vector<TaskDataset> qd_datasets(const QdSpec::Binding& qd, const QdShape& s
                  "one row per iteration; iteration 0 is the initial random genomes"),
       task_table("qd/archive", qd_archive_layout(qd.evaluation_fields, shape.axes), {shape.cells},
                  "one row per cell of the archive: its elite's evaluation when occupied"),
-      task_int64_array("qd/archive_genomes", {shape.cells, shape.genome_length},
-                       "the genome of each cell's elite; -1 for an empty cell and as padding")};
+      task_genome_array("qd/archive_genomes", {shape.cells, shape.genome_length}, qd.genome_type,
+                        "the genome of each cell's elite; missing (-1, NaN for real genomes) "
+                        "for an empty cell and as padding")};
   if (!qd.validation_fields.empty()) {
     datasets.push_back(task_table("qd/validation", RecordLayout(qd.validation_fields),
                                   {shape.cells}, "each elite measured again on its own streams"));
@@ -173,7 +174,7 @@ void QdDriver::run(DriverContext& context) const {
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
   write_axes(*context.file, context.facts, shape);
-  write_genome_lengths(*context.file, "qd", context.facts, "archive_genomes");
+  write_genome_lengths(*context.file, "qd", context.facts, "archive_genomes", qd.genome_type);
   context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
 

@@ -67,12 +67,13 @@ struct QdSpec {
   struct Binding {
     std::vector<FieldSpec> evaluation_fields;
     std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
+    GenomeType genome_type = GenomeType::encoded;
     std::function<std::unique_ptr<QdModel>(const ParamSet&)> make;
   };
 
   template <MeasuringGaKernel K>
   static Binding bind() {
-    Binding binding{K::evaluation_fields(), {}, [](const ParamSet& params) {
+    Binding binding{K::evaluation_fields(), {}, genome_type<K>(), [](const ParamSet& params) {
                       return std::unique_ptr<QdModel>(new ErasedQd<K>(params));
                     }};
     if constexpr (claims<K>(Capability::validate))
