@@ -78,11 +78,12 @@ class Result:
                 evaluations (so far), occupied (cells holding an elite), coverage, qd_score,
                 best, inserted, with the task's point, replicate and swept values
     qd_archive  qd: one row per occupied cell of each task's final archive: cell, its bin
-                along each measure (`bin_<name>`), the elite's measures (`measure_<name>`),
+                along each measure (`bin_<name>`, -1 for CVT cells), with CVT archives its
+                centroid (`centroid_<name>`), the elite's measures (`measure_<name>`),
                 fitness, the kernel's fields, for validating kernels the validation columns,
                 and `genome` (a list), after the task's point, replicate and swept values
     qd_measures qd: one row per sweep point and measure, in the grid's order: point,
-                measure (its name), low, high, bins
+                measure (its name), low, high, bins (0 for CVT cells), cells
     qd_levels   qd: the rendered levels of the archive's cells as an array (tasks, cells,
                 H, W), 255 for an empty cell, or None
     records     sweep: each task's record with its point's swept values; a failed task

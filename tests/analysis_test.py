@@ -459,8 +459,8 @@ class ManyRuns(TempDirTest):
                 "bin_second_half", "measure_first_half", "measure_second_half", "fitness", "ones",
                 "genome"])
             self.assertEqual(run.qd_measures.values.tolist(), [
-                [0, "first_half", 0.0, 1.0, 4], [0, "second_half", 0.0, 1.0, 4],
-                [1, "first_half", 0.0, 1.0, 4], [1, "second_half", 0.0, 1.0, 4]])
+                [0, "first_half", 0.0, 1.0, 4, 16], [0, "second_half", 0.0, 1.0, 4, 16],
+                [1, "first_half", 0.0, 1.0, 4, 16], [1, "second_half", 0.0, 1.0, 4, 16]])
             self.assertIsNone(run.qd_levels)  # onemax renders no levels
             for table in ("history", "best", "records", "reductions", "island_history"):
                 with self.assertRaises(analysis.LoadError):
@@ -487,6 +487,38 @@ class ManyRuns(TempDirTest):
         code, printed, error = analysis_command(qd)
         self.assertEqual(code, 0, error)
         self.assertIn(f"qd_history: {4 * 6} rows", printed)
+
+    def test_cvt_archives_and_real_genomes_load_as_stored(self):
+        """A sphere run over a grid and CVT cells: the CVT point's rows have no bins (-1) and
+        their cell's centroid, the grid point's no centroid; genomes are the stored float64
+        genes; the netCDF export has one cell per cell of the larger archive."""
+        config = self.write("""experiment: cvt
+kernel: sphere
+driver: qd
+params: {dimension: 6}
+qd: {bins: 5, cells: 40, cvt_samples: 2000, init: 30, iterations: 4, batch: 20}
+sweep: {grid: {qd.archive: [grid, cvt]}, replicates: 1}
+seed: 4
+""", "cvt.yaml")
+        out = run_config(self, config, self.path("cvt.h5"))
+        with h5py.File(out, "r") as f:
+            centroids = f["qd/centroids"][()]
+            genomes = f["qd/archive_genomes"][()]
+        with analysis.load(out) as run:
+            archive = run.qd_archive
+            self.assertEqual(run.qd_measures.cells.tolist(), [25, 25, 40, 40])
+            self.assertEqual(run.qd_measures.bins.tolist(), [5, 5, 0, 0])
+            grid, cvt = archive[archive.point == 0], archive[archive.point == 1]
+            self.assertFalse(grid.empty or cvt.empty)
+            self.assertTrue((grid.bin_projection_first >= 0).all())
+            self.assertTrue(grid.centroid_projection_first.isna().all())
+            self.assertTrue((cvt[["bin_projection_first", "bin_projection_second"]] == -1).all().all())
+            np.testing.assert_array_equal(cvt.centroid_projection_second.to_numpy(),
+                                          centroids[1, cvt.cell.to_numpy(), 1])
+            for row in archive.itertuples():
+                np.testing.assert_array_equal(row.genome, genomes[row.task, row.cell])
+            cells = run.to_xarray().sizes["cell"]
+        self.assertEqual(cells, 40)
 
 
 class CatalogEntries(TempDirTest):

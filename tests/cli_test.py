@@ -272,20 +272,33 @@ class Determinism(ConfigTest):
         self.assertTrue(np.all(np.isnan(match3["/qd/validation"]["validated_mean"][~occupied])))
 
     def test_sphere_qd_real_genomes(self):
-        """configs/sphere_qd.yaml, shortened: a real genome's genes are float64 in the file
-        (NaN in an empty cell) and are exactly the genes evaluated, by the sphere's formulas
-        computed here again from them."""
+        """configs/sphere_qd.yaml, shortened, over a grid and CVT cells: a real genome's genes
+        are float64 in the file (NaN in an empty cell) and are exactly the genes evaluated, by
+        the sphere's formulas computed here again from them; the CVT point's centroids are in
+        the file, and each elite's cell is the centroid nearest its measures."""
         data = self.check_config(os.path.join(REPO, "configs", "sphere_qd.yaml"),
-                                 ["/qd/archive", "/qd/archive_genomes"],
-                                 ["--set", "qd.iterations=10", "--set", "sweep.replicates=2"])
+                                 ["/qd/archive", "/qd/archive_genomes", "/qd/centroids", "/qd/cells"],
+                                 ["--set", "qd.iterations=10", "--set", "sweep.replicates=2",
+                                  "--set", "qd.cvt_samples=25000"])
         genomes = data["/qd/archive_genomes"]
         self.assertEqual(genomes.dtype, np.float64)
-        self.assertEqual(genomes.shape, (2, 2500, 20))
+        self.assertEqual(genomes.shape, (4, 2500, 20))
+        self.assertEqual(data["/qd/cells"].tolist(), [2500, 2500])
+        self.assertEqual(data["/qd/measure_bins"].tolist(), [[50, 50], [0, 0]])
+        centroids = data["/qd/centroids"]
+        self.assertTrue(np.all(np.isnan(centroids[0])))
+        self.assertTrue(np.all(np.abs(centroids[1]) <= 51.2))
+        cvt = data["/qd/archive"][2:]  # tasks 2 and 3: the CVT point
+        for task in cvt:
+            filled = task[task["occupied"] == 1]
+            measures = np.stack([filled["measure_projection_first"], filled["measure_projection_second"]], axis=1)
+            distances = (((measures[:, None, :] - centroids[1][None, :, :]) / 102.4) ** 2).sum(axis=2)
+            self.assertEqual(distances.argmin(axis=1).tolist(), filled["cell"].tolist())
         archive = data["/qd/archive"]
         occupied = archive["occupied"] == 1
         self.assertTrue(np.all(np.isnan(genomes[~occupied])))
         filled, genes = archive[occupied], genomes[occupied]
-        self.assertGreater(len(filled), 100)
+        self.assertGreater(len(filled), 200)
         self.assertTrue(np.all(np.abs(genes) <= 10.24))
         sphere = ((genes - 2.048) ** 2).sum(axis=1)
         np.testing.assert_allclose(filled["sphere"], sphere, rtol=1e-12)

@@ -53,7 +53,7 @@ RunRows rows_with(std::uint64_t swept) { return {task_row_bytes, 8 * (1 + swept)
 
 // What every rank keeps of a point: its facts and, for the ga and qd drivers, their settings
 // and the work units of a task.
-static_assert(sizeof(PointFacts) == 64);
+static_assert(sizeof(PointFacts) == 88);
 constexpr std::uint64_t ga_point_bytes = sizeof(GaSettings) + 8;
 static_assert(ga_point_bytes == 128);
 
@@ -116,9 +116,9 @@ sweep:
   EXPECT_EQ(part_bytes(memory, "the task list of 1500 tasks per rank"), 1500U * 88);
   EXPECT_EQ(part_bytes(memory, "the list of the 3000 tasks to pull, on every rank"), 3000U * 16);
   // A point's facts and its /points row (point, weight_increment) twice.
-  EXPECT_EQ(part_bytes(memory, "the sweep's 3000 points"), 3000U * (64 + 2 * 16));
+  EXPECT_EQ(part_bytes(memory, "the sweep's 3000 points"), 3000U * (88 + 2 * 16));
   EXPECT_EQ(memory.bytes,
-            15'200'000U + 14'400'000 + 4'560'000 + 132'000 + 48'000 + 288'000);  // 33 MiB
+            15'200'000U + 14'400'000 + 4'560'000 + 132'000 + 48'000 + 360'000);  // 33 MiB
   EXPECT_EQ(memory.parts.front().cause,
             "params.levels = 100000 levels x 152 bytes (the kernel of one point at a time)");
 }
@@ -145,7 +145,7 @@ sweep:
             "the records of 1000 tasks per rank (1000 points x 1 replicate = 1000 tasks on 1 "
             "rank) and 2 copies made to write them");
   EXPECT_EQ(memory.parts.front().bytes, 3U * 1000 * 2396);
-  EXPECT_EQ(memory.bytes, 1000U * (3 * 2396 + 88 + 16 + 64 + 2 * 16));
+  EXPECT_EQ(memory.bytes, 1000U * (3 * 2396 + 88 + 16 + 88 + 2 * 16));
 }
 
 TEST(MemoryEstimate, GaRunByHand) {
@@ -173,8 +173,8 @@ sweep: {replicates: 4}
   EXPECT_EQ(part_bytes(memory, "the task list of 2 tasks per rank"), 2U * 88);
   EXPECT_EQ(part_bytes(memory, "the list of the 4 tasks to pull"), 4U * 16);
   EXPECT_EQ(part_bytes(memory, "the sweep's 1 point"),
-            64U + ga_point_bytes + 16U);  // two 8-byte fields
-  EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 4400 + 176 + 64 + 208);
+            88U + ga_point_bytes + 16U);  // two 8-byte fields
+  EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 4400 + 176 + 64 + 232);
   EXPECT_EQ(memory.parts.front().cause,
             "ga.generations = 3 history rows and ga.keep_best = 2 genomes for 2 tasks per rank "
             "(1 point x 4 replicates = 4 tasks on 2 ranks) and 4 copies made to write them");
@@ -195,7 +195,7 @@ sweep:
   EXPECT_EQ(part_bytes(memory, "params.length = 1000 bits"), 1000U);
   // The task log (larger than the records) with its 4 copies made to write them.
   EXPECT_EQ(part_bytes(memory, "the task list of 4 tasks per rank"), 5U * 4 * 88);
-  EXPECT_EQ(memory.bytes, 1000U + 4 * 24 + 5 * 4 * 88 + 10 * 16 + 2 * (64 + 2 * 16));
+  EXPECT_EQ(memory.bytes, 1000U + 4 * 24 + 5 * 4 * 88 + 10 * 16 + 2 * (88 + 2 * 16));
 }
 
 TEST(MemoryEstimate, QdArchivesAreCountedOnceThePointsAreChecked) {

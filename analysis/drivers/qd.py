@@ -27,9 +27,9 @@ def checkpoint_groups(manifest):
     return {"qd": {"measures": [name.decode() for name in names]}}
 
 
-@register_driver("qd", (*TABLES, "qd_levels"))
+@register_driver("qd", (*TABLES, "qd_levels", "qd_centroids"))
 class QdTables(DriverTables):
-    """A QD run's tables: qd_history, qd_archive, qd_measures, qd_levels."""
+    """A QD run's tables: qd_history, qd_archive, qd_measures, qd_levels, qd_centroids."""
 
     @property
     def qd_history(self):
@@ -47,10 +47,13 @@ class QdTables(DriverTables):
             names = [names] if isinstance(names, str) else names
             low, high, bins = (self._file[f"qd/measure_{part}"][()] for part in ("low", "high", "bins"))
             points = np.arange(low.shape[0])
+            # /qd/cells came with CVT archives; before, every archive was its grid of bins.
+            cells = self._file["qd/cells"][()] if "qd/cells" in self._file else bins.prod(axis=1)
             return pd.DataFrame({
                 "point": np.repeat(points, len(names)), "measure": np.tile(names, len(points)),
                 "low": low.reshape(-1), "high": high.reshape(-1),
-                "bins": bins.reshape(-1).astype(np.int64)})
+                "bins": bins.reshape(-1).astype(np.int64),
+                "cells": np.repeat(cells.astype(np.int64), len(names))})
         return self._cached("qd_measures", build)
 
     @property
@@ -74,21 +77,38 @@ class QdTables(DriverTables):
             point = self.tasks.set_index("task").point.reindex(kept.task).to_numpy()
             bins = measures.bins.to_numpy().reshape(-1, len(names))[point.astype(np.int64)] \
                 if len(kept) else np.zeros((0, len(names)), dtype=np.int64)
+            # A point of CVT cells has bins 0: no bins (-1), its cell's centroid instead.
+            grid = bins > 0
             remaining = kept.cell.to_numpy()
             index = {}
             for m in reversed(range(len(names))):
-                index[names[m]] = remaining % bins[:, m]
-                remaining = remaining // bins[:, m]
+                along = np.where(grid[:, m], bins[:, m], 1)
+                index[names[m]] = np.where(grid[:, m], remaining % along, -1)
+                remaining = remaining // along
             for m, name in enumerate(names):
                 kept.insert(2 + m, f"bin_{name}", index[name].astype(np.int64))
+            if "qd/centroids" in self._file:
+                centroids = self._file["qd/centroids"][()]
+                at = centroids[point.astype(np.int64), kept.cell.to_numpy()] if len(kept) \
+                    else np.zeros((0, len(names)))
+                for m, name in enumerate(names):
+                    kept.insert(2 + len(names) + m, f"centroid_{name}", at[:, m])
             # As `best`: the task's point, replicate and swept values after `task`; then the
             # cell, its bins, the measures, fitness, the kernel's fields and validation, genome.
             joined = self.with_params(kept)
             added = [c for c in joined.columns if c not in kept.columns]
-            placed = ["cell", *(f"bin_{n}" for n in names), *(f"measure_{n}" for n in names)]
+            centroid = [f"centroid_{n}" for n in names if f"centroid_{n}" in kept.columns]
+            placed = ["cell", *(f"bin_{n}" for n in names), *centroid,
+                      *(f"measure_{n}" for n in names)]
             rest = [c for c in kept.columns if c not in ("task", "genome", *placed)]
             return joined[["task", *added, *placed, *rest, "genome"]]
         return self._cached("qd_archive", build)
+
+    @property
+    def qd_centroids(self):
+        """/qd/centroids (point x cell x measure): the CVT archives' centroids, NaN for a grid
+        and as padding; None when no point has CVT cells."""
+        return self._file["qd/centroids"][()] if "qd/centroids" in self._file else None
 
     @property
     def qd_levels(self):
@@ -115,7 +135,7 @@ def variables(run, joined):
     """The per-task variables of the netCDF export (analysis/export.py)."""
     from ..export import _genes, _levels, _variables
     archive = run.qd_archive
-    cells = np.arange(run.qd_measures.groupby("point").bins.prod().max())
+    cells = np.arange(run.qd_measures.cells.max())
     parts = [_variables(run.qd_history, ["task", "iteration"], "qd_history_", joined),
              _variables(archive, ["task", "cell"], "archive_", joined).reindex(cell=cells),
              _genes(archive, ["task", "cell"], "archive_genome").reindex(cell=cells)]
@@ -167,8 +187,19 @@ def qd_grid(run, task):
     archive = run.qd_archive[run.qd_archive.task == task]
     point = int(run.tasks.point[run.tasks.task == task].iloc[0])
     measures = run.qd_measures[run.qd_measures.point == point].set_index("measure")
-    axes = [(name, float(measures.low[name]), float(measures.high[name]), int(measures.bins[name]))
-            for name in names[:2]]
+    if qd_is_cvt(run, point):
+        # CVT cells: squares of a grid of about as many squares as cells, by each elite's
+        # centroid.
+        per = max(1, int(round(float(measures.cells.iloc[0]) ** (1 / len(names)))))
+        axes = [(name, float(measures.low[name]), float(measures.high[name]), per)
+                for name in names[:2]]
+        archive = archive.copy()
+        for name, low, high, bins in axes:
+            square = np.floor((archive[f"centroid_{name}"] - low) / (high - low) * bins)
+            archive[f"bin_{name}"] = np.clip(square, 0, bins - 1).astype(np.int64)
+    else:
+        axes = [(name, float(measures.low[name]), float(measures.high[name]),
+                 int(measures.bins[name])) for name in names[:2]]
     squares = [f"bin_{name}" for name, *_ in axes]
     rows = archive.sort_values(["fitness", "cell"], ascending=[False, True])
     count = rows.groupby(squares).size().rename("elites")
@@ -181,9 +212,40 @@ def qd_grid(run, task):
     return axes[0], (axes[1] if len(axes) > 1 else None), rows
 
 
-def qd_axis_label(axis):
+def qd_is_cvt(run, point):
+    """Whether the archive of `point` has CVT cells (its measures have no bins)."""
+    measures = run.qd_measures
+    return bool((measures.bins[measures.point == point] == 0).any())
+
+
+def qd_axis_label(axis, cvt=False):
     name, low, high, bins = axis
-    return f"{name} ({value_text(low)} to {value_text(high)}, {bins} bins)"
+    return f"{name} ({value_text(low)} to {value_text(high)}" + (")" if cvt else f", {bins} bins)")
+
+
+def qd_voronoi(run, task, x, y, pixels=300):
+    """The fitness of each pixel's cell of a CVT archive over the measures x and y (NaN where
+    the cell is empty): a pixel takes the centroid nearest it with each range scaled to
+    [0, 1], as the runner assigns a genome its cell. With more than two measures, the
+    centroids are seen along x and y alone."""
+    point = int(run.tasks.point[run.tasks.task == task].iloc[0])
+    centroids = run.qd_centroids[point]
+    centroids = centroids[~np.isnan(centroids).any(axis=1)]
+    names = qd_names(run)
+    elites = run.qd_archive[run.qd_archive.task == task]
+    fitness = np.full(len(centroids), np.nan)
+    fitness[elites.cell.to_numpy()] = elites.fitness.to_numpy()
+    shown = [names.index(x[0])] + ([names.index(y[0])] if y else [])
+    ends = [(x[1], x[2])] + ([(y[1], y[2])] if y else [])
+    unit = np.stack([(centroids[:, m] - low) / (high - low) for m, (low, high) in zip(shown, ends)],
+                    axis=1)
+    steps = (np.arange(pixels) + 0.5) / pixels
+    grid = np.stack(np.meshgrid(steps, steps if y else [0.5]), axis=-1).reshape(-1, len(shown))
+    nearest = np.empty(len(grid), dtype=np.int64)
+    for start in range(0, len(grid), 4096):
+        block = grid[start:start + 4096]
+        nearest[start:start + 4096] = ((block[:, None, :] - unit[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+    return fitness[nearest].reshape(pixels if y else 1, pixels)
 
 
 def qd_archive_map(report, max_points=12):
@@ -213,13 +275,19 @@ def qd_archive_map(report, max_points=12):
     for ax, (final, x, y, rows) in zip(axes.flat, grids):
         name, low, high, bins = x
         y_bins, y_low, y_high = (y[3], y[1], y[2]) if y else (1, 0, 1)
-        grid = np.full((y_bins, bins), np.nan)
-        grid[rows[f"bin_{y[0]}"] if y else 0, rows[f"bin_{name}"]] = rows.fitness
+        cvt = qd_is_cvt(run, final.point)
+        if cvt:
+            grid = qd_voronoi(run, int(final.task), x, y)
+            # Every elite is a cell of its own: the data has them all, not squares.
+            rows = run.qd_archive[run.qd_archive.task == final.task].assign(elites=1)
+        else:
+            grid = np.full((y_bins, bins), np.nan)
+            grid[rows[f"bin_{y[0]}"] if y else 0, rows[f"bin_{name}"]] = rows.fitness
         image = ax.imshow(grid, origin="lower", extent=(low, high, y_low, y_high), aspect="auto",
                           cmap=cmap, norm=norm, interpolation="nearest")
-        ax.set_xlabel(qd_axis_label(x))
+        ax.set_xlabel(qd_axis_label(x, cvt))
         if y:
-            ax.set_ylabel(qd_axis_label(y))
+            ax.set_ylabel(qd_axis_label(y, cvt))
         else:
             ax.set_yticks([])
         label = f"{point_label(run, final.point, keys)}\n" if keys else ""
@@ -233,13 +301,18 @@ def qd_archive_map(report, max_points=12):
     squares = [f"bin_{name}" for name in names[:2]]
     edges = [f"{name}_{end}" for name in names[:2] for end in ("low", "high")]
     data = pd.concat(drawn, ignore_index=True)
-    data = data[["task", "point", "replicate", *run.swept_keys, *squares, *edges, "cell",
-                 *(f"measure_{name}" for name in names), "fitness", "elites", "coverage",
-                 "qd_score"]]
+    centroids = [f"centroid_{name}" for name in names if f"centroid_{name}" in data.columns]
+    data = data.reindex(columns=["task", "point", "replicate", *run.swept_keys, *squares, *edges,
+                                 "cell", *centroids, *(f"measure_{name}" for name in names),
+                                 "fitness", "elites", "coverage", "qd_score"])
     over = (f" Over more than two measures a square shows the fittest of the elites whose "
             f"{names[0]} and {names[1]} fall in it (elites in the data)." if len(names) > 2 else
             " The colored area is the coverage.")
     which = "" if points == len(shown) else f" The first {len(shown)} of {points} points."
+    if any(qd_is_cvt(run, point) for point in shown.point):
+        over += (" A CVT archive (qd.archive: cvt) is drawn as its Voronoi cells: each pixel "
+                 "takes the cell of the centroid nearest it, each measure's range scaled to "
+                 "[0, 1] as the runner does; its data rows are its elites, with their centroids.")
     report.save(fig, "qd_archive.png", "The archive",
                 "The final archive of each sweep point's replicate with the highest final QD "
                 "score (its task in the title): each cell colored by the fitness of its elite, "

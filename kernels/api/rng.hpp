@@ -28,6 +28,7 @@ enum class Stream : std::uint64_t {
   migration = 10,        // an island's migrants and destination (generation, island)
   arrival = 11,          // the places migrants take on an island (generation, island)
   migration_route = 12,  // the random topology's cycle of islands (generation)
+  cvt = 13,              // the samples a CVT archive's centroids are fitted to (sample)
 };
 
 struct StreamId {

@@ -20,6 +20,7 @@ struct PointFacts {
   std::vector<std::size_t> level_shape;  // ga, qd: the level grid; empty when none is rendered
   std::vector<MeasureAxis> axes;         // qd: the kernel's measures with the point's settings
   std::uint64_t index_count = 0;         // exhaustive: the kernel's index space
+  std::vector<double> centroids;         // qd with a CVT archive: cells x measures; empty: a grid
 
   friend bool operator==(const PointFacts&, const PointFacts&) = default;
 };

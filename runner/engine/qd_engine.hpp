@@ -1,9 +1,10 @@
 #pragma once
 // MAP-Elites, the `qd` driver's algorithm, generic over a MeasuringGaKernel and free of MPI
-// (docs/drivers.md, "`qd` driver"). A grid over the kernel's measures keeps the fittest
-// genome found for each cell: `init` random genomes, then `iterations` batches of `batch`
-// offspring of parents drawn uniformly from the cells occupied at the batch's start. Like
-// GaRun, every member of a task's group breeds the same offspring and evaluates a share.
+// (docs/drivers.md, "`qd` driver"). An archive over the kernel's measures (a grid or CVT
+// cells, archive_cells.hpp) keeps the fittest genome found for each cell: `init` random genomes,
+// then `iterations` batches of `batch` offspring of parents drawn uniformly from the cells occupied
+// at the batch's start. Like GaRun, every member of a task's group breeds the same offspring and
+// evaluates a share.
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,12 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
 #include "kernels/api/record_layout.hpp"
+#include "runner/engine/archive_cells.hpp"
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/qd_settings.hpp"
 
@@ -66,21 +69,29 @@ class QdRun {
  public:
   using Genome = typename K::Genome;
 
-  QdRun(const K& kernel, const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
-        QdGroup& group)
+  // `archive`: the cells that archive_cells gives `settings` (a driver computes a CVT's once
+  // per point, not per task).
+  QdRun(const K& kernel, const QdSettings& settings, ArchiveCells archive, std::uint64_t seed,
+        std::uint64_t task, QdGroup& group)
       : kernel_(kernel),
         settings_(settings),
         seed_(seed),
         task_(task),
         group_(group),
-        axes_(measure_axes(settings, kernel.measures())),
-        cells_(static_cast<std::size_t>(cell_count(axes_))),
-        evaluation_layout_(qd_evaluation_layout(K::evaluation_fields(), axes_)),
+        archive_(std::move(archive)),
+        cells_(archive_.count()),
+        evaluation_layout_(qd_evaluation_layout(K::evaluation_fields(), archive_.axes())),
         elites_(cells_),
         elite_rows_(cells_ * evaluation_layout_.row_size()),
         fitness_(cells_, 0.0) {}
 
-  [[nodiscard]] const std::vector<MeasureAxis>& axes() const { return axes_; }
+  QdRun(const K& kernel, const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
+        QdGroup& group)
+      : QdRun(kernel, settings, archive_cells(settings, kernel.measures(), seed), seed, task,
+              group) {}
+
+  [[nodiscard]] const std::vector<MeasureAxis>& axes() const { return archive_.axes(); }
+  [[nodiscard]] const ArchiveCells& archive() const { return archive_; }
 
   QdOutcome run(const QdSnapshot* resume = nullptr) {
     QdOutcome outcome;
@@ -148,16 +159,16 @@ class QdRun {
   void step(std::int64_t iteration, std::vector<Genome> batch, QdOutcome& outcome) {
     const auto rows = evaluate(static_cast<std::uint64_t>(iteration), batch);
     const auto row_size = evaluation_layout_.row_size();
-    const auto measures_at = evaluation_layout_.fields().size() - axes_.size();
+    const auto measures_at = evaluation_layout_.fields().size() - archive_.axes().size();
     std::int64_t inserted = 0;
-    std::vector<double> measures(axes_.size());
+    std::vector<double> measures(archive_.axes().size());
     for (std::size_t b = 0; b < batch.size(); ++b) {
       const auto row = std::span(rows).subspan(b * row_size, row_size);
       const double fitness = evaluation_layout_.get_real(row, 0);
-      for (std::size_t m = 0; m < axes_.size(); ++m) {
+      for (std::size_t m = 0; m < archive_.axes().size(); ++m) {
         measures[m] = evaluation_layout_.get_real(row, measures_at + m);
       }
-      const auto cell = static_cast<std::size_t>(cell_of(axes_, measures));
+      const auto cell = static_cast<std::size_t>(archive_.cell_of(measures));
       if (elites_[cell] && !(fitness > fitness_[cell])) continue;
       elites_[cell] = std::move(batch[b]);
       fitness_[cell] = fitness;
@@ -175,13 +186,13 @@ class QdRun {
           Rng rng({seed_, Stream::evaluation, task_, iteration, i});
           auto evaluation = kernel_.evaluate(batch[i], rng);
           const auto measures = kernel_.measure(batch[i], evaluation);
-          if (measures.size() != axes_.size()) {
+          if (measures.size() != archive_.axes().size()) {
             throw KernelError(std::to_string(measures.size()) + " measures, expected " +
-                              std::to_string(axes_.size()));
+                              std::to_string(archive_.axes().size()));
           }
-          for (std::size_t m = 0; m < axes_.size(); ++m) {
+          for (std::size_t m = 0; m < archive_.axes().size(); ++m) {
             if (!std::isfinite(measures[m])) {
-              throw KernelError("measure '" + axes_[m].name + "' is " +
+              throw KernelError("measure '" + archive_.axes()[m].name + "' is " +
                                 std::to_string(measures[m]));
             }
           }
@@ -274,7 +285,7 @@ class QdRun {
 
   // The archive as rows, then validation split across the group and the leader's levels.
   void finish(QdOutcome& outcome) {
-    const auto layout = qd_archive_layout(K::evaluation_fields(), axes_);
+    const auto layout = qd_archive_layout(K::evaluation_fields(), archive_.axes());
     const auto length = kernel_.genome_length();
     const auto row_size = evaluation_layout_.row_size();
     outcome.archive.assign(cells_ * layout.row_size(), std::byte{});
@@ -340,7 +351,7 @@ class QdRun {
   std::uint64_t seed_;
   std::uint64_t task_;
   QdGroup& group_;
-  std::vector<MeasureAxis> axes_;
+  ArchiveCells archive_;
   std::size_t cells_;
   RecordLayout evaluation_layout_;
   std::vector<std::optional<Genome>> elites_;

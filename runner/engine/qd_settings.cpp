@@ -16,7 +16,10 @@ constexpr std::uint64_t most_cells = std::uint64_t{1} << 24;
 
 QdSettings QdSettings::from(const ParamSet& section) {
   QdSettings settings;
+  settings.archive = section.choice_as("archive", qd_archive_words);
   settings.bins = section.integer("bins");
+  settings.cells = section.integer("cells");
+  settings.cvt_samples = section.integer("cvt_samples");
   settings.init = section.integer("init");
   settings.iterations = section.integer("iterations");
   settings.batch = section.integer("batch");

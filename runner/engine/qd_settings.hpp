@@ -8,9 +8,19 @@
 
 namespace levelforge {
 
+// The cells of the archive (archive_cells.hpp).
+enum class QdArchive : std::uint8_t { grid, cvt };
+inline constexpr Vocabulary<QdArchive, 2> qd_archive_words{{{
+    {"grid", QdArchive::grid},
+    {"cvt", QdArchive::cvt},
+}}};
+
 // The `qd` section of a config point, typed.
 struct QdSettings {
-  std::int64_t bins = 20;  // cells per measure unless `measures` says otherwise
+  QdArchive archive = QdArchive::grid;
+  std::int64_t bins = 20;             // grid: cells per measure unless `measures` says otherwise
+  std::int64_t cells = 1000;          // cvt: cells
+  std::int64_t cvt_samples = 100000;  // cvt: the points their centroids are fitted to
   std::int64_t init = 100;
   std::int64_t iterations = 100;
   std::int64_t batch = 100;

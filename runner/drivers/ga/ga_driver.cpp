@@ -186,7 +186,7 @@ PointFacts GaDriver::point_facts(const config::Experiment& experiment, const Ker
   const auto model = ga_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
   (void)GaSettings::from(experiment.points[point].driver);
-  return {model->genome_length(), model->level_shape(), {}, 0};
+  return {model->genome_length(), model->level_shape(), {}, 0, {}};
 }
 
 }  // namespace levelforge

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "runner/drivers/driver_context.hpp"
 #include "runner/drivers/group_tasks.hpp"
@@ -34,7 +35,7 @@ QdShape qd_shape(const config::Experiment& experiment, const std::vector<PointFa
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     const auto settings = QdSettings::from(experiment.points[p].driver);
     shape.iterations = std::max(shape.iterations, static_cast<std::size_t>(settings.iterations));
-    shape.cells = std::max(shape.cells, static_cast<std::size_t>(cell_count(facts[p].axes)));
+    shape.cells = std::max(shape.cells, archive_of(facts[p]).count());
   }
   shape.genome_length = longest_genome(facts);
   shape.level = largest_level_shape(facts);
@@ -90,21 +91,32 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const QdOutcom
 }
 
 // The measure ranges of the points (qd), point by point, measure by measure: what
-// /qd/measure_low, _high and _bins hold.
+// /qd/measure_low, _high and _bins hold (bins 0 for a point of CVT cells); the cells of each
+// point (/qd/cells); and when a point has CVT cells, every point's centroids (/qd/centroids,
+// point x cell x measure, NaN for a grid and as padding).
 struct MeasureGrid {
   std::vector<double> low;
   std::vector<double> high;
   std::vector<std::int64_t> bins;
+  std::vector<std::int64_t> cells;
+  std::vector<double> centroids;
 };
 
-MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
+MeasureGrid measure_grid(const std::vector<PointFacts>& facts, std::size_t most_cells) {
   MeasureGrid grid;
+  const bool voronoi = std::any_of(
+      facts.begin(), facts.end(), [](const PointFacts& point) { return !point.centroids.empty(); });
   for (const auto& point : facts) {
     for (const auto& axis : point.axes) {
       grid.low.push_back(axis.low);
       grid.high.push_back(axis.high);
-      grid.bins.push_back(axis.bins);
+      grid.bins.push_back(point.centroids.empty() ? axis.bins : 0);
     }
+    grid.cells.push_back(static_cast<std::int64_t>(archive_of(point).count()));
+    if (!voronoi) continue;
+    auto padded = point.centroids;
+    padded.resize(most_cells * point.axes.size(), std::numeric_limits<double>::quiet_NaN());
+    grid.centroids.insert(grid.centroids.end(), padded.begin(), padded.end());
   }
   return grid;
 }
@@ -112,7 +124,7 @@ MeasureGrid measure_grid(const std::vector<PointFacts>& facts) {
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
 void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const QdShape& shape) {
   const auto measures = shape.axes.size();
-  const auto [low, high, bins] = measure_grid(facts);
+  const auto [low, high, bins, cells, centroids] = measure_grid(facts, shape.cells);
   const std::vector<hsize_t> dims{facts.size(), measures};
   auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
   file.write_whole(low_set, h5::Datatype::float64(), low.data());
@@ -125,7 +137,18 @@ void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const Qd
   auto bins_set = file.create_array("qd/measure_bins", h5::Datatype::int64(), dims);
   file.write_whole(bins_set, h5::Datatype::int64(), bins.data());
   file.write_attribute("qd/measure_bins", "doc",
-                       std::string("cells along each measure, per point"));
+                       std::string("grid cells along each measure, per point; 0 for CVT cells"));
+  auto cells_set = file.create_array("qd/cells", h5::Datatype::int64(), {facts.size()});
+  file.write_whole(cells_set, h5::Datatype::int64(), cells.data());
+  file.write_attribute("qd/cells", "doc", std::string("cells of each point's archive"));
+  if (!centroids.empty()) {
+    auto set = file.create_array("qd/centroids", h5::Datatype::float64(),
+                                 {facts.size(), shape.cells, measures});
+    file.write_whole(set, h5::Datatype::float64(), centroids.data());
+    file.write_attribute("qd/centroids", "doc",
+                         std::string("each point's CVT centroids in the measures' units; NaN "
+                                     "for a grid and as padding"));
+  }
   std::vector<std::string> names;
   for (const auto& axis : shape.axes) names.push_back(axis.name);
   file.write_attribute("qd", "measures", names);
@@ -157,6 +180,8 @@ void QdDriver::run(DriverContext& context) const {
   }
   const auto shape = qd_shape(experiment, context.facts);
   TaskBlocks results(qd_datasets(qd, shape));
+  std::vector<ArchiveCells> archives;
+  for (const auto& point : context.facts) archives.push_back(archive_of(point));
 
   GroupTaskPlan<QdSnapshot> plan;
   plan.ranks_per_task = settings.front().ranks_per_task;
@@ -164,8 +189,8 @@ void QdDriver::run(DriverContext& context) const {
   plan.codec = qd_codec;
   plan.run = [&](std::uint64_t task, std::uint64_t point, const QdSnapshot* saved, QdGroup& group,
                  const auto& blocks) {
-    const auto outcome =
-        models.at(point).run_task(settings[point], experiment.seed, task, group, saved);
+    const auto outcome = models.at(point).run_task(settings[point], archives[point],
+                                                   experiment.seed, task, group, saved);
     if (!outcome.stopped && group.rank() == 0) {
       fill_blocks(blocks(), outcome, qd, shape, context.facts[point]);
     }
@@ -193,14 +218,23 @@ void QdDriver::describe_tables(const config::Experiment& /*experiment*/,
   if (axes.empty()) return;
   auto& layouts = description.layouts;
   auto& tables = description.tables;
-  const auto grid = measure_grid(facts);
+  std::size_t most_cells = 0;
+  for (const auto& point : facts) most_cells = std::max(most_cells, archive_of(point).count());
+  const auto grid = measure_grid(facts, most_cells);
   const std::vector<hsize_t> measures{axes.size()};
   tables.put_bytes("measure_low", bytes_of(grid.low));
   tables.put_bytes("measure_high", bytes_of(grid.high));
   tables.put_ints("measure_bins", grid.bins);
+  tables.put_ints("cells", grid.cells);
   layouts.push_back({"measure_low", h5::Datatype::float64(), measures, "qd/measure_low", {}});
   layouts.push_back({"measure_high", h5::Datatype::float64(), measures, "qd/measure_high", {}});
   layouts.push_back({"measure_bins", h5::Datatype::int64(), measures, "qd/measure_bins", {}});
+  layouts.push_back({"cells", h5::Datatype::int64(), {}, "qd/cells", {}});
+  if (!grid.centroids.empty()) {
+    tables.put_bytes("centroids", bytes_of(grid.centroids));
+    layouts.push_back(
+        {"centroids", h5::Datatype::float64(), {most_cells, axes.size()}, "qd/centroids", {}});
+  }
   std::vector<std::byte> names;  // NUL-terminated, as failure messages are
   for (const auto& axis : axes) {
     const auto name = std::as_bytes(std::span(axis.name.c_str(), axis.name.size() + 1));
@@ -219,8 +253,13 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
   const auto model = qd_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
   const auto settings = QdSettings::from(experiment.points[point].driver);
-  return {model->genome_length(), model->level_shape(), measure_axes(settings, model->measures()),
-          0};
+  auto archive = archive_cells(settings, model->measures(), experiment.seed);
+  return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids()};
+}
+
+ArchiveCells archive_of(const PointFacts& point) {
+  if (point.centroids.empty()) return ArchiveCells(point.axes);
+  return {point.axes, point.centroids};
 }
 
 }  // namespace levelforge

@@ -7,6 +7,9 @@
 
 namespace levelforge {
 
+// The cells of a point's archive, from its facts.
+ArchiveCells archive_of(const PointFacts& point);
+
 class QdDriver final : public DriverOf<QdSpec> {
  public:
   [[nodiscard]] std::vector<MemoryPart> result_memory(

@@ -15,10 +15,12 @@ std::vector<MemoryPart> QdDriver::result_memory(const ResultMemoryQuery& query) 
   if (const auto* qd = query.kernel.binding<QdSpec>(); qd != nullptr && query.facts != nullptr) {
     const auto settings = QdSettings::from(query.point.driver);
     const auto& axes = query.facts->axes;
-    const auto cells = cell_count(axes);
+    const auto cells = archive_of(*query.facts).count();
     const auto& own = query.kernel_memory;
     const auto archive_row = qd_archive_layout(qd->evaluation_fields, axes).row_size();
-    const std::string cells_key = std::to_string(cells) + " archive cells (qd.bins)";
+    const std::string cells_key = std::to_string(cells) + " archive cells (" +
+                                  (settings.archive == QdArchive::grid ? "qd.bins" : "qd.cells") +
+                                  ")";
     // The archive of the task in progress: a genome and an evaluation row per cell.
     parts.push_back({cells_key + " of the task in progress",
                      times(cells, plus(own.genome_bytes, archive_row))});
@@ -29,6 +31,17 @@ std::vector<MemoryPart> QdDriver::result_memory(const ResultMemoryQuery& query) 
          times(query.own_tasks, plus(times(cells, plus(archive_row, own.genome_bytes)),
                                      times(unsigned_of(settings.iterations + 1), history_row))),
          true});
+    if (settings.archive == QdArchive::cvt) {
+      // Every rank keeps each point's centroids, and fits them to samples first.
+      const auto measures = unsigned_of(static_cast<std::int64_t>(axes.size()));
+      const auto points = static_cast<std::uint64_t>(query.experiment.points.size());
+      parts.push_back(
+          {"qd.cells = " + std::to_string(cells) + " CVT centroids of each of " +
+               std::to_string(points) + " points, and qd.cvt_samples = " +
+               std::to_string(settings.cvt_samples) + " samples they are fitted to",
+           plus(times(points, times(cells, times(measures, sizeof(double)))),
+                times(unsigned_of(settings.cvt_samples), times(measures, sizeof(double))))});
+    }
   }
   const auto tasks = task_list_parts(query);
   parts.insert(parts.end(), tasks.begin(), tasks.end());

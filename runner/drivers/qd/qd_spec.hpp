@@ -27,9 +27,11 @@ class QdModel {
   [[nodiscard]] virtual std::vector<std::size_t> level_shape() const = 0;
   // The kernel's measures with their default ranges.
   [[nodiscard]] virtual std::vector<MeasureSpec> measures() const = 0;
-  // `resume`: a snapshot of this task to continue from, or nullptr.
-  virtual QdOutcome run_task(const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
-                             QdGroup& group, const QdSnapshot* resume) const = 0;
+  // `archive`: the point's cells (archive_cells); `resume`: a snapshot of this task to
+  // continue from, or nullptr.
+  virtual QdOutcome run_task(const QdSettings& settings, const ArchiveCells& archive,
+                             std::uint64_t seed, std::uint64_t task, QdGroup& group,
+                             const QdSnapshot* resume) const = 0;
 };
 
 template <MeasuringGaKernel K>
@@ -41,9 +43,9 @@ class ErasedQd final : public QdModel {
     return level_shape_of(kernel_);
   }
   [[nodiscard]] std::vector<MeasureSpec> measures() const override { return kernel_.measures(); }
-  QdOutcome run_task(const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
-                     QdGroup& group, const QdSnapshot* resume) const override {
-    return QdRun<K>(kernel_, settings, seed, task, group).run(resume);
+  QdOutcome run_task(const QdSettings& settings, const ArchiveCells& archive, std::uint64_t seed,
+                     std::uint64_t task, QdGroup& group, const QdSnapshot* resume) const override {
+    return QdRun<K>(kernel_, settings, archive, seed, task, group).run(resume);
   }
 
  private:
