@@ -74,6 +74,13 @@ DRIVERS = {
         "overrides": ["--set", "checkpoint.every=20"],
         "interval_units": RANKS * 20 * 100,  # iterations of 100 evaluations
     },
+    # CMA-ME and CMA-MAE (docs/drivers.md, "Emitters"): their searches and thresholds saved
+    # with the archive.
+    "qd_cma": {
+        "config": config("sphere_emitters.yaml"),
+        "overrides": ["--set", "sweep.replicates=1", "--set", "checkpoint.every=100"],
+        "interval_units": RANKS * 100 * 180,  # iterations of 180 evaluations
+    },
     "exhaustive": {
         "config": config("matchstick_2digit_k2.yaml"),
         "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
@@ -269,6 +276,9 @@ class Checkpoints(TempDirTest):
 
     def test_qd_killed_and_resumed(self):
         self.check_kills("qd", kills=min(3, KILL_RUNS))
+
+    def test_cma_emitters_killed_and_resumed(self):
+        self.check_kills("qd_cma", kills=min(3, KILL_RUNS))
 
     def test_island_ga_killed_and_resumed(self):
         # Three kills (resumed on 1, 2 and 3 ranks): the GA's kills cover the rest.

@@ -272,31 +272,37 @@ class Determinism(ConfigTest):
         self.assertTrue(np.all(np.isnan(match3["/qd/validation"]["validated_mean"][~occupied])))
 
     def test_sphere_qd_real_genomes(self):
-        """configs/sphere_qd.yaml, shortened, over a grid and CVT cells: a real genome's genes
-        are float64 in the file (NaN in an empty cell) and are exactly the genes evaluated, by
-        the sphere's formulas computed here again from them; the CVT point's centroids are in
-        the file, and each elite's cell is the centroid nearest its measures."""
+        """configs/sphere_qd.yaml, shortened, over a grid and CVT cells, by Gaussian mutation
+        and Iso+LineDD: a real genome's genes are float64 in the file (NaN in an empty cell)
+        and are exactly the genes evaluated, by the sphere's formulas computed here again from
+        them; the CVT points' centroids are in the file, and each elite's cell is the centroid
+        nearest its measures."""
         data = self.check_config(os.path.join(REPO, "configs", "sphere_qd.yaml"),
                                  ["/qd/archive", "/qd/archive_genomes", "/qd/centroids", "/qd/cells"],
                                  ["--set", "qd.iterations=10", "--set", "sweep.replicates=2",
                                   "--set", "qd.cvt_samples=25000"])
         genomes = data["/qd/archive_genomes"]
         self.assertEqual(genomes.dtype, np.float64)
-        self.assertEqual(genomes.shape, (4, 2500, 20))
-        self.assertEqual(data["/qd/cells"].tolist(), [2500, 2500])
-        self.assertEqual(data["/qd/measure_bins"].tolist(), [[50, 50], [0, 0]])
+        self.assertEqual(genomes.shape, (8, 2500, 20))
+        self.assertEqual(data["/qd/cells"].tolist(), [2500] * 4)
+        self.assertEqual(data["/qd/measure_bins"].tolist(), [[50, 50]] * 2 + [[0, 0]] * 2)
         centroids = data["/qd/centroids"]
-        self.assertTrue(np.all(np.isnan(centroids[0])))
-        self.assertTrue(np.all(np.abs(centroids[1]) <= 51.2))
-        cvt = data["/qd/archive"][2:]  # tasks 2 and 3: the CVT point
+        self.assertTrue(np.all(np.isnan(centroids[:2])))
+        self.assertTrue(np.all(np.abs(centroids[2:]) <= 51.2))
+        np.testing.assert_array_equal(centroids[2], centroids[3])  # one seed, one tessellation
+        cvt = data["/qd/archive"][4:]  # tasks 4 to 7: the CVT points
         for task in cvt:
             filled = task[task["occupied"] == 1]
             measures = np.stack([filled["measure_projection_first"], filled["measure_projection_second"]], axis=1)
-            distances = (((measures[:, None, :] - centroids[1][None, :, :]) / 102.4) ** 2).sum(axis=2)
+            distances = (((measures[:, None, :] - centroids[2][None, :, :]) / 102.4) ** 2).sum(axis=2)
             self.assertEqual(distances.argmin(axis=1).tolist(), filled["cell"].tolist())
         archive = data["/qd/archive"]
         occupied = archive["occupied"] == 1
         self.assertTrue(np.all(np.isnan(genomes[~occupied])))
+        # The CMA emitters, shortened, identical on 1, 2 and 3 ranks too.
+        emitters = self.check_config(os.path.join(REPO, "configs", "sphere_emitters.yaml"), ["/qd/archive"],
+                                     ["--set", "qd.iterations=30", "--set", "sweep.replicates=1"])
+        self.assertEqual(emitters["/qd/history"]["evaluations"][:, -1].tolist(), [100 + 30 * 180] * 4)
         filled, genes = archive[occupied], genomes[occupied]
         self.assertGreater(len(filled), 200)
         self.assertTrue(np.all(np.abs(genes) <= 10.24))
@@ -486,6 +492,24 @@ class Experiments(ConfigTest):
             if values["params.placement"] == b"resting" and values["params.targets"] == 1:
                 # One target where the ball can rest: always reachable, in either mode.
                 self.assertTrue(np.all(rows["solvable"] == 1), values)
+
+    def test_sphere_emitters_rank_as_the_papers(self):
+        """configs/sphere_emitters.yaml with 2 replicates: at equal budgets CMA-MAE's final QD
+        score is above CMA-ME's and CMA-ME's above MAP-Elites', as Fontaine et al. 2020 and
+        Fontaine & Nikolaidis 2023 report on this benchmark (at full size: bench/RESULTS.md)."""
+        out = self.path("emitters.h5")
+        self.assert_ok(levelforge("run", os.path.join(REPO, "configs", "sphere_emitters.yaml"),
+                                  "-o", out, "-q", "--set", "sweep.replicates=2", ranks=2,
+                                  timeout=600))
+        with h5py.File(out, "r") as f:
+            final = f["qd/history"][:, -1]
+            emitters = [e.decode() for e in f["points"]["qd.emitter"]]
+            self.assertEqual(f["qd/archive_genomes"].dtype, np.float64)
+        self.assertEqual(final["evaluations"].tolist(), [540_100] * 8)
+        score = {emitter: final["qd_score"][2 * p:2 * p + 2].mean() for p, emitter in enumerate(emitters)}
+        self.assertGreater(score["cma_mae"], score["cma_me"], score)
+        self.assertGreater(score["cma_me"], score["kernel"], score)
+        self.assertGreater(score["cma_me"], score["iso_line"], score)
 
     def test_tiltmaze_ga_reaches_each_length(self):
         with h5py.File(self.run_config("tiltmaze_ga.yaml"), "r") as f:

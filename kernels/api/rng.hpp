@@ -29,6 +29,8 @@ enum class Stream : std::uint64_t {
   arrival = 11,          // the places migrants take on an island (generation, island)
   migration_route = 12,  // the random topology's cycle of islands (generation)
   cvt = 13,              // the samples a CVT archive's centroids are fitted to (sample)
+  emitter = 14,          // a CMA emitter's candidates (iteration, candidate)
+  emitter_restart = 15,  // the elite a CMA emitter (re)starts at (iteration, emitter)
 };
 
 struct StreamId {

@@ -40,6 +40,14 @@ class Sphere : public RealGenome {
                                            {-params.real("bound"), params.real("bound")})),
         worst_(static_cast<double>(genome_length()) * (fold + optimum) * (fold + optimum)) {}
 
+  // Standard normal genes, clipped to the bounds: where the papers' and pyribs' searches
+  // start (RealGenome's uniform genes would start most of them beyond the fold).
+  Genome random_genome(Rng& rng) const {
+    Genome genome(genome_length());
+    for (std::size_t i = 0; i < genome.size(); ++i) genome[i] = bounds()[i].clip(rng.normal());
+    return genome;
+  }
+
   static std::vector<FieldSpec> evaluation_fields() {
     return {real_field("sphere", "sum over genes of (x - 2.048)^2, 0 at the optimum")};
   }

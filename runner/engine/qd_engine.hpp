@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -22,7 +23,9 @@
 #include "kernels/api/concepts.hpp"
 #include "kernels/api/record_layout.hpp"
 #include "runner/engine/archive_cells.hpp"
+#include "runner/engine/cma_emitters.hpp"
 #include "runner/engine/evaluation_group.hpp"
+#include "runner/engine/line_variation.hpp"
 #include "runner/engine/qd_settings.hpp"
 
 namespace levelforge {
@@ -35,6 +38,7 @@ struct QdSnapshot {
   std::vector<std::int64_t> genomes;  // their genomes, cells x genome_length
   std::vector<std::byte> elite_rows;  // their qd_evaluation_layout rows
   std::vector<std::byte> history;     // iterations_run rows of qd_history_layout
+  std::vector<std::byte> search;      // CMA emitters: CmaEmitters::state() as float64s
 };
 
 struct QdOutcome {
@@ -83,7 +87,12 @@ class QdRun {
         evaluation_layout_(qd_evaluation_layout(K::evaluation_fields(), archive_.axes())),
         elites_(cells_),
         elite_rows_(cells_ * evaluation_layout_.row_size()),
-        fitness_(cells_, 0.0) {}
+        fitness_(cells_, 0.0) {
+    if constexpr (RealGenomeKernel<K>) {
+      if (settings.emitter == QdEmitter::cma_me || settings.emitter == QdEmitter::cma_mae)
+        emitters_.emplace(kernel_, settings_, cells_);
+    }
+  }
 
   QdRun(const K& kernel, const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
         QdGroup& group)
@@ -130,14 +139,34 @@ class QdRun {
 
   // The batch of `iteration`: offspring b from a parent drawn on (selection, iteration, b),
   // crossed on (crossover, iteration, b) with a second parent when the rate says so, and
-  // mutated on (mutation, iteration, b).
-  std::vector<Genome> offspring(std::uint64_t iteration) const {
+  // mutated on (mutation, iteration, b); with iso_line variation, the child of that parent
+  // and a second drawn after it on the same stream, its noise on (mutation, iteration, b).
+  std::vector<Genome> offspring(std::uint64_t iteration) {
     const auto parents = occupied();
+    if constexpr (RealGenomeKernel<K>) {
+      if (emitters_) {
+        return emitters_->ask(seed_, task_, iteration, [&](Rng& rng) -> const Genome& {
+          return *elites_[static_cast<std::size_t>(parents[rng.below(parents.size())])];
+        });
+      }
+    }
     std::vector<Genome> batch;
     batch.reserve(static_cast<std::size_t>(settings_.batch));
     for (std::uint64_t b = 0; b < static_cast<std::uint64_t>(settings_.batch); ++b) {
       Rng selection({seed_, Stream::selection, task_, iteration, b});
-      Genome child = *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
+      const auto& parent =
+          *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
+      if constexpr (RealGenomeKernel<K>) {
+        if (settings_.emitter == QdEmitter::iso_line) {
+          const auto& other =
+              *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
+          Rng mutation({seed_, Stream::mutation, task_, iteration, b});
+          batch.push_back(iso_line_child(kernel_, parent, other, settings_.iso_sigma,
+                                         settings_.line_sigma, mutation));
+          continue;
+        }
+      }
+      Genome child = parent;
       if (settings_.crossover_rate > 0) {
         Rng crossover({seed_, Stream::crossover, task_, iteration, b});
         if (crossover.bernoulli(settings_.crossover_rate)) {
@@ -162,6 +191,8 @@ class QdRun {
     const auto measures_at = evaluation_layout_.fields().size() - archive_.axes().size();
     std::int64_t inserted = 0;
     std::vector<double> measures(archive_.axes().size());
+    std::vector<Insertion> insertions;
+    std::vector<double> values;
     for (std::size_t b = 0; b < batch.size(); ++b) {
       const auto row = std::span(rows).subspan(b * row_size, row_size);
       const double fitness = evaluation_layout_.get_real(row, 0);
@@ -169,6 +200,18 @@ class QdRun {
         measures[m] = evaluation_layout_.get_real(row, measures_at + m);
       }
       const auto cell = static_cast<std::size_t>(archive_.cell_of(measures));
+      if (emitters_ && iteration > 0) {
+        if (!elites_[cell]) {
+          insertions.push_back({Insertion::new_cell, fitness});
+        } else {
+          insertions.push_back(fitness > fitness_[cell]
+                                   ? Insertion{Insertion::improved, fitness - fitness_[cell]}
+                                   : Insertion{});
+        }
+        values.push_back(settings_.emitter == QdEmitter::cma_mae
+                             ? emitters_->pass_threshold(cell, fitness)
+                             : insertions.back().value);
+      }
       if (elites_[cell] && !(fitness > fitness_[cell])) continue;
       elites_[cell] = std::move(batch[b]);
       fitness_[cell] = fitness;
@@ -176,6 +219,7 @@ class QdRun {
                 elite_rows_.begin() + static_cast<std::ptrdiff_t>(cell * row_size));
       ++inserted;
     }
+    if (emitters_ && iteration > 0) emitters_->tell(insertions, values);
     record(iteration, inserted, outcome);
   }
 
@@ -241,7 +285,13 @@ class QdRun {
                      occupied(),
                      {},
                      {},
-                     outcome.history};
+                     outcome.history,
+                     {}};
+    if (emitters_) {
+      const auto state = emitters_->state();
+      const auto bytes = std::as_bytes(std::span(state));
+      saved.search.assign(bytes.begin(), bytes.end());
+    }
     saved.genomes.resize(saved.cells.size() * length);
     saved.elite_rows.resize(saved.cells.size() * row_size);
     for (std::size_t i = 0; i < saved.cells.size(); ++i) {
@@ -275,6 +325,15 @@ class QdRun {
       std::copy(row.begin(), row.end(),
                 elite_rows_.begin() + static_cast<std::ptrdiff_t>(cell * row_size));
       fitness_[cell] = evaluation_layout_.get_real(row, 0);
+    }
+    if (emitters_) {
+      if (saved.search.size() % sizeof(double) != 0) {
+        throw std::invalid_argument("task " + std::to_string(task_) +
+                                    ": the saved CMA emitters are not whole numbers");
+      }
+      std::vector<double> state(saved.search.size() / sizeof(double));
+      std::memcpy(state.data(), saved.search.data(), saved.search.size());
+      emitters_->restore(state);
     }
     outcome.history = saved.history;
     outcome.iterations_run = static_cast<std::size_t>(saved.iterations_run);
@@ -357,6 +416,7 @@ class QdRun {
   std::vector<std::optional<Genome>> elites_;
   std::vector<std::byte> elite_rows_;  // qd_evaluation_layout rows, one per cell
   std::vector<double> fitness_;
+  std::optional<CmaEmitters> emitters_;  // qd.emitter cma_me or cma_mae
   std::uint64_t evaluations_ = 0;
 };
 

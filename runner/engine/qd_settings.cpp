@@ -23,6 +23,13 @@ QdSettings QdSettings::from(const ParamSet& section) {
   settings.init = section.integer("init");
   settings.iterations = section.integer("iterations");
   settings.batch = section.integer("batch");
+  settings.emitter = section.choice_as("emitter", qd_emitter_words);
+  settings.iso_sigma = section.real("iso_sigma");
+  settings.line_sigma = section.real("line_sigma");
+  settings.emitters = section.integer("emitters");
+  settings.sigma0 = section.real("sigma0");
+  settings.archive_learning_rate = section.real("archive_learning_rate");
+  settings.threshold_min = section.real("threshold_min");
   settings.mutation_rate = section.real("mutation_rate");
   settings.crossover_rate = section.real("crossover_rate");
   settings.score_offset = section.real("score_offset");

@@ -15,6 +15,17 @@ inline constexpr Vocabulary<QdArchive, 2> qd_archive_words{{{
     {"cvt", QdArchive::cvt},
 }}};
 
+// How offspring are bred: the kernel's crossover and mutation of uniform parents; for a real
+// genome Iso+LineDD (line_variation.hpp), or CMA-ES emitters ranking by improvement
+// (CMA-ME) or against a threshold per cell (CMA-MAE; cma_emitters.hpp).
+enum class QdEmitter : std::uint8_t { kernel, iso_line, cma_me, cma_mae };
+inline constexpr Vocabulary<QdEmitter, 4> qd_emitter_words{{{
+    {"kernel", QdEmitter::kernel},
+    {"iso_line", QdEmitter::iso_line},
+    {"cma_me", QdEmitter::cma_me},
+    {"cma_mae", QdEmitter::cma_mae},
+}}};
+
 // The `qd` section of a config point, typed.
 struct QdSettings {
   QdArchive archive = QdArchive::grid;
@@ -24,8 +35,15 @@ struct QdSettings {
   std::int64_t init = 100;
   std::int64_t iterations = 100;
   std::int64_t batch = 100;
+  QdEmitter emitter = QdEmitter::kernel;
   double mutation_rate = 0.05;
   double crossover_rate = 0;
+  double iso_sigma = 0.01;    // iso_line: the isotropic step, a fraction of each gene's width
+  double line_sigma = 0.2;    // iso_line: the step along the line between two elites
+  std::int64_t emitters = 5;  // cma_*: emitters, each batch / emitters candidates
+  double sigma0 = 0.025;      // cma_*: initial step, a fraction of each gene's range
+  double archive_learning_rate = 0.01;  // cma_mae: alpha
+  double threshold_min = 0;             // cma_mae: every cell's threshold at the start
   double score_offset = 0;
   std::int64_t ranks_per_task = 0;
   ParamTable measures;  // per-measure overrides: {NAME: {bins: N, range: [low, high]}}

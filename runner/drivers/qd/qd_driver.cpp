@@ -71,7 +71,9 @@ const SnapshotCodec<QdSnapshot> qd_codec{
     &QdSnapshot::iterations_run,
     &QdSnapshot::evaluations,
     {{"snapshot.cells", &QdSnapshot::cells}, {"snapshot.genomes", &QdSnapshot::genomes}},
-    {{"snapshot.rows", &QdSnapshot::elite_rows}, {"snapshot.history", &QdSnapshot::history}}};
+    {{"snapshot.rows", &QdSnapshot::elite_rows},
+     {"snapshot.history", &QdSnapshot::history},
+     {"snapshot.search", &QdSnapshot::search}}};
 
 // A finished task's blocks of the datasets of qd_datasets, which start out missing; rows of
 // a point with fewer cells stay missing.
@@ -253,6 +255,18 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
   const auto model = qd_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
   const auto settings = QdSettings::from(experiment.points[point].driver);
+  if (settings.emitter != QdEmitter::kernel && qd_of(kernel).genome_type != GenomeType::real) {
+    throw config::ConfigError(
+        "qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
+        " breeds real genomes; the kernel '" + experiment.kernel +
+        "' has an encoded one (use emitter: kernel)");
+  }
+  const bool cma = settings.emitter == QdEmitter::cma_me || settings.emitter == QdEmitter::cma_mae;
+  if (cma && (settings.batch % settings.emitters != 0 || settings.batch / settings.emitters < 2)) {
+    throw config::ConfigError(
+        "qd.batch = " + std::to_string(settings.batch) + " must be a multiple of qd.emitters = " +
+        std::to_string(settings.emitters) + " with at least 2 candidates an emitter");
+  }
   auto archive = archive_cells(settings, model->measures(), experiment.seed);
   return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids()};
 }

@@ -19,9 +19,26 @@ std::vector<ParamSpec> QdSpec::settings() {
       int_param("init", 100, 1, 100'000'000, "random genomes evaluated first"),
       int_param("iterations", 100, 0, 100'000'000, "batches of offspring after the first"),
       int_param("batch", 100, 1, 100'000'000, "offspring per iteration"),
+      choice_param("emitter", qd_emitter_words,
+                   "how offspring are bred: the kernel's mutate (and crossover) of uniform "
+                   "parents; for a kernel with a real genome iso_line (Iso+LineDD), cma_me or "
+                   "cma_mae (CMA-ES emitters)"),
       real_param("mutation_rate", 0.05, 0.0, 1.0, "mutation rate passed to the kernel's mutate"),
       real_param("crossover_rate", 0.0, 0.0, 1.0,
                  "probability that an offspring is the kernel's crossover of two elites"),
+      real_param("iso_sigma", 0.01, 0.0, 10.0,
+                 "iso_line: the isotropic Gaussian step, a fraction of each gene's range"),
+      real_param("line_sigma", 0.2, 0.0, 10.0,
+                 "iso_line: the Gaussian step along the line from one elite to another"),
+      int_param("emitters", 5, 1, 10'000,
+                "cma_me, cma_mae: CMA-ES emitters, each breeding qd.batch / qd.emitters "
+                "offspring an iteration"),
+      real_param("sigma0", 0.025, 1e-9, 10.0,
+                 "cma_me, cma_mae: an emitter's initial step, a fraction of each gene's range"),
+      real_param("archive_learning_rate", 0.01, 0.0, 1.0,
+                 "cma_mae: how far a cell's threshold moves toward a fitness that passes it"),
+      real_param("threshold_min", 0.0, -big, big,
+                 "cma_mae: every cell's threshold at the start (the lowest fitness that counts)"),
       real_param("score_offset", 0.0, -big, big,
                  "QD score: sum over occupied cells of (fitness - score_offset); set it below "
                  "every fitness"),
