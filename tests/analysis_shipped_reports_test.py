@@ -55,6 +55,8 @@ SHRUNK = {
     "tiltmaze_islands": ["--set", "ga.generations=3", "--set", "ga.population=32",
                          "--set", "ga.migration.every=1"],
     "tiltmaze_qd": ["--set", "qd.iterations=3", "--set", "qd.init=40", "--set", "qd.batch=20"],
+    "tiltmaze_qd_archives": ["--set", "qd.iterations=3", "--set", "qd.init=40", "--set", "qd.batch=20",
+                             "--set", "sweep.replicates=1", "--set", "qd.cvt_samples=2560"],
     "tiltmaze_sample": ["--set", "sweep.replicates=2"],
     "tiltmaze_sweep": ["--set", "sweep.replicates=3"],
 }

@@ -262,6 +262,17 @@ class Determinism(ConfigTest):
                                      ["/qd/archive", "/qd/archive_levels"],
                                      ["--set", "qd.iterations=15", "--set", "sweep.replicates=2"])
         self.assertEqual(tiltmaze["/qd/archive"].shape, (2, 256))
+        # The three archives on the game: a novelty archive's entries are its first cells.
+        archives = self.check_config(os.path.join(REPO, "configs", "tiltmaze_qd_archives.yaml"),
+                                     ["/qd/archive", "/qd/centroids"],
+                                     ["--set", "qd.iterations=10", "--set", "sweep.replicates=1",
+                                      "--set", "qd.cvt_samples=2560"])
+        self.assertEqual(archives["/qd/cells"].tolist(), [256] * 3)
+        self.assertEqual(archives["/qd/measure_bins"].tolist(), [[16, 16], [0, 0], [0, 0]])
+        self.assertTrue(np.all(np.isnan(archives["/qd/centroids"][[0, 2]])))
+        entries = archives["/qd/archive"]["occupied"][2] == 1
+        self.assertGreater(entries.sum(), 20)
+        self.assertEqual(np.flatnonzero(entries).tolist(), list(range(entries.sum())))
         match3 = self.check_config(os.path.join(REPO, "configs", "match3_qd.yaml"),
                                    ["/qd/archive", "/qd/validation", "/qd/archive_levels"],
                                    ["--set", "qd.iterations=3", "--set", "qd.batch=30",

@@ -187,15 +187,17 @@ def qd_grid(run, task):
     archive = run.qd_archive[run.qd_archive.task == task]
     point = int(run.tasks.point[run.tasks.task == task].iloc[0])
     measures = run.qd_measures[run.qd_measures.point == point].set_index("measure")
-    if qd_is_cvt(run, point):
-        # CVT cells: squares of a grid of about as many squares as cells, by each elite's
-        # centroid.
+    kind = qd_archive_kind(run, point)
+    if kind != "grid":
+        # CVT cells or novelty entries: squares of a grid of about as many squares as cells,
+        # by each elite's centroid (CVT) or its measures (novelty).
         per = max(1, int(round(float(measures.cells.iloc[0]) ** (1 / len(names)))))
         axes = [(name, float(measures.low[name]), float(measures.high[name]), per)
                 for name in names[:2]]
         archive = archive.copy()
+        at = "centroid" if kind == "cvt" else "measure"
         for name, low, high, bins in axes:
-            square = np.floor((archive[f"centroid_{name}"] - low) / (high - low) * bins)
+            square = np.floor((archive[f"{at}_{name}"] - low) / (high - low) * bins)
             archive[f"bin_{name}"] = np.clip(square, 0, bins - 1).astype(np.int64)
     else:
         axes = [(name, float(measures.low[name]), float(measures.high[name]),
@@ -212,10 +214,16 @@ def qd_grid(run, task):
     return axes[0], (axes[1] if len(axes) > 1 else None), rows
 
 
-def qd_is_cvt(run, point):
-    """Whether the archive of `point` has CVT cells (its measures have no bins)."""
+def qd_archive_kind(run, point):
+    """The archive of `point`: "grid" (its measures have bins), "cvt" (it has centroids) or
+    "novelty" (neither)."""
     measures = run.qd_measures
-    return bool((measures.bins[measures.point == point] == 0).any())
+    if (measures.bins[measures.point == point] > 0).all():
+        return "grid"
+    centroids = run.qd_centroids
+    if centroids is not None and not np.isnan(centroids[point]).all():
+        return "cvt"
+    return "novelty"
 
 
 def qd_axis_label(axis, cvt=False):
@@ -275,11 +283,17 @@ def qd_archive_map(report, max_points=12):
     for ax, (final, x, y, rows) in zip(axes.flat, grids):
         name, low, high, bins = x
         y_bins, y_low, y_high = (y[3], y[1], y[2]) if y else (1, 0, 1)
-        cvt = qd_is_cvt(run, final.point)
-        if cvt:
-            grid = qd_voronoi(run, int(final.task), x, y)
+        kind = qd_archive_kind(run, final.point)
+        cvt = kind != "grid"
+        if kind != "grid":
             # Every elite is a cell of its own: the data has them all, not squares.
             rows = run.qd_archive[run.qd_archive.task == final.task].assign(elites=1)
+        if kind == "cvt":
+            grid = qd_voronoi(run, int(final.task), x, y)
+        elif kind == "novelty":
+            grid = np.full((1, 1), np.nan)
+            ax.scatter(rows[f"measure_{name}"], rows[f"measure_{y[0]}"] if y else np.zeros(len(rows)),
+                       c=rows.fitness, cmap=cmap, norm=norm, s=4, linewidths=0)
         else:
             grid = np.full((y_bins, bins), np.nan)
             grid[rows[f"bin_{y[0]}"] if y else 0, rows[f"bin_{name}"]] = rows.fitness
@@ -291,8 +305,11 @@ def qd_archive_map(report, max_points=12):
         else:
             ax.set_yticks([])
         label = f"{point_label(run, final.point, keys)}\n" if keys else ""
-        ax.set_title(f"{label}task {final.task} (replicate {final.replicate}): coverage "
-                     f"{100 * final.coverage:.0f}%, QD score {final.qd_score:.4g}", fontsize="small")
+        # A novelty archive's "coverage" is the share of its room it filled, not of a space.
+        filled = (f"{int(final.occupied)} entries" if kind == "novelty"
+                  else f"coverage {100 * final.coverage:.0f}%")
+        ax.set_title(f"{label}task {final.task} (replicate {final.replicate}): {filled}, "
+                     f"QD score {final.qd_score:.4g}", fontsize="small")
         rows = rows.assign(coverage=final.coverage, qd_score=final.qd_score)
         drawn.append(rows)
     for ax in axes.flat[len(grids):]:
@@ -309,10 +326,14 @@ def qd_archive_map(report, max_points=12):
             f"{names[0]} and {names[1]} fall in it (elites in the data)." if len(names) > 2 else
             " The colored area is the coverage.")
     which = "" if points == len(shown) else f" The first {len(shown)} of {points} points."
-    if any(qd_is_cvt(run, point) for point in shown.point):
+    kinds = {qd_archive_kind(run, point) for point in shown.point}
+    if "cvt" in kinds:
         over += (" A CVT archive (qd.archive: cvt) is drawn as its Voronoi cells: each pixel "
                  "takes the cell of the centroid nearest it, each measure's range scaled to "
                  "[0, 1] as the runner does; its data rows are its elites, with their centroids.")
+    if "novelty" in kinds:
+        over += (" A novelty archive (qd.archive: novelty) is drawn as a dot per entry at its "
+                 "measures; its data rows are its entries.")
     report.save(fig, "qd_archive.png", "The archive",
                 "The final archive of each sweep point's replicate with the highest final QD "
                 "score (its task in the title): each cell colored by the fitness of its elite, "

@@ -1,6 +1,7 @@
 #include "runner/engine/archive_cells.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -51,13 +52,23 @@ ArchiveCells::ArchiveCells(std::vector<MeasureAxis> axes)
       nearest_({}, std::max<std::size_t>(axes_.size(), 1)) {}
 
 ArchiveCells::ArchiveCells(std::vector<MeasureAxis> axes, std::vector<double> centroids)
-    : axes_(std::move(axes)),
+    : kind_(QdArchive::cvt),
+      axes_(std::move(axes)),
       centroids_(std::move(centroids)),
       count_(centroids_.size() / axes_.size()),
       nearest_(scaled_centroids(axes_, centroids_), axes_.size()) {}
 
+ArchiveCells ArchiveCells::novelty(std::vector<MeasureAxis> axes, std::size_t entries) {
+  ArchiveCells cells(std::move(axes));
+  cells.kind_ = QdArchive::novelty;
+  cells.count_ = entries;
+  return cells;
+}
+
 std::int64_t ArchiveCells::cell_of(std::span<const double> measures) const {
-  if (centroids_.empty()) return levelforge::cell_of(axes_, measures);
+  if (kind_ == QdArchive::novelty)
+    throw std::logic_error("a novelty archive's cell depends on its entries, not on measures");
+  if (kind_ == QdArchive::grid) return levelforge::cell_of(axes_, measures);
   std::vector<double> point(axes_.size());
   for (std::size_t m = 0; m < axes_.size(); ++m) point[m] = scaled(axes_[m], measures[m]);
   return static_cast<std::int64_t>(nearest_.nearest(point));
@@ -67,6 +78,8 @@ ArchiveCells archive_cells(const QdSettings& settings, const std::vector<Measure
                            std::uint64_t seed) {
   auto axes = measure_axes(settings, measures);
   if (settings.archive == QdArchive::grid) return ArchiveCells(std::move(axes));
+  if (settings.archive == QdArchive::novelty)
+    return ArchiveCells::novelty(std::move(axes), static_cast<std::size_t>(settings.cells));
   const auto cells = static_cast<std::size_t>(settings.cells);
   const auto samples = static_cast<std::size_t>(settings.cvt_samples);
   if (samples < cells) {

@@ -26,6 +26,7 @@
 #include "runner/engine/cma_emitters.hpp"
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/line_variation.hpp"
+#include "runner/engine/novelty_archive.hpp"
 #include "runner/engine/qd_settings.hpp"
 
 namespace levelforge {
@@ -92,6 +93,7 @@ class QdRun {
       if (settings.emitter == QdEmitter::cma_me || settings.emitter == QdEmitter::cma_mae)
         emitters_.emplace(kernel_, settings_, cells_);
     }
+    if (archive_.kind() == QdArchive::novelty) novelty_.emplace(archive_.axes(), settings_);
   }
 
   QdRun(const K& kernel, const QdSettings& settings, std::uint64_t seed, std::uint64_t task,
@@ -199,7 +201,14 @@ class QdRun {
       for (std::size_t m = 0; m < archive_.axes().size(); ++m) {
         measures[m] = evaluation_layout_.get_real(row, measures_at + m);
       }
-      const auto cell = static_cast<std::size_t>(archive_.cell_of(measures));
+      std::size_t cell = 0;
+      if (novelty_) {
+        const auto place = novelty_->place(measures, fitness, fitness_);
+        if (!place) continue;
+        cell = *place;
+      } else {
+        cell = static_cast<std::size_t>(archive_.cell_of(measures));
+      }
       if (emitters_ && iteration > 0) {
         if (!elites_[cell]) {
           insertions.push_back({Insertion::new_cell, fitness});
@@ -213,6 +222,7 @@ class QdRun {
                              : insertions.back().value);
       }
       if (elites_[cell] && !(fitness > fitness_[cell])) continue;
+      if (novelty_) novelty_->put(cell, measures);
       elites_[cell] = std::move(batch[b]);
       fitness_[cell] = fitness;
       std::copy(row.begin(), row.end(),
@@ -325,6 +335,19 @@ class QdRun {
       std::copy(row.begin(), row.end(),
                 elite_rows_.begin() + static_cast<std::ptrdiff_t>(cell * row_size));
       fitness_[cell] = evaluation_layout_.get_real(row, 0);
+      if (novelty_) {
+        // A novelty archive's entries are its first cells, in order.
+        if (cell != i) {
+          throw std::invalid_argument("task " + std::to_string(task_) +
+                                      ": the saved novelty archive has a gap at entry " +
+                                      std::to_string(i));
+        }
+        const auto measures_at = evaluation_layout_.fields().size() - archive_.axes().size();
+        std::vector<double> measures(archive_.axes().size());
+        for (std::size_t m = 0; m < measures.size(); ++m)
+          measures[m] = evaluation_layout_.get_real(row, measures_at + m);
+        novelty_->put(cell, measures);
+      }
     }
     if (emitters_) {
       if (saved.search.size() % sizeof(double) != 0) {
@@ -416,7 +439,8 @@ class QdRun {
   std::vector<std::optional<Genome>> elites_;
   std::vector<std::byte> elite_rows_;  // qd_evaluation_layout rows, one per cell
   std::vector<double> fitness_;
-  std::optional<CmaEmitters> emitters_;  // qd.emitter cma_me or cma_mae
+  std::optional<CmaEmitters> emitters_;    // qd.emitter cma_me or cma_mae
+  std::optional<NoveltyArchive> novelty_;  // qd.archive novelty: where a genome goes
   std::uint64_t evaluations_ = 0;
 };
 

@@ -20,6 +20,9 @@ QdSettings QdSettings::from(const ParamSet& section) {
   settings.bins = section.integer("bins");
   settings.cells = section.integer("cells");
   settings.cvt_samples = section.integer("cvt_samples");
+  settings.k_neighbors = section.integer("k_neighbors");
+  settings.novelty_threshold = section.real("novelty_threshold");
+  settings.local_competition = section.boolean("local_competition");
   settings.init = section.integer("init");
   settings.iterations = section.integer("iterations");
   settings.batch = section.integer("batch");

@@ -9,10 +9,11 @@
 namespace levelforge {
 
 // The cells of the archive (archive_cells.hpp).
-enum class QdArchive : std::uint8_t { grid, cvt };
-inline constexpr Vocabulary<QdArchive, 2> qd_archive_words{{{
+enum class QdArchive : std::uint8_t { grid, cvt, novelty };
+inline constexpr Vocabulary<QdArchive, 3> qd_archive_words{{{
     {"grid", QdArchive::grid},
     {"cvt", QdArchive::cvt},
+    {"novelty", QdArchive::novelty},
 }}};
 
 // How offspring are bred: the kernel's crossover and mutation of uniform parents; for a real
@@ -30,8 +31,11 @@ inline constexpr Vocabulary<QdEmitter, 4> qd_emitter_words{{{
 struct QdSettings {
   QdArchive archive = QdArchive::grid;
   std::int64_t bins = 20;             // grid: cells per measure unless `measures` says otherwise
-  std::int64_t cells = 1000;          // cvt: cells
+  std::int64_t cells = 1000;          // cvt: cells; novelty: the most entries
   std::int64_t cvt_samples = 100000;  // cvt: the points their centroids are fitted to
+  std::int64_t k_neighbors = 15;      // novelty: the neighbours a novelty is the mean over
+  double novelty_threshold = 0.05;    // novelty: the least novelty of a new entry
+  bool local_competition = true;      // novelty: a less novel candidate may replace its nearest
   std::int64_t init = 100;
   std::int64_t iterations = 100;
   std::int64_t batch = 100;

@@ -35,7 +35,7 @@ QdShape qd_shape(const config::Experiment& experiment, const std::vector<PointFa
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     const auto settings = QdSettings::from(experiment.points[p].driver);
     shape.iterations = std::max(shape.iterations, static_cast<std::size_t>(settings.iterations));
-    shape.cells = std::max(shape.cells, archive_of(facts[p]).count());
+    shape.cells = std::max(shape.cells, archive_of(facts[p], settings).count());
   }
   shape.genome_length = longest_genome(facts);
   shape.level = largest_level_shape(facts);
@@ -104,17 +104,20 @@ struct MeasureGrid {
   std::vector<double> centroids;
 };
 
-MeasureGrid measure_grid(const std::vector<PointFacts>& facts, std::size_t most_cells) {
+MeasureGrid measure_grid(const config::Experiment& experiment, const std::vector<PointFacts>& facts,
+                         std::size_t most_cells) {
   MeasureGrid grid;
   const bool voronoi = std::any_of(
       facts.begin(), facts.end(), [](const PointFacts& point) { return !point.centroids.empty(); });
-  for (const auto& point : facts) {
+  for (std::size_t p = 0; p < facts.size(); ++p) {
+    const auto& point = facts[p];
+    const auto archive = archive_of(point, QdSettings::from(experiment.points[p].driver));
     for (const auto& axis : point.axes) {
       grid.low.push_back(axis.low);
       grid.high.push_back(axis.high);
-      grid.bins.push_back(point.centroids.empty() ? axis.bins : 0);
+      grid.bins.push_back(archive.kind() == QdArchive::grid ? axis.bins : 0);
     }
-    grid.cells.push_back(static_cast<std::int64_t>(archive_of(point).count()));
+    grid.cells.push_back(static_cast<std::int64_t>(archive.count()));
     if (!voronoi) continue;
     auto padded = point.centroids;
     padded.resize(most_cells * point.axes.size(), std::numeric_limits<double>::quiet_NaN());
@@ -124,9 +127,10 @@ MeasureGrid measure_grid(const std::vector<PointFacts>& facts, std::size_t most_
 }
 
 // /qd/measure_low, _high and _bins (point x measure), named by the group's `measures`.
-void write_axes(ResultFile& file, const std::vector<PointFacts>& facts, const QdShape& shape) {
+void write_axes(ResultFile& file, const config::Experiment& experiment,
+                const std::vector<PointFacts>& facts, const QdShape& shape) {
   const auto measures = shape.axes.size();
-  const auto [low, high, bins, cells, centroids] = measure_grid(facts, shape.cells);
+  const auto [low, high, bins, cells, centroids] = measure_grid(experiment, facts, shape.cells);
   const std::vector<hsize_t> dims{facts.size(), measures};
   auto low_set = file.create_array("qd/measure_low", h5::Datatype::float64(), dims);
   file.write_whole(low_set, h5::Datatype::float64(), low.data());
@@ -183,7 +187,8 @@ void QdDriver::run(DriverContext& context) const {
   const auto shape = qd_shape(experiment, context.facts);
   TaskBlocks results(qd_datasets(qd, shape));
   std::vector<ArchiveCells> archives;
-  for (const auto& point : context.facts) archives.push_back(archive_of(point));
+  for (std::size_t p = 0; p < context.facts.size(); ++p)
+    archives.push_back(archive_of(context.facts[p], settings[p]));
 
   GroupTaskPlan<QdSnapshot> plan;
   plan.ranks_per_task = settings.front().ranks_per_task;
@@ -200,7 +205,7 @@ void QdDriver::run(DriverContext& context) const {
   };
   const auto group_sizes = run_group_tasks(context, results, plan);
   if (!group_sizes) return;
-  write_axes(*context.file, context.facts, shape);
+  write_axes(*context.file, experiment, context.facts, shape);
   write_genome_lengths(*context.file, "qd", context.facts, "archive_genomes", qd.genome_type);
   context.file->write_attribute("qd", "group_sizes", *group_sizes);
 }
@@ -212,7 +217,7 @@ std::vector<TaskDataset> QdDriver::task_datasets(const config::Experiment& exper
 }
 
 // The genome lengths, and the measure grid the archives are cut by.
-void QdDriver::describe_tables(const config::Experiment& /*experiment*/,
+void QdDriver::describe_tables(const config::Experiment& experiment,
                                const std::vector<PointFacts>& facts,
                                SegmentDescription& description) const {
   describe_genome_lengths("qd", facts, description);
@@ -220,9 +225,8 @@ void QdDriver::describe_tables(const config::Experiment& /*experiment*/,
   if (axes.empty()) return;
   auto& layouts = description.layouts;
   auto& tables = description.tables;
-  std::size_t most_cells = 0;
-  for (const auto& point : facts) most_cells = std::max(most_cells, archive_of(point).count());
-  const auto grid = measure_grid(facts, most_cells);
+  const auto most_cells = qd_shape(experiment, facts).cells;
+  const auto grid = measure_grid(experiment, facts, most_cells);
   const std::vector<hsize_t> measures{axes.size()};
   tables.put_bytes("measure_low", bytes_of(grid.low));
   tables.put_bytes("measure_high", bytes_of(grid.high));
@@ -262,6 +266,12 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
         "' has an encoded one (use emitter: kernel)");
   }
   const bool cma = settings.emitter == QdEmitter::cma_me || settings.emitter == QdEmitter::cma_mae;
+  if (cma && settings.archive == QdArchive::novelty) {
+    throw config::ConfigError(
+        "qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
+        " ranks by cells, which a novelty archive does not have (use "
+        "emitter: kernel or iso_line with archive: novelty)");
+  }
   if (cma && (settings.batch % settings.emitters != 0 || settings.batch / settings.emitters < 2)) {
     throw config::ConfigError(
         "qd.batch = " + std::to_string(settings.batch) + " must be a multiple of qd.emitters = " +
@@ -271,7 +281,9 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
   return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids()};
 }
 
-ArchiveCells archive_of(const PointFacts& point) {
+ArchiveCells archive_of(const PointFacts& point, const QdSettings& settings) {
+  if (settings.archive == QdArchive::novelty)
+    return ArchiveCells::novelty(point.axes, static_cast<std::size_t>(settings.cells));
   if (point.centroids.empty()) return ArchiveCells(point.axes);
   return {point.axes, point.centroids};
 }

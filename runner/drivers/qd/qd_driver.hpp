@@ -7,8 +7,8 @@
 
 namespace levelforge {
 
-// The cells of a point's archive, from its facts.
-ArchiveCells archive_of(const PointFacts& point);
+// The cells of a point's archive, from its facts and settings.
+ArchiveCells archive_of(const PointFacts& point, const QdSettings& settings);
 
 class QdDriver final : public DriverOf<QdSpec> {
  public:

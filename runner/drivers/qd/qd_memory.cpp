@@ -15,7 +15,7 @@ std::vector<MemoryPart> QdDriver::result_memory(const ResultMemoryQuery& query) 
   if (const auto* qd = query.kernel.binding<QdSpec>(); qd != nullptr && query.facts != nullptr) {
     const auto settings = QdSettings::from(query.point.driver);
     const auto& axes = query.facts->axes;
-    const auto cells = archive_of(*query.facts).count();
+    const auto cells = archive_of(*query.facts, settings).count();
     const auto& own = query.kernel_memory;
     const auto archive_row = qd_archive_layout(qd->evaluation_fields, axes).row_size();
     const std::string cells_key = std::to_string(cells) + " archive cells (" +

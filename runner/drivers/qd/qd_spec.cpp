@@ -6,16 +6,26 @@ std::vector<ParamSpec> QdSpec::settings() {
   constexpr double big = 1e300;
   return {
       choice_param("archive", qd_archive_words,
-                   "the archive's cells: a grid over the measures, or a centroidal Voronoi "
-                   "tessellation (CVT) of qd.cells cells"),
+                   "the archive's cells: a grid over the measures, a centroidal Voronoi "
+                   "tessellation (CVT) of qd.cells cells, or a novelty archive of up to "
+                   "qd.cells entries"),
       int_param("bins", 20, 1, 1 << 20, "grid: cells per measure (qd.measures may say otherwise)"),
       table_param("measures",
                   "per-measure overrides, {NAME: {bins: N, range: [low, high]}}; a measure "
                   "not named keeps qd.bins and the kernel's range"),
-      int_param("cells", 1000, 1, 100'000, "cvt: cells of the archive"),
+      int_param("cells", 1000, 1, 100'000,
+                "cvt: cells of the archive; novelty: the most entries it holds"),
       int_param("cvt_samples", 100'000, 1, 10'000'000,
                 "cvt: random points of the measure box that k-means fits the centroids to, at "
                 "least qd.cells"),
+      int_param("k_neighbors", 15, 1, 100'000,
+                "novelty: a candidate's novelty is its mean distance to this many nearest "
+                "entries"),
+      real_param("novelty_threshold", 0.05, 0.0, 1e6,
+                 "novelty: the least novelty of a new entry, each measure's range taken as 1"),
+      bool_param("local_competition", true,
+                 "novelty: a candidate below the threshold replaces its nearest entry when "
+                 "fitter"),
       int_param("init", 100, 1, 100'000'000, "random genomes evaluated first"),
       int_param("iterations", 100, 0, 100'000'000, "batches of offspring after the first"),
       int_param("batch", 100, 1, 100'000'000, "offspring per iteration"),
