@@ -41,15 +41,16 @@ Minimized minimize(CmaEs es, const Objective& objective, double target, std::uin
       Rng rng({seed, Stream::emitter, 0, es.generation(), k});
       candidates.push_back(es.sample(rng));
     }
-    std::vector<double> values;
-    for (const auto& x : candidates) values.push_back(objective(x));
+    std::vector<double> values(candidates.size());
+    std::transform(candidates.begin(), candidates.end(), values.begin(), objective);
     result.evaluations += candidates.size();
     std::vector<std::size_t> order(candidates.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-    std::vector<std::vector<double>> ranked;
-    for (const auto k : order) ranked.push_back(candidates[k]);
+    std::vector<std::vector<double>> ranked(order.size());
+    std::transform(order.begin(), order.end(), ranked.begin(),
+                   [&](std::size_t k) { return candidates[k]; });
     result.best = std::min(result.best, values[order.front()]);
     es.tell(ranked, es.population() / 2);
   }

@@ -77,9 +77,10 @@ TEST(NoveltyArchive, EqualsABruteForceKNearestNeighboursMeanOnRandomCases) {
       archive.put(e, points.back());
     }
     const std::vector<double> query{rng.uniform() * 12 - 1, rng.uniform() * 2 - 1};
-    std::vector<double> distances;
-    for (const auto& p : points)
-      distances.push_back(std::hypot((p[0] - query[0]) / 10, (p[1] - query[1]) / 2));
+    std::vector<double> distances(points.size());
+    std::transform(points.begin(), points.end(), distances.begin(), [&](const auto& p) {
+      return std::hypot((p[0] - query[0]) / 10, (p[1] - query[1]) / 2);
+    });
     std::sort(distances.begin(), distances.end());
     const auto used = std::min<std::size_t>(k, entries);
     double sum = 0;

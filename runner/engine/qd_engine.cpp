@@ -42,11 +42,4 @@ RecordLayout qd_history_layout() {
        int_field("inserted", "offspring of this iteration that took a cell (new or better)")});
 }
 
-std::int64_t cell_of(const std::vector<MeasureAxis>& axes, std::span<const double> measures) {
-  std::int64_t cell = 0;
-  for (std::size_t m = 0; m < axes.size(); ++m)
-    cell = cell * axes[m].bins + axes[m].bin(measures[m]);
-  return cell;
-}
-
 }  // namespace levelforge

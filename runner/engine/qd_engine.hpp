@@ -66,8 +66,6 @@ RecordLayout qd_archive_layout(const std::vector<FieldSpec>& kernel_fields,
 // offspring it inserted.
 RecordLayout qd_history_layout();
 
-// The archive cell of `measures` (row-major over the axes, the last varying fastest).
-std::int64_t cell_of(const std::vector<MeasureAxis>& axes, std::span<const double> measures);
 
 template <MeasuringGaKernel K>
 class QdRun {

@@ -94,6 +94,13 @@ std::vector<MeasureAxis> measure_axes(const QdSettings& settings,
   return axes;
 }
 
+std::int64_t cell_of(const std::vector<MeasureAxis>& axes, std::span<const double> measures) {
+  std::int64_t cell = 0;
+  for (std::size_t m = 0; m < axes.size(); ++m)
+    cell = cell * axes[m].bins + axes[m].bin(measures[m]);
+  return cell;
+}
+
 std::uint64_t cell_count(const std::vector<MeasureAxis>& axes) {
   std::uint64_t cells = 1;
   for (const auto& axis : axes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -82,5 +83,8 @@ std::vector<MeasureAxis> measure_axes(const QdSettings& settings,
 
 // Cells of the archive: the product of the axes' bins.
 std::uint64_t cell_count(const std::vector<MeasureAxis>& axes);
+
+// The grid cell of `measures` (row-major over the axes, the last varying fastest).
+std::int64_t cell_of(const std::vector<MeasureAxis>& axes, std::span<const double> measures);
 
 }  // namespace levelforge
