@@ -48,6 +48,7 @@ SHRUNK = {
     "spawn_ga": GA + ["--set", "params.runs=20", "--set", "params.validation_runs=50"],
     "spawn_sweep": ["--set", "params.runs=50"],
     "sphere_emitters": ["--set", "qd.iterations=3", "--set", "sweep.replicates=1"],
+    "sphere_es": ["--set", "sweep.replicates=1"],
     "sphere_qd": ["--set", "qd.iterations=3", "--set", "qd.cvt_samples=5000"],
     "tiltmaze_4x4_exhaustive": [],
     "tiltmaze_4x4_pairs": [],

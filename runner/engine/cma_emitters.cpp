@@ -1,5 +1,7 @@
 #include "runner/engine/cma_emitters.hpp"
 
+#include "runner/engine/unit_box.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -27,22 +29,13 @@ std::vector<RealGenome::Genome> CmaEmitters::ask(
     auto& emitter = emitters_[e];
     if (!emitter.search) {
       Rng rng({seed, Stream::emitter_restart, task, iteration, e});
-      const auto& elite = pick_elite(rng);
-      std::vector<double> mean(elite.size());
-      for (std::size_t i = 0; i < mean.size(); ++i)
-        mean[i] = (elite[i] - bounds[i].low) / bounds[i].width();
-      emitter.search.emplace(std::move(mean), sigma0_, per_emitter_);
+      emitter.search.emplace(to_unit_box(bounds, pick_elite(rng)), sigma0_, per_emitter_);
     }
     for (std::size_t k = 0; k < per_emitter_; ++k) {
       Rng rng({seed, Stream::emitter, task, iteration, e * per_emitter_ + k});
       auto unit = emitter.search->sample(rng);
-      RealGenome::Genome genome(unit.size());
-      for (std::size_t i = 0; i < unit.size(); ++i) {
-        unit[i] = std::clamp(unit[i], 0.0, 1.0);
-        genome[i] = bounds[i].clip(bounds[i].low + unit[i] * bounds[i].width());
-      }
+      batch.push_back(from_unit_box(bounds, unit));
       candidates_.push_back(std::move(unit));
-      batch.push_back(std::move(genome));
     }
   }
   return batch;

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,7 @@
 
 #include "kernels/api/concepts.hpp"
 #include "kernels/api/record_layout.hpp"
+#include "runner/engine/cma_breeding.hpp"
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
@@ -33,6 +36,7 @@ struct GaSnapshot {
   std::vector<std::byte> history;           // generations_run rows of ga_history_layout
   std::vector<std::byte> island_history;    // generations_run x islands rows, when recorded
   std::vector<std::byte> migrations;        // the migrations so far, ga_migration_layout rows
+  std::vector<std::byte> search;            // cma_es: CmaSearch::state() as float64s
 };
 
 // The ranks that evaluate one GA task together.
@@ -99,7 +103,11 @@ class GaRun {
         evaluation_layout_(ga_evaluation_layout(K::evaluation_fields())),
         history_layout_(ga_history_layout(K::evaluation_fields())),
         population_size_(static_cast<std::size_t>(settings.population)),
-        islands_(static_cast<std::size_t>(settings.islands)) {}
+        islands_(static_cast<std::size_t>(settings.islands)) {
+    if constexpr (RealGenomeKernel<K>) {
+      if (settings.breeding == GaBreeding::cma_es) cma_.emplace(kernel_, settings_);
+    }
+  }
 
   // From generation 0, or from `resume` (a snapshot of this same task).
   GaOutcome run(const GaSnapshot* resume = nullptr) {
@@ -159,13 +167,20 @@ class GaRun {
   }
 
   [[nodiscard]] GaSnapshot snapshot(const GaOutcome& outcome) const {
-    return {static_cast<std::int64_t>(outcome.generations_run),
-            outcome.evaluations,
-            encoded_population(),
-            rows_,
-            outcome.history,
-            outcome.island_history,
-            outcome.migrations};
+    GaSnapshot saved{static_cast<std::int64_t>(outcome.generations_run),
+                     outcome.evaluations,
+                     encoded_population(),
+                     rows_,
+                     outcome.history,
+                     outcome.island_history,
+                     outcome.migrations,
+                     {}};
+    if (cma_) {
+      const auto state = cma_->state();
+      const auto bytes = std::as_bytes(std::span(state));
+      saved.search.assign(bytes.begin(), bytes.end());
+    }
+    return saved;
   }
 
   void restore(const GaSnapshot& saved, GaOutcome& outcome) {
@@ -190,6 +205,15 @@ class GaRun {
     rows_ = saved.evaluations_rows;
     for (std::size_t i = 0; i < population_size_; ++i) {
       fitness_[i] = evaluation_layout_.get_real(row(i), 0);
+    }
+    if (cma_) {
+      if (saved.search.size() % sizeof(double) != 0) {
+        throw std::invalid_argument("task " + std::to_string(task_) +
+                                    ": the saved CMA-ES breeding is not whole numbers");
+      }
+      std::vector<double> state(saved.search.size() / sizeof(double));
+      std::memcpy(state.data(), saved.search.data(), saved.search.size());
+      cma_->restore(state);
     }
     outcome.history = saved.history;
     outcome.island_history = saved.island_history;
@@ -248,10 +272,45 @@ class GaRun {
     return winner;
   }
 
+  // ga.breeding cma_es: the ga.elitism best first (with their evaluations), then the
+  // candidates the search samples after it was told how the last ones ranked.
+  std::vector<std::size_t> breed_by_cma(std::uint64_t generation) {
+    const auto elites = static_cast<std::size_t>(settings_.elitism);
+    const auto row_size = evaluation_layout_.row_size();
+    const auto order = ranking(fitness_);
+    std::vector<Genome> ranked;
+    for (const auto i : order) {
+      if (!cma_->started() || i >= elites) ranked.push_back(genomes_[i]);
+    }
+    const auto candidates = cma_->next(seed_, task_, generation, ranked,
+                                       [&](Rng& rng) { return kernel_.random_genome(rng); });
+    std::vector<Genome> next;
+    next.reserve(population_size_);
+    std::vector<std::byte> next_rows(rows_.size());
+    std::vector<std::size_t> positions;
+    for (std::size_t e = 0; e < elites; ++e) {
+      next.push_back(genomes_[order[e]]);
+      std::copy_n(row(order[e]).begin(), row_size,
+                  next_rows.begin() + static_cast<std::ptrdiff_t>(e * row_size));
+      if (settings_.reevaluate_elites) positions.push_back(e);
+    }
+    for (const auto& candidate : candidates) {
+      positions.push_back(next.size());
+      next.push_back(candidate);
+    }
+    genomes_ = std::move(next);
+    rows_ = std::move(next_rows);
+    for (std::size_t e = 0; e < elites; ++e) fitness_[e] = evaluation_layout_.get_real(row(e), 0);
+    return positions;
+  }
+
   // The next population, island by island: elites first (with their evaluations), then
   // offspring in pairs of parents from the same island, every draw keyed by the child's
   // position. Returns the positions to evaluate.
   std::vector<std::size_t> breed(std::uint64_t generation) {
+    if constexpr (RealGenomeKernel<K>) {
+      if (cma_) return breed_by_cma(generation);
+    }
     const auto elites = static_cast<std::size_t>(settings_.elitism);
     const auto row_size = evaluation_layout_.row_size();
     std::vector<Genome> next;
@@ -431,6 +490,7 @@ class GaRun {
   std::vector<Genome> genomes_;
   std::vector<double> fitness_;
   std::vector<std::byte> rows_;
+  std::optional<CmaBreeding> cma_;  // ga.breeding cma_es
 };
 
 }  // namespace levelforge

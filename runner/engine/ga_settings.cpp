@@ -22,6 +22,8 @@ GaSettings GaSettings::from(const ParamSet& section) {
   settings.stop_fitness = section.real("stop_fitness");
   settings.keep_best = section.integer("keep_best");
   settings.ranks_per_task = section.integer("ranks_per_task");
+  settings.breeding = section.choice_as("breeding", ga_breeding_words);
+  settings.sigma0 = section.real("sigma0");
   settings.islands = section.integer("islands");
   settings.migration_every = section.integer("migration.every");
   settings.migration_count = section.integer("migration.count");
@@ -39,6 +41,13 @@ GaSettings GaSettings::from(const ParamSet& section) {
            (settings.islands > 1 ? "the smallest island (" + std::to_string(smallest) +
                                        " individuals: ga.population / ga.islands)"
                                  : "ga.population (" + std::to_string(settings.population) + ")"));
+  }
+  if (settings.breeding == GaBreeding::cma_es && settings.islands > 1)
+    refuse("ga.breeding: cma_es samples one population; ga.islands must be 1");
+  if (settings.breeding == GaBreeding::cma_es && settings.population - settings.elitism < 2) {
+    refuse("ga.breeding: cma_es samples ga.population - ga.elitism (" +
+           std::to_string(settings.population - settings.elitism) +
+           ") candidates a generation; at least 2");
   }
   // Ring and random: one source per island; all: every other island.
   const auto incoming_at_most = settings.migration_count * settings.destinations_per_island();

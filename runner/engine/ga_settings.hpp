@@ -22,6 +22,14 @@ inline constexpr Vocabulary<MigrationPolicy, 2> migration_policy_words{{{
     {"random-replace-random", MigrationPolicy::random_replace_random},
 }}};
 
+// How a generation is bred: tournaments, crossover and mutation, or for a real genome by
+// sampling a CMA-ES (docs/drivers.md, "CMA-ES").
+enum class GaBreeding : std::uint8_t { tournament, cma_es };
+inline constexpr Vocabulary<GaBreeding, 2> ga_breeding_words{{{
+    {"tournament", GaBreeding::tournament},
+    {"cma_es", GaBreeding::cma_es},
+}}};
+
 // The `ga` section of a config point, typed.
 struct GaSettings {
   std::int64_t population;
@@ -42,6 +50,8 @@ struct GaSettings {
   // Set by the driver when another point of the run has islands, so that every point's
   // results have the same datasets.
   bool record_islands = false;
+  GaBreeding breeding = GaBreeding::tournament;
+  double sigma0 = 0.3;  // cma_es: the initial step, a fraction of each gene's range
 
   // Evaluations of every generation after the first.
   [[nodiscard]] std::uint64_t evaluations_per_generation() const;

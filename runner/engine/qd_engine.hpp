@@ -66,7 +66,6 @@ RecordLayout qd_archive_layout(const std::vector<FieldSpec>& kernel_fields,
 // offspring it inserted.
 RecordLayout qd_history_layout();
 
-
 template <MeasuringGaKernel K>
 class QdRun {
  public:

@@ -85,7 +85,8 @@ const SnapshotCodec<GaSnapshot> ga_codec{"GA",
                                          {{"snapshot.rows", &GaSnapshot::evaluations_rows},
                                           {"snapshot.history", &GaSnapshot::history},
                                           {"snapshot.island_history", &GaSnapshot::island_history},
-                                          {"snapshot.migrations", &GaSnapshot::migrations}}};
+                                          {"snapshot.migrations", &GaSnapshot::migrations},
+                                          {"snapshot.search", &GaSnapshot::search}}};
 
 // The island datasets of a finished task: a point of fewer islands leaves the rest missing.
 void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOutcome& outcome,
@@ -185,7 +186,12 @@ PointFacts GaDriver::point_facts(const config::Experiment& experiment, const Ker
                                  std::size_t point) const {
   const auto model = ga_of(kernel).make(experiment.points[point].params);
   check_group_size_not_swept(experiment, point);
-  (void)GaSettings::from(experiment.points[point].driver);
+  const auto settings = GaSettings::from(experiment.points[point].driver);
+  if (settings.breeding == GaBreeding::cma_es && ga_of(kernel).genome_type != GenomeType::real) {
+    throw config::ConfigError("ga.breeding: cma_es samples real genomes; the kernel '" +
+                              experiment.kernel +
+                              "' has an encoded one (use breeding: tournament)");
+  }
   return {model->genome_length(), model->level_shape(), {}, 0, {}};
 }
 

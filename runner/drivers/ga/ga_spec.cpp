@@ -21,6 +21,11 @@ std::vector<ParamSpec> GaSpec::settings() {
       int_param("keep_best", 5, 1, 100'000, "best genomes of the final population stored"),
       int_param("ranks_per_task", 0, 0, 1'000'000,
                 "ranks evaluating one task together (0: ranks / tasks, at least 1)"),
+      choice_param("breeding", ga_breeding_words,
+                   "how a generation is bred: tournament (selection, crossover, mutation), or "
+                   "cma_es (a CMA-ES with restarts) for a kernel with a real genome"),
+      real_param("sigma0", 0.3, 1e-9, 10.0,
+                 "cma_es: the initial step, a fraction of each gene's range"),
       int_param("islands", 1, 1, 1'000'000,
                 "subpopulations that breed apart (1: one population); island i holds "
                 "individuals [i P / N, (i + 1) P / N)"),
