@@ -81,6 +81,12 @@ DRIVERS = {
         "overrides": ["--set", "sweep.replicates=1", "--set", "checkpoint.every=100"],
         "interval_units": RANKS * 100 * 180,  # iterations of 180 evaluations
     },
+    # Grid and CVT archives, by mutation and Iso+LineDD (merge only): the centroids.
+    "qd_archives": {
+        "config": config("sphere_qd.yaml"),
+        "overrides": [],
+        "interval_units": RANKS * 100,
+    },
     "exhaustive": {
         "config": config("matchstick_2digit_k2.yaml"),
         "overrides": ["--set", "params.max_value=50", "--set", "exhaustive.chunk=4000",
@@ -770,6 +776,9 @@ class Shards(TempDirTest):
              "islands": ["--set", "ga.population=64", "--set", "ga.generations=10",
                          "--set", "ga.migration.every=3"],
              "qd": ["--set", "qd.iterations=10", "--set", "sweep.replicates=4"],
+             "qd_cma": ["--set", "qd.iterations=20", "--set", "sweep.replicates=1"],
+             "qd_archives": ["--set", "qd.iterations=10", "--set", "sweep.replicates=1",
+                             "--set", "qd.cvt_samples=5000"],
              "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
 
     def check_merge(self, driver):
@@ -812,6 +821,12 @@ class Shards(TempDirTest):
 
     def test_qd_shards_merge_to_the_unsharded_result(self):
         self.check_merge("qd")
+
+    def test_qd_archives_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("qd_archives")
+
+    def test_cma_emitters_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("qd_cma")
 
     def test_missing_duplicate_and_foreign_shards_are_refused(self):
         spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])
