@@ -188,9 +188,8 @@ PointFacts GaDriver::point_facts(const config::Experiment& experiment, const Ker
   check_group_size_not_swept(experiment, point);
   const auto settings = GaSettings::from(experiment.points[point].driver);
   if (settings.breeding == GaBreeding::cma_es && ga_of(kernel).genome_type != GenomeType::real) {
-    throw config::ConfigError("ga.breeding: cma_es samples real genomes; the kernel '" +
-                              experiment.kernel +
-                              "' has an encoded one (use breeding: tournament)");
+    throw KernelError("ga.breeding: cma_es samples real genomes; the kernel '" + experiment.kernel +
+                      "' has an encoded one (use breeding: tournament)");
   }
   return {model->genome_length(), model->level_shape(), {}, 0, {}};
 }

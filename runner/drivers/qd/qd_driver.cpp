@@ -260,22 +260,20 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
   check_group_size_not_swept(experiment, point);
   const auto settings = QdSettings::from(experiment.points[point].driver);
   if (settings.emitter != QdEmitter::kernel && qd_of(kernel).genome_type != GenomeType::real) {
-    throw config::ConfigError(
-        "qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
-        " breeds real genomes; the kernel '" + experiment.kernel +
-        "' has an encoded one (use emitter: kernel)");
+    throw KernelError("qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
+                      " breeds real genomes; the kernel '" + experiment.kernel +
+                      "' has an encoded one (use emitter: kernel)");
   }
   const bool cma = settings.emitter == QdEmitter::cma_me || settings.emitter == QdEmitter::cma_mae;
   if (cma && settings.archive == QdArchive::novelty) {
-    throw config::ConfigError(
-        "qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
-        " ranks by cells, which a novelty archive does not have (use "
-        "emitter: kernel or iso_line with archive: novelty)");
+    throw KernelError("qd.emitter: " + std::string(qd_emitter_words.name(settings.emitter)) +
+                      " ranks by cells, which a novelty archive does not have (use "
+                      "emitter: kernel or iso_line with archive: novelty)");
   }
   if (cma && (settings.batch % settings.emitters != 0 || settings.batch / settings.emitters < 2)) {
-    throw config::ConfigError(
-        "qd.batch = " + std::to_string(settings.batch) + " must be a multiple of qd.emitters = " +
-        std::to_string(settings.emitters) + " with at least 2 candidates an emitter");
+    throw KernelError("qd.batch = " + std::to_string(settings.batch) +
+                      " must be a multiple of qd.emitters = " + std::to_string(settings.emitters) +
+                      " with at least 2 candidates an emitter");
   }
   auto archive = archive_cells(settings, model->measures(), experiment.seed);
   return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids()};
