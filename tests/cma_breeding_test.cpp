@@ -10,17 +10,14 @@
 #include "runner/drivers/ga/ga_spec.hpp"
 #include "tests/error_message.hpp"
 #include "tests/solo_group.hpp"
+#include "tests/sphere_kernel.hpp"
 
 namespace levelforge::cma_breeding_test {
 namespace {
 
 using kernels::Sphere;
 
-Sphere sphere_of(std::int64_t dimension) {
-  auto params = ParamSet::defaults(Sphere::parameters());
-  params.set("dimension", ParamValue{dimension});
-  return Sphere(params);
-}
+using testing::sphere_of;
 
 GaSettings cma_es(std::int64_t population, std::int64_t generations, double sigma0) {
   auto section = ParamSet::defaults(GaSpec::settings());

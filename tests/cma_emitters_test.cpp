@@ -9,17 +9,14 @@
 #include "kernels/testing/sphere.hpp"
 #include "runner/drivers/qd/qd_spec.hpp"
 #include "tests/solo_group.hpp"
+#include "tests/sphere_kernel.hpp"
 
 namespace levelforge::cma_emitters_test {
 namespace {
 
 using kernels::Sphere;
 
-Sphere sphere_of(std::int64_t dimension) {
-  auto params = ParamSet::defaults(Sphere::parameters());
-  params.set("dimension", ParamValue{dimension});
-  return Sphere(params);
-}
+using testing::sphere_of;
 
 QdSettings cma(const std::string& emitter, std::int64_t emitters, std::int64_t batch) {
   auto section = ParamSet::defaults(QdSpec::settings());

@@ -14,6 +14,7 @@
 #include "runner/drivers/qd/qd_spec.hpp"
 #include "tests/random_cases.hpp"
 #include "tests/solo_group.hpp"
+#include "tests/sphere_kernel.hpp"
 
 namespace levelforge::novelty_archive_test {
 namespace {
@@ -92,9 +93,7 @@ TEST(NoveltyArchive, EqualsABruteForceKNearestNeighboursMeanOnRandomCases) {
 // A novelty archive's task stopped and resumed from its snapshot ends as the uninterrupted
 // one: the entries' measures come back from the saved rows.
 TEST(NoveltyArchive, ATaskResumedFromItsSnapshotEqualsTheUninterruptedOne) {
-  auto params = ParamSet::defaults(kernels::Sphere::parameters());
-  params.set("dimension", ParamValue{std::int64_t{6}});
-  const kernels::Sphere kernel(params);
+  const auto kernel = testing::sphere_of(6);
   auto settings = novelty(300, 5, 0.03, true);
   settings.init = 30;
   settings.iterations = 10;

@@ -19,6 +19,7 @@
 #include "kernels/testing/sphere.hpp"
 #include "tests/error_message.hpp"
 #include "tests/random_cases.hpp"
+#include "tests/sphere_kernel.hpp"
 
 namespace levelforge {
 namespace {
@@ -325,12 +326,7 @@ TEST(Faulty, DefaultFailIndexNeverThrows) {
 
 // ---------------------------------------------------------------- Sphere
 
-Sphere sphere_of(std::int64_t dimension, double bound = 10.24) {
-  auto params = ParamSet::defaults(Sphere::parameters());
-  params.set("dimension", ParamValue{dimension});
-  params.set("bound", ParamValue{bound});
-  return Sphere(params);
-}
+using testing::sphere_of;
 
 TEST(Sphere, TheOptimumScores100AndTheFarCornerOfTheBox0) {
   const auto sphere = sphere_of(4);

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -23,6 +22,7 @@
 #include "runner/engine/evaluation_group.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
+#include "runner/engine/search_state.hpp"
 
 namespace levelforge {
 
@@ -175,11 +175,7 @@ class GaRun {
                      outcome.island_history,
                      outcome.migrations,
                      {}};
-    if (cma_) {
-      const auto state = cma_->state();
-      const auto bytes = std::as_bytes(std::span(state));
-      saved.search.assign(bytes.begin(), bytes.end());
-    }
+    if (cma_) saved.search = search_bytes(cma_->state());
     return saved;
   }
 
@@ -206,15 +202,7 @@ class GaRun {
     for (std::size_t i = 0; i < population_size_; ++i) {
       fitness_[i] = evaluation_layout_.get_real(row(i), 0);
     }
-    if (cma_) {
-      if (saved.search.size() % sizeof(double) != 0) {
-        throw std::invalid_argument("task " + std::to_string(task_) +
-                                    ": the saved CMA-ES breeding is not whole numbers");
-      }
-      std::vector<double> state(saved.search.size() / sizeof(double));
-      std::memcpy(state.data(), saved.search.data(), saved.search.size());
-      cma_->restore(state);
-    }
+    if (cma_) cma_->restore(search_numbers(saved.search, task_));
     outcome.history = saved.history;
     outcome.island_history = saved.island_history;
     outcome.migrations = saved.migrations;

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <numeric>
 #include <optional>
@@ -28,6 +27,7 @@
 #include "runner/engine/line_variation.hpp"
 #include "runner/engine/novelty_archive.hpp"
 #include "runner/engine/qd_settings.hpp"
+#include "runner/engine/search_state.hpp"
 
 namespace levelforge {
 
@@ -294,11 +294,7 @@ class QdRun {
                      {},
                      outcome.history,
                      {}};
-    if (emitters_) {
-      const auto state = emitters_->state();
-      const auto bytes = std::as_bytes(std::span(state));
-      saved.search.assign(bytes.begin(), bytes.end());
-    }
+    if (emitters_) saved.search = search_bytes(emitters_->state());
     saved.genomes.resize(saved.cells.size() * length);
     saved.elite_rows.resize(saved.cells.size() * row_size);
     for (std::size_t i = 0; i < saved.cells.size(); ++i) {
@@ -346,15 +342,7 @@ class QdRun {
         novelty_->put(cell, measures);
       }
     }
-    if (emitters_) {
-      if (saved.search.size() % sizeof(double) != 0) {
-        throw std::invalid_argument("task " + std::to_string(task_) +
-                                    ": the saved CMA emitters are not whole numbers");
-      }
-      std::vector<double> state(saved.search.size() / sizeof(double));
-      std::memcpy(state.data(), saved.search.data(), saved.search.size());
-      emitters_->restore(state);
-    }
+    if (emitters_) emitters_->restore(search_numbers(saved.search, task_));
     outcome.history = saved.history;
     outcome.iterations_run = static_cast<std::size_t>(saved.iterations_run);
     evaluations_ = saved.evaluations;
