@@ -70,8 +70,7 @@ TEST(CmaEmitters, ACmaMeEmitterWithNothingAddedRestarts) {
   (void)emitters.ask(1, 0, 1, pick);
   std::vector<Insertion> insertions(6);
   insertions[4] = {Insertion::new_cell, 50};
-  const std::vector<double> values(6, 0.0);
-  emitters.tell(insertions, values);
+  emitters.tell(insertions);
   EXPECT_EQ(emitters.restarts(), (std::vector<std::int64_t>{1, 0}));
 }
 

@@ -11,15 +11,11 @@ namespace levelforge {
 
 namespace {
 
-double scaled(const MeasureAxis& axis, double value) {
-  return (value - axis.low) / (axis.high - axis.low);
-}
-
 std::vector<double> scaled_centroids(const std::vector<MeasureAxis>& axes,
                                      const std::vector<double>& centroids) {
   std::vector<double> unit(centroids.size());
   for (std::size_t i = 0; i < centroids.size(); ++i)
-    unit[i] = scaled(axes[i % axes.size()], centroids[i]);
+    unit[i] = axes[i % axes.size()].unit(centroids[i]);
   return unit;
 }
 
@@ -70,7 +66,7 @@ std::int64_t ArchiveCells::cell_of(std::span<const double> measures) const {
     throw std::logic_error("a novelty archive's cell depends on its entries, not on measures");
   if (kind_ == QdArchive::grid) return levelforge::cell_of(axes_, measures);
   std::vector<double> point(axes_.size());
-  for (std::size_t m = 0; m < axes_.size(); ++m) point[m] = scaled(axes_[m], measures[m]);
+  for (std::size_t m = 0; m < axes_.size(); ++m) point[m] = axes_[m].unit(measures[m]);
   return static_cast<std::int64_t>(nearest_.nearest(point));
 }
 
@@ -87,10 +83,8 @@ ArchiveCells archive_cells(const QdSettings& settings, const std::vector<Measure
                       std::to_string(cells) + ": k-means needs a sample per centroid at least");
   }
   auto centroids = fitted_centroids(axes.size(), cells, samples, seed);
-  for (std::size_t i = 0; i < centroids.size(); ++i) {
-    const auto& axis = axes[i % axes.size()];
-    centroids[i] = axis.low + centroids[i] * (axis.high - axis.low);
-  }
+  for (std::size_t i = 0; i < centroids.size(); ++i)
+    centroids[i] = axes[i % axes.size()].from_unit(centroids[i]);
   return {std::move(axes), std::move(centroids)};
 }
 

@@ -48,7 +48,7 @@ double CmaEmitters::pass_threshold(std::size_t cell, double fitness) {
   return value;
 }
 
-void CmaEmitters::tell(std::span<const Insertion> insertions, std::span<const double> values) {
+void CmaEmitters::tell(std::span<const Insertion> insertions) {
   for (std::size_t e = 0; e < emitters_.size(); ++e) {
     auto& emitter = emitters_[e];
     std::vector<std::size_t> order(per_emitter_);
@@ -66,8 +66,9 @@ void CmaEmitters::tell(std::span<const Insertion> insertions, std::span<const do
       });
       parents = order.size();
     } else {
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return insertions[a].value > insertions[b].value;
+      });
     }
     if (parents == 0) {
       emitter.search.reset();

@@ -21,11 +21,13 @@
 namespace levelforge {
 
 // What inserting one candidate into the archive did, in the order the candidates were
-// inserted: the CMA-ME ranking's inputs.
+// inserted: the ranking's inputs.
 struct Insertion {
   enum Status : std::uint8_t { not_added, improved, new_cell };
   Status status = not_added;
-  double value = 0;  // new cell: the fitness; improved: the gain over the elite it replaced
+  // cma_me: for a new cell the fitness, for an improved one the gain over the elite it
+  // replaced; cma_mae: pass_threshold's value.
+  double value = 0;
 };
 
 class CmaEmitters {
@@ -49,7 +51,7 @@ class CmaEmitters {
 
   // The insertions of the candidates ask() gave, in their order: each emitter's search moves
   // toward its best, or ends, to restart at the next ask().
-  void tell(std::span<const Insertion> insertions, std::span<const double> values);
+  void tell(std::span<const Insertion> insertions);
 
   // Restarts so far, emitter by emitter.
   [[nodiscard]] std::vector<std::int64_t> restarts() const;

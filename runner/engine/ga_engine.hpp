@@ -36,7 +36,7 @@ struct GaSnapshot {
   std::vector<std::byte> history;           // generations_run rows of ga_history_layout
   std::vector<std::byte> island_history;    // generations_run x islands rows, when recorded
   std::vector<std::byte> migrations;        // the migrations so far, ga_migration_layout rows
-  std::vector<std::byte> search;            // cma_es: CmaSearch::state() as float64s
+  std::vector<std::byte> search;            // cma_es: CmaBreeding::state() as float64s
 };
 
 // The ranks that evaluate one GA task together.

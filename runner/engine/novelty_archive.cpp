@@ -17,8 +17,7 @@ NoveltyArchive::NoveltyArchive(std::vector<MeasureAxis> axes, const QdSettings& 
 
 std::vector<double> NoveltyArchive::scaled(std::span<const double> measures) const {
   std::vector<double> point(axes_.size());
-  for (std::size_t m = 0; m < axes_.size(); ++m)
-    point[m] = (measures[m] - axes_[m].low) / (axes_[m].high - axes_[m].low);
+  for (std::size_t m = 0; m < axes_.size(); ++m) point[m] = axes_[m].unit(measures[m]);
   return point;
 }
 

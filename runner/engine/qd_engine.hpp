@@ -191,7 +191,6 @@ class QdRun {
     std::int64_t inserted = 0;
     std::vector<double> measures(archive_.axes().size());
     std::vector<Insertion> insertions;
-    std::vector<double> values;
     for (std::size_t b = 0; b < batch.size(); ++b) {
       const auto row = std::span(rows).subspan(b * row_size, row_size);
       const double fitness = evaluation_layout_.get_real(row, 0);
@@ -214,9 +213,8 @@ class QdRun {
                                    ? Insertion{Insertion::improved, fitness - fitness_[cell]}
                                    : Insertion{});
         }
-        values.push_back(settings_.emitter == QdEmitter::cma_mae
-                             ? emitters_->pass_threshold(cell, fitness)
-                             : insertions.back().value);
+        if (settings_.emitter == QdEmitter::cma_mae)
+          insertions.back().value = emitters_->pass_threshold(cell, fitness);
       }
       if (elites_[cell] && !(fitness > fitness_[cell])) continue;
       if (novelty_) novelty_->put(cell, measures);
@@ -226,7 +224,7 @@ class QdRun {
                 elite_rows_.begin() + static_cast<std::ptrdiff_t>(cell * row_size));
       ++inserted;
     }
-    if (emitters_ && iteration > 0) emitters_->tell(insertions, values);
+    if (emitters_ && iteration > 0) emitters_->tell(insertions);
     record(iteration, inserted, outcome);
   }
 

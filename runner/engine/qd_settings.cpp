@@ -42,7 +42,7 @@ QdSettings QdSettings::from(const ParamSet& section) {
 }
 
 std::int64_t MeasureAxis::bin(double value) const {
-  const double scaled = (value - low) / (high - low) * static_cast<double>(bins);
+  const double scaled = unit(value) * static_cast<double>(bins);
   if (!(scaled >= 0)) return 0;  // below the range
   if (scaled >= static_cast<double>(bins)) return bins - 1;
   return std::min(static_cast<std::int64_t>(scaled), bins - 1);

@@ -71,6 +71,9 @@ struct MeasureAxis {
 
   // The bin of `value`: values below `low` go to the first, at or above `high` to the last.
   [[nodiscard]] std::int64_t bin(double value) const;
+  // `value` with the range scaled to [0, 1] (CVT cells and novelty distances), and back.
+  [[nodiscard]] double unit(double value) const { return (value - low) / (high - low); }
+  [[nodiscard]] double from_unit(double unit) const { return low + unit * (high - low); }
 
   friend bool operator==(const MeasureAxis&, const MeasureAxis&) = default;
 };
