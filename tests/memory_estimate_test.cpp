@@ -53,7 +53,7 @@ RunRows rows_with(std::uint64_t swept) { return {task_row_bytes, 8 * (1 + swept)
 
 // What every rank keeps of a point: its facts and, for the ga and qd drivers, their settings
 // and the work units of a task.
-static_assert(sizeof(PointFacts) == 88);
+static_assert(sizeof(PointFacts) == 112);
 constexpr std::uint64_t ga_point_bytes = sizeof(GaSettings) + 8;
 static_assert(ga_point_bytes == 136);
 

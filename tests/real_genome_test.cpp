@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "kernels/api/concepts.hpp"
@@ -105,6 +106,62 @@ TEST(RealGenome, CrossoverKeepsTheParentsMeanGeneByGene) {
   }
   // Each gene is crossed with probability 1/2.
   EXPECT_NEAR(static_cast<double>(crossed) / genes, 0.5, 0.05);
+}
+
+// A crossed gene's two values go to either child alike: without that swap a child stays its
+// own parent plus noise.
+TEST(RealGenome, CrossedGenesGoToEitherChildAlike) {
+  const RealGenome genome_half(std::vector<GeneBounds>(8, {-1000, 1000}));
+  int crossed = 0;
+  int swapped = 0;
+  for (int i = 0; i < testing::random_cases(1000); ++i) {
+    const RealGenome::Genome a(8, -1.0);
+    const RealGenome::Genome b(8, 1.0);
+    Rng rng({9, Stream::crossover, 0, 0, static_cast<std::uint64_t>(i)});
+    const auto [first, second] = genome_half.crossover(a, b, rng);
+    for (std::size_t g = 0; g < a.size(); ++g) {
+      if (first[g] == a[g] && second[g] == b[g]) continue;
+      ++crossed;
+      if (first[g] > 0) ++swapped;  // the first child took the value on the second's side
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(swapped) / crossed, 0.5, 0.05);
+}
+
+// Polynomial mutation moves a gene with the given probability, never past its bounds, by
+// steps that shrink as the distribution index grows; from the middle of its range it moves
+// either way alike.
+TEST(RealGenome, PolynomialMutationMovesGenesWithItsProbabilityWithinBounds) {
+  const RealGenome genome_half(std::vector<GeneBounds>(10, {-2, 2}));
+  const auto mean_step = [&](double probability, double index, double start) {
+    double total = 0;
+    double moved = 0;
+    double signed_total = 0;
+    const int cases = testing::random_cases(2000);
+    for (int i = 0; i < cases; ++i) {
+      RealGenome::Genome genome(10, start);
+      Rng rng({10, Stream::mutation, 0, 0, static_cast<std::uint64_t>(i)});
+      genome_half.polynomial_mutation(genome, probability, index, rng);
+      for (const double gene : genome) {
+        EXPECT_TRUE(gene >= -2 && gene <= 2) << gene;
+        if (gene == start) continue;
+        moved += 1;
+        total += std::abs(gene - start);
+        signed_total += gene - start;
+      }
+    }
+    return std::tuple{moved / (10.0 * cases), total / moved, signed_total / moved};
+  };
+  const auto [share, step, drift] = mean_step(0.3, 20, 0);
+  EXPECT_NEAR(share, 0.3, 0.02);
+  EXPECT_NEAR(drift, 0, 0.01);
+  EXPECT_GT(std::get<1>(mean_step(0.3, 2, 0)), 3 * step);
+  // Next to a bound: never beyond it.
+  (void)mean_step(1.0, 2, 1.999);
+  RealGenome::Genome unchanged(10, 0.5);
+  Rng rng({10, Stream::mutation, 1, 0, 0});
+  genome_half.polynomial_mutation(unchanged, 0, 20, rng);
+  EXPECT_EQ(unchanged, RealGenome::Genome(10, 0.5));
 }
 
 TEST(RealGenome, CrossoverChildrenStayWithinBounds) {

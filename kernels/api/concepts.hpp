@@ -44,6 +44,7 @@ enum class Capability : std::uint8_t {
   summary,          // SummarizingKernel: what `levelforge inspect` says in the kernel's terms
   simd,             // SimdKernel: which SIMD path and instruction set a run takes
   real_genome,      // RealGenomeKernel: genomes are bounded real vectors (real_genome.hpp)
+  objectives,       // MultiObjectiveGaKernel: several objectives, for NSGA-II and Pareto fronts
 };
 
 class Capabilities {
@@ -166,6 +167,25 @@ concept MeasuringGaKernel = GaKernel<K> &&
   { kernel.measure(genome, evaluation) } -> std::same_as<std::vector<double>>;
 };
 
+// One objective of a multi-objective kernel: a number its evaluation already records (the
+// fitness or one of evaluation_fields(), int or real), whether smaller is better, and the
+// reference point's value in it, the worst that a front's hypervolume counts from.
+struct ObjectiveSpec {
+  std::string field;  // "fitness" or an evaluation field
+  bool minimize = false;
+  double reference = 0;
+  std::string doc;  // what a designer trades against the other objectives
+};
+
+// Optional GA capability: two or more objectives, each a field of the evaluation. NSGA-II
+// (ga.breeding nsga2) breeds on them, and every `ga` run of the kernel records each
+// generation's Pareto front and hypervolume. objectives() may depend on the parameters (a
+// reference that grows with the level) but names the same fields for every parameter set.
+template <class K>
+concept MultiObjectiveGaKernel = GaKernel<K> && requires(const K& kernel) {
+  { kernel.objectives() } -> std::same_as<std::vector<ObjectiveSpec>>;
+};
+
 // `sweep` driver: one independent run per task.
 template <class K>
 concept SweepKernel = Kernel<K> && requires(const K& kernel, Rng& rng) {
@@ -279,6 +299,7 @@ consteval bool capabilities_hold() {
   detail::check_claim<claims<K>(Capability::summary), SummarizingKernel<K>>();
   detail::check_claim<claims<K>(Capability::simd), SimdKernel<K>>();
   detail::check_claim<claims<K>(Capability::real_genome), RealGenomeKernel<K>>();
+  detail::check_claim<claims<K>(Capability::objectives), MultiObjectiveGaKernel<K>>();
   return true;
 }
 

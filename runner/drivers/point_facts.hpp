@@ -21,6 +21,7 @@ struct PointFacts {
   std::vector<MeasureAxis> axes;         // qd: the kernel's measures with the point's settings
   std::uint64_t index_count = 0;         // exhaustive: the kernel's index space
   std::vector<double> centroids;         // qd with a CVT archive: cells x measures; empty: a grid
+  std::vector<double> objective_reference;  // ga with objectives: the hypervolume's reference
 
   friend bool operator==(const PointFacts&, const PointFacts&) = default;
 };

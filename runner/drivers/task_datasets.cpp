@@ -62,6 +62,10 @@ TaskDataset task_genome_array(std::string path, std::vector<hsize_t> block, Geno
                               std::string doc) {
   if (type == GenomeType::encoded)
     return task_int64_array(std::move(path), std::move(block), std::move(doc));
+  return task_real_array(std::move(path), std::move(block), std::move(doc));
+}
+
+TaskDataset task_real_array(std::string path, std::vector<hsize_t> block, std::string doc) {
   return {std::move(path), h5::Datatype::float64(), std::move(block),
           bytes_of(std::numeric_limits<double>::quiet_NaN()), doc_attribute(std::move(doc))};
 }

@@ -50,6 +50,8 @@ TaskDataset task_int64_array(std::string path, std::vector<hsize_t> block, std::
 // engines' encoded genomes either way).
 TaskDataset task_genome_array(std::string path, std::vector<hsize_t> block, GenomeType type,
                               std::string doc = {});
+// An array of float64, `block` elements per task; NaN where a task has no value.
+TaskDataset task_real_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
 // An array of uint8, `block` elements per task; 255 where a task has no value.
 TaskDataset task_uint8_array(std::string path, std::vector<hsize_t> block, std::string doc = {});
 

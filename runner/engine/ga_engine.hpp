@@ -20,8 +20,10 @@
 #include "kernels/api/record_layout.hpp"
 #include "runner/engine/cma_breeding.hpp"
 #include "runner/engine/evaluation_group.hpp"
+#include "runner/engine/ga_objectives.hpp"
 #include "runner/engine/ga_settings.hpp"
 #include "runner/engine/island_migration.hpp"
+#include "runner/engine/pareto.hpp"
 #include "runner/engine/search_state.hpp"
 
 namespace levelforge {
@@ -37,6 +39,8 @@ struct GaSnapshot {
   std::vector<std::byte> island_history;    // generations_run x islands rows, when recorded
   std::vector<std::byte> migrations;        // the migrations so far, ga_migration_layout rows
   std::vector<std::byte> search;            // cma_es: CmaBreeding::state() as float64s
+  std::vector<std::byte> pareto_history;    // objectives: ga_pareto_history_layout rows
+  std::vector<std::byte> fronts;            // objectives: GaOutcome::fronts as bytes
 };
 
 // The ranks that evaluate one GA task together.
@@ -54,6 +58,10 @@ struct GaOutcome {
   std::vector<std::byte> island_best;
   std::vector<std::int64_t> island_best_genomes;
   std::vector<std::byte> migrations;  // one ga_migration_layout row per migrant, in order
+  // A kernel with objectives: generations_run rows of ga_pareto_history_layout, and each
+  // generation's front (GenerationFront::members), population x objectives float64s.
+  std::vector<std::byte> pareto_history;
+  std::vector<double> fronts;
   // Optional capabilities, computed by the group's first member only (the one that writes):
   std::vector<std::byte> validation;  // keep_best rows of the kernel's validation_fields()
   std::vector<std::uint8_t> levels;   // keep_best levels of level_shape(), 255 where missing
@@ -107,6 +115,13 @@ class GaRun {
     if constexpr (RealGenomeKernel<K>) {
       if (settings.breeding == GaBreeding::cma_es) cma_.emplace(kernel_, settings_);
     }
+    if constexpr (MultiObjectiveGaKernel<K>) {
+      objectives_.emplace(kernel_.objectives(), evaluation_layout_, K::name);
+    }
+    if (settings.breeding == GaBreeding::nsga2 && !objectives_) {
+      throw KernelError("ga.breeding: nsga2 needs a kernel with objectives; '" +
+                        std::string(K::name) + "' has one fitness");
+    }
   }
 
   // From generation 0, or from `resume` (a snapshot of this same task).
@@ -125,6 +140,7 @@ class GaRun {
       std::vector<std::size_t> everyone(population_size_);
       std::iota(everyone.begin(), everyone.end(), std::size_t{0});
       evaluate(0, everyone, outcome);
+      if (nsga2()) survive();
       record_generation(0, outcome);
     }
 
@@ -140,6 +156,7 @@ class GaRun {
       if (settings_.migrates_after(generation - 1)) migrate(generation - 1, outcome);
       const auto offspring = breed(static_cast<std::uint64_t>(generation));
       evaluate(static_cast<std::uint64_t>(generation), offspring, outcome);
+      if (nsga2()) survive();
       record_generation(generation, outcome);
     }
     keep_best(outcome);
@@ -152,6 +169,8 @@ class GaRun {
                                 std::size_t individual) const {
     return {seed_, purpose, task_, generation, individual};
   }
+
+  [[nodiscard]] bool nsga2() const { return settings_.breeding == GaBreeding::nsga2; }
 
   [[nodiscard]] IslandBlock island(std::size_t index) const {
     return island_block(population_size_, islands_, index);
@@ -174,7 +193,9 @@ class GaRun {
                      outcome.history,
                      outcome.island_history,
                      outcome.migrations,
-                     {}};
+                     {},
+                     outcome.pareto_history,
+                     search_bytes(outcome.fronts)};
     if (cma_) saved.search = search_bytes(cma_->state());
     return saved;
   }
@@ -183,12 +204,16 @@ class GaRun {
     const auto length = kernel_.genome_length();
     const auto generations = static_cast<std::size_t>(saved.generations_run);
     const auto island_rows = settings_.records_islands() ? generations * islands_ : 0;
+    const auto front_rows = objectives_ ? generations : 0;
+    const auto front_width = objectives_ ? objectives_->count() : 0;
     if (saved.generations_run < 1 || saved.generations_run >= settings_.generations ||
         saved.genomes.size() != population_size_ * length ||
         saved.evaluations_rows.size() != population_size_ * evaluation_layout_.row_size() ||
         saved.history.size() != generations * history_layout_.row_size() ||
         saved.island_history.size() != island_rows * ga_island_history_layout().row_size() ||
-        saved.migrations.size() % ga_migration_layout().row_size() != 0) {
+        saved.migrations.size() % ga_migration_layout().row_size() != 0 ||
+        saved.pareto_history.size() != front_rows * ga_pareto_history_layout().row_size() ||
+        saved.fronts.size() != front_rows * population_size_ * front_width * sizeof(double)) {
       throw std::invalid_argument("task " + std::to_string(task_) +
                                   ": the saved GA state does not fit this task's settings");
     }
@@ -203,6 +228,9 @@ class GaRun {
       fitness_[i] = evaluation_layout_.get_real(row(i), 0);
     }
     if (cma_) cma_->restore(search_numbers(saved.search, task_));
+    if (nsga2()) rank_population();
+    outcome.pareto_history = saved.pareto_history;
+    outcome.fronts = search_numbers(saved.fronts, task_);
     outcome.history = saved.history;
     outcome.island_history = saved.island_history;
     outcome.migrations = saved.migrations;
@@ -260,6 +288,91 @@ class GaRun {
     return winner;
   }
 
+  // Crosses `mother` and `father` (ga.crossover_rate) and mutates the children: the first, and
+  // with `both` the second, appended to `next`. Draws on the streams of position `child`.
+  void add_children(const Genome& mother, const Genome& father, std::uint64_t generation,
+                    std::size_t child, bool both, std::vector<Genome>& next) const {
+    Rng crossover(stream(Stream::crossover, generation, child));
+    auto offspring = crossover.bernoulli(settings_.crossover_rate)
+                         ? kernel_.crossover(mother, father, crossover)
+                         : std::pair<Genome, Genome>{mother, father};
+    Rng first_mutation(stream(Stream::mutation, generation, child));
+    kernel_.mutate(offspring.first, settings_.mutation_rate, first_mutation);
+    next.push_back(std::move(offspring.first));
+    if (!both) return;
+    Rng second_mutation(stream(Stream::mutation, generation, child + 1));
+    kernel_.mutate(offspring.second, settings_.mutation_rate, second_mutation);
+    next.push_back(std::move(offspring.second));
+  }
+
+  // NSGA-II's binary (ga.tournament-ary) tournament by crowded comparison: lower front, then
+  // larger crowding distance, then lower position.
+  [[nodiscard]] std::size_t crowded_tournament(Rng& rng) const {
+    std::size_t winner = rng.below(population_size_);
+    for (std::int64_t round = 1; round < settings_.tournament; ++round) {
+      const std::size_t challenger = rng.below(population_size_);
+      const bool better =
+          fronts_[challenger] != fronts_[winner]
+              ? fronts_[challenger] < fronts_[winner]
+              : (crowding_[challenger] != crowding_[winner] ? crowding_[challenger] > crowding_[winner]
+                                                            : challenger < winner);
+      if (better) winner = challenger;
+    }
+    return winner;
+  }
+
+  // ga.breeding nsga2: ga.population offspring after the parents, bred in pairs from crowded
+  // tournaments; survive() keeps the best half once they are evaluated.
+  std::vector<std::size_t> breed_by_nsga2(std::uint64_t generation) {
+    std::vector<Genome> offspring;
+    offspring.reserve(population_size_);
+    for (std::size_t child = 0; child < population_size_; child += 2) {
+      Rng selection(stream(Stream::selection, generation, child));
+      const auto& mother = genomes_[crowded_tournament(selection)];
+      const auto& father = genomes_[crowded_tournament(selection)];
+      add_children(mother, father, generation, child, child + 1 < population_size_, offspring);
+    }
+    std::vector<std::size_t> positions(population_size_);
+    std::iota(positions.begin(), positions.end(), population_size_);
+    for (auto& genome : offspring) genomes_.push_back(std::move(genome));
+    rows_.resize(2 * rows_.size());
+    fitness_.resize(2 * population_size_);
+    return positions;
+  }
+
+  // NSGA-II's survival: of the evaluated population (parents and offspring), the first
+  // ga.population in crowded-comparison order, kept in that order; then the fronts and
+  // crowding of the survivors, for the next tournaments.
+  void survive() {
+    const auto m = objectives_->count();
+    const auto values = objectives_->larger_is_better(rows_);
+    const auto fronts = nondominated_fronts(values, m);
+    const auto order = crowded_order(fronts, crowding_distances(values, m, fronts));
+    const auto row_size = evaluation_layout_.row_size();
+    std::vector<Genome> kept;
+    kept.reserve(population_size_);
+    std::vector<std::byte> kept_rows(population_size_ * row_size);
+    for (std::size_t k = 0; k < population_size_; ++k) {
+      kept.push_back(std::move(genomes_[order[k]]));
+      std::copy_n(row(order[k]).begin(), row_size,
+                  kept_rows.begin() + static_cast<std::ptrdiff_t>(k * row_size));
+    }
+    genomes_ = std::move(kept);
+    rows_ = std::move(kept_rows);
+    fitness_.resize(population_size_);
+    for (std::size_t i = 0; i < population_size_; ++i) {
+      fitness_[i] = evaluation_layout_.get_real(row(i), 0);
+    }
+    rank_population();
+  }
+
+  void rank_population() {
+    const auto m = objectives_->count();
+    const auto values = objectives_->larger_is_better(rows_);
+    fronts_ = nondominated_fronts(values, m);
+    crowding_ = crowding_distances(values, m, fronts_);
+  }
+
   // ga.breeding cma_es: the ga.elitism best first (with their evaluations), then the
   // candidates the search samples after it was told how the last ones ranked.
   std::vector<std::size_t> breed_by_cma(std::uint64_t generation) {
@@ -299,6 +412,7 @@ class GaRun {
     if constexpr (RealGenomeKernel<K>) {
       if (cma_) return breed_by_cma(generation);
     }
+    if (nsga2()) return breed_by_nsga2(generation);
     const auto elites = static_cast<std::size_t>(settings_.elitism);
     const auto row_size = evaluation_layout_.row_size();
     std::vector<Genome> next;
@@ -319,20 +433,9 @@ class GaRun {
         Rng selection(stream(Stream::selection, generation, child));
         const auto& mother = genomes_[tournament(selection, block)];
         const auto& father = genomes_[tournament(selection, block)];
-        Rng crossover(stream(Stream::crossover, generation, child));
-        auto offspring = crossover.bernoulli(settings_.crossover_rate)
-                             ? kernel_.crossover(mother, father, crossover)
-                             : std::pair<Genome, Genome>{mother, father};
-        Rng first_mutation(stream(Stream::mutation, generation, child));
-        kernel_.mutate(offspring.first, settings_.mutation_rate, first_mutation);
-        next.push_back(std::move(offspring.first));
         offspring_positions.push_back(child);
-        if (child + 1 < block.end) {
-          Rng second_mutation(stream(Stream::mutation, generation, child + 1));
-          kernel_.mutate(offspring.second, settings_.mutation_rate, second_mutation);
-          next.push_back(std::move(offspring.second));
-          offspring_positions.push_back(child + 1);
-        }
+        if (child + 1 < block.end) offspring_positions.push_back(child + 1);
+        add_children(mother, father, generation, child, child + 1 < block.end, next);
       }
     }
     genomes_ = std::move(next);
@@ -375,6 +478,12 @@ class GaRun {
                          std::span(outcome.history).last(size));
     ++outcome.generations_run;
     if (settings_.records_islands()) record_islands(generation, outcome);
+    if (objectives_) {
+      auto front = generation_front(*objectives_, rows_, generation, outcome.evaluations);
+      outcome.pareto_history.insert(outcome.pareto_history.end(), front.history_row.begin(),
+                                    front.history_row.end());
+      outcome.fronts.insert(outcome.fronts.end(), front.members.begin(), front.members.end());
+    }
   }
 
   void record_islands(std::int64_t generation, GaOutcome& outcome) const {
@@ -416,7 +525,9 @@ class GaRun {
     const auto best_layout = ga_best_layout(K::evaluation_fields());
     const auto kept = static_cast<std::size_t>(settings_.keep_best);
     const auto length = kernel_.genome_length();
-    const auto order = ranking(fitness_);
+    // NSGA-II's population is kept in crowded-comparison order.
+    auto order = ranking(fitness_);
+    if (nsga2()) std::iota(order.begin(), order.end(), std::size_t{0});
     outcome.best.assign(kept * best_layout.row_size(), std::byte{});
     outcome.best_genomes.assign(kept * length, missing_gene<K>());
     for (std::size_t k = 0; k < kept; ++k) {
@@ -479,6 +590,10 @@ class GaRun {
   std::vector<double> fitness_;
   std::vector<std::byte> rows_;
   std::optional<CmaBreeding> cma_;  // ga.breeding cma_es
+  std::optional<GaObjectives> objectives_;  // a kernel with objectives
+  // ga.breeding nsga2: each individual's front and crowding distance in the population.
+  std::vector<std::size_t> fronts_;
+  std::vector<double> crowding_;
 };
 
 }  // namespace levelforge

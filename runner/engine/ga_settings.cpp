@@ -49,6 +49,13 @@ GaSettings GaSettings::from(const ParamSet& section) {
            std::to_string(settings.population - settings.elitism) +
            ") candidates a generation; at least 2");
   }
+  if (settings.breeding == GaBreeding::nsga2 && settings.islands > 1)
+    refuse("ga.breeding: nsga2 sorts one population into fronts; ga.islands must be 1");
+  if (settings.breeding == GaBreeding::nsga2 && settings.reevaluate_elites) {
+    refuse("ga.reevaluate_elites: nsga2 keeps parents by their first evaluation; it cannot be "
+           "true");
+  }
+  if (settings.breeding == GaBreeding::nsga2) settings.elitism = 0;  // survival keeps the best
   // Ring and random: one source per island; all: every other island.
   const auto incoming_at_most = settings.migration_count * settings.destinations_per_island();
   if (settings.islands > 1 && incoming_at_most > smallest) {
@@ -62,6 +69,7 @@ GaSettings GaSettings::from(const ParamSet& section) {
 }
 
 std::uint64_t GaSettings::evaluations_per_generation() const {
+  if (breeding == GaBreeding::nsga2) return static_cast<std::uint64_t>(population);
   return static_cast<std::uint64_t>(reevaluate_elites ? population
                                                       : population - islands * elitism);
 }

@@ -22,12 +22,14 @@ inline constexpr Vocabulary<MigrationPolicy, 2> migration_policy_words{{{
     {"random-replace-random", MigrationPolicy::random_replace_random},
 }}};
 
-// How a generation is bred: tournaments, crossover and mutation, or for a real genome by
-// sampling a CMA-ES (docs/drivers.md, "CMA-ES").
-enum class GaBreeding : std::uint8_t { tournament, cma_es };
-inline constexpr Vocabulary<GaBreeding, 2> ga_breeding_words{{{
+// How a generation is bred: tournaments, crossover and mutation; for a real genome by
+// sampling a CMA-ES (docs/drivers.md, "CMA-ES"); or for a kernel of several objectives by
+// NSGA-II (docs/drivers.md, "NSGA-II").
+enum class GaBreeding : std::uint8_t { tournament, cma_es, nsga2 };
+inline constexpr Vocabulary<GaBreeding, 3> ga_breeding_words{{{
     {"tournament", GaBreeding::tournament},
     {"cma_es", GaBreeding::cma_es},
+    {"nsga2", GaBreeding::nsga2},
 }}};
 
 // The `ga` section of a config point, typed.

@@ -240,7 +240,7 @@ PointFacts ExhaustiveDriver::point_facts(const config::Experiment& experiment,
   const auto index_count =
       kernel.binding<ExhaustiveSpec>()->make(experiment.points[point].params)->index_count();
   (void)exhaustive_range(experiment.points[point].driver, index_count);
-  return {0, {}, {}, index_count, {}};
+  return {0, {}, {}, index_count, {}, {}};
 }
 
 Segment ExhaustiveDriver::read_shard(const ShardReading& shard) const {

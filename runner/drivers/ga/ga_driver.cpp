@@ -29,6 +29,8 @@ struct GaShape {
   std::vector<std::size_t> level;  // empty: the kernel renders no levels
   std::size_t islands = 1;         // 1: no point has islands, no island datasets
   std::size_t migrations = 0;      // migration events of a whole task
+  std::size_t population = 0;
+  std::size_t objectives = 0;  // 0: the kernel has one fitness, no front datasets
 };
 
 GaShape ga_shape(const config::Experiment& experiment, const std::vector<PointFacts>& facts) {
@@ -39,7 +41,9 @@ GaShape ga_shape(const config::Experiment& experiment, const std::vector<PointFa
     shape.kept = std::max(shape.kept, static_cast<std::size_t>(settings.keep_best));
     shape.islands = std::max(shape.islands, static_cast<std::size_t>(settings.islands));
     shape.migrations = std::max(shape.migrations, settings.migration_events());
+    shape.population = std::max(shape.population, static_cast<std::size_t>(settings.population));
   }
+  shape.objectives = facts.empty() ? 0 : facts.front().objective_reference.size();
   shape.genome_length = longest_genome(facts);
   shape.level = largest_level_shape(facts);
   return shape;
@@ -75,6 +79,15 @@ std::vector<TaskDataset> ga_datasets(const GaSpec::Binding& ga, const GaShape& s
     datasets.push_back(task_table("ga/migrations", ga_migration_layout(), {shape.migrations},
                                   "one row per migrant, in the order they moved"));
   }
+  if (shape.objectives > 0) {
+    datasets.push_back(task_table("ga/pareto_history", ga_pareto_history_layout(),
+                                  {shape.generations},
+                                  "each generation's Pareto front: its size and hypervolume"));
+    datasets.push_back(task_real_array(
+        "ga/fronts", {shape.generations, shape.population, shape.objectives},
+        "each generation's Pareto front: its members' objectives as the kernel records them, "
+        "in population order, NaN after the last"));
+  }
   return datasets;
 }
 
@@ -86,10 +99,12 @@ const SnapshotCodec<GaSnapshot> ga_codec{"GA",
                                           {"snapshot.history", &GaSnapshot::history},
                                           {"snapshot.island_history", &GaSnapshot::island_history},
                                           {"snapshot.migrations", &GaSnapshot::migrations},
-                                          {"snapshot.search", &GaSnapshot::search}}};
+                                          {"snapshot.search", &GaSnapshot::search},
+                                          {"snapshot.pareto_history", &GaSnapshot::pareto_history},
+                                          {"snapshot.fronts", &GaSnapshot::fronts}}};
 
 // The island datasets of a finished task: a point of fewer islands leaves the rest missing.
-void fill_island_blocks(std::span<const std::span<std::byte>> blocks, const GaOutcome& outcome,
+void fill_island_blocks(std::span<const std::span<std::byte>, 4> blocks, const GaOutcome& outcome,
                         const GaShape& shape, std::size_t length) {
   const auto history_row = ga_island_history_layout().row_size();
   const auto islands = outcome.island_best_genomes.size() / length;
@@ -116,10 +131,45 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
   if (!shape.level.empty()) {
     copy_padded_levels(outcome.levels, point.level_shape, shape.level, *block++);
   }
-  if (shape.islands > 1) fill_island_blocks(std::span(block, blocks.end()), outcome, shape, length);
+  if (shape.islands > 1) {
+    fill_island_blocks(std::span<const std::span<std::byte>, 4>(block, 4), outcome, shape, length);
+    block += 4;
+  }
+  if (shape.objectives > 0) {
+    copy_into(outcome.pareto_history, *block++);
+    const auto population = outcome.fronts.size() / std::max<std::size_t>(outcome.generations_run, 1) /
+                            shape.objectives;
+    copy_padded_rows<double>(outcome.fronts, population * shape.objectives,
+                             shape.population * shape.objectives, *block++);
+  }
 }
 
 const GaSpec::Binding& ga_of(const KernelEntry& kernel) { return *kernel.binding<GaSpec>(); }
+
+// Collective: the kernel's objectives as the `ga` group's `objectives` (field names) and
+// `minimize` (1 where smaller is better), and /ga/objective_reference (point x objective).
+void write_objectives(ResultFile& file, const std::vector<ObjectiveSpec>& objectives,
+                      const std::vector<PointFacts>& facts) {
+  std::vector<std::string> names;
+  std::vector<std::int64_t> minimize;
+  for (const auto& objective : objectives) {
+    names.push_back(objective.field);
+    minimize.push_back(objective.minimize ? 1 : 0);
+  }
+  file.write_attribute("ga", "objectives", names);
+  file.write_attribute("ga", "minimize", minimize);
+  std::vector<double> reference;
+  for (const auto& point : facts) {
+    reference.insert(reference.end(), point.objective_reference.begin(),
+                     point.objective_reference.end());
+  }
+  auto set = file.create_array("ga/objective_reference", h5::Datatype::float64(),
+                               {facts.size(), objectives.size()});
+  file.write_whole(set, h5::Datatype::float64(), reference.data());
+  file.write_attribute("ga/objective_reference", "doc",
+                       std::string("each point's reference point: the worst value of each "
+                                   "objective that the hypervolume counts from"));
+}
 
 }  // namespace
 
@@ -162,6 +212,7 @@ void GaDriver::run(DriverContext& context) const {
   if (!group_sizes) return;
   auto& file = *context.file;
   write_genome_lengths(file, "ga", context.facts, "best_genomes", ga.genome_type);
+  if (shape.objectives > 0) write_objectives(file, models.at(0).objectives(), context.facts);
   file.write_attribute("ga", "group_sizes", *group_sizes);
 }
 
@@ -191,7 +242,18 @@ PointFacts GaDriver::point_facts(const config::Experiment& experiment, const Ker
     throw KernelError("ga.breeding: cma_es samples real genomes; the kernel '" + experiment.kernel +
                       "' has an encoded one (use breeding: tournament)");
   }
-  return {model->genome_length(), model->level_shape(), {}, 0, {}};
+  if (settings.breeding == GaBreeding::nsga2 && !ga_of(kernel).objectives) {
+    throw KernelError("ga.breeding: nsga2 sorts by several objectives; the kernel '" +
+                      experiment.kernel + "' has one fitness (use breeding: tournament)");
+  }
+  std::vector<double> reference;
+  if (ga_of(kernel).objectives) {
+    const GaObjectives objectives(model->objectives(),
+                                  ga_evaluation_layout(ga_of(kernel).evaluation_fields),
+                                  experiment.kernel);
+    for (const auto& objective : objectives.specs()) reference.push_back(objective.reference);
+  }
+  return {model->genome_length(), model->level_shape(), {}, 0, {}, std::move(reference)};
 }
 
 }  // namespace levelforge

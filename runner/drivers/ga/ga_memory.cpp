@@ -34,6 +34,16 @@ std::vector<MemoryPart> GaDriver::result_memory(const ResultMemoryQuery& query) 
              std::to_string(keep_best) + " genomes for " + query.per_rank,
          times(query.own_tasks, plus(times(generations, history_row), times(keep_best, best_row))),
          true});
+    if (query.facts != nullptr && !query.facts->objective_reference.empty()) {
+      // Each generation's front row and its members' objectives wait for the writer.
+      const auto objectives = query.facts->objective_reference.size();
+      const auto front_bytes = plus(ga_pareto_history_layout().row_size(),
+                                    times(times(population, objectives), sizeof(double)));
+      parts.push_back({"ga.generations = " + std::to_string(generations) +
+                           " Pareto fronts of ga.population = " + std::to_string(population) +
+                           " for " + query.per_rank,
+                       times(query.own_tasks, times(generations, front_bytes)), true});
+    }
     const auto settings = GaSettings::from(driver);
     if (settings.islands > 1) {
       const auto islands = unsigned_of(settings.islands);

@@ -22,8 +22,11 @@ std::vector<ParamSpec> GaSpec::settings() {
       int_param("ranks_per_task", 0, 0, 1'000'000,
                 "ranks evaluating one task together (0: ranks / tasks, at least 1)"),
       choice_param("breeding", ga_breeding_words,
-                   "how a generation is bred: tournament (selection, crossover, mutation), or "
-                   "cma_es (a CMA-ES with restarts) for a kernel with a real genome"),
+                   "how a generation is bred: tournament (selection, crossover, mutation), "
+                   "cma_es (a CMA-ES with restarts) for a kernel with a real genome, or nsga2 "
+                   "(NSGA-II: ga.population offspring by crowded tournaments of ga.tournament, "
+                   "parents and offspring sorted into fronts; ga.elitism does not apply) for a "
+                   "kernel with objectives"),
       real_param("sigma0", 0.3, 1e-9, 10.0,
                  "cma_es: the initial step, a fraction of each gene's range"),
       int_param("islands", 1, 1, 1'000'000,

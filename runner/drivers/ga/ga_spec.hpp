@@ -27,6 +27,8 @@ class GaModel {
   [[nodiscard]] virtual std::size_t genome_length() const = 0;
   // Dimensions of the kernel's level grid; empty when it renders none.
   [[nodiscard]] virtual std::vector<std::size_t> level_shape() const = 0;
+  // The kernel's objectives; empty when it has one fitness.
+  [[nodiscard]] virtual std::vector<ObjectiveSpec> objectives() const = 0;
   // `resume`: a snapshot of this task to continue from, or nullptr.
   virtual GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                              EvaluationGroup& group, const GaSnapshot* resume) const = 0;
@@ -49,6 +51,13 @@ class ErasedGa final : public GaModel {
   [[nodiscard]] std::size_t genome_length() const override { return kernel_.genome_length(); }
   [[nodiscard]] std::vector<std::size_t> level_shape() const override {
     return level_shape_of(kernel_);
+  }
+  [[nodiscard]] std::vector<ObjectiveSpec> objectives() const override {
+    if constexpr (claims<K>(Capability::objectives)) {
+      return kernel_.objectives();
+    } else {
+      return {};
+    }
   }
   GaOutcome run_task(const GaSettings& settings, std::uint64_t seed, std::uint64_t task,
                      EvaluationGroup& group, const GaSnapshot* resume) const override {
@@ -76,13 +85,15 @@ struct GaSpec {
   struct Binding {
     std::vector<FieldSpec> evaluation_fields;
     std::vector<FieldSpec> validation_fields;  // empty: the kernel does not validate
+    bool objectives = false;                   // the kernel claims objectives
     GenomeType genome_type = GenomeType::encoded;
     std::function<std::unique_ptr<GaModel>(const ParamSet&)> make;
   };
 
   template <GaKernel K>
   static Binding bind() {
-    Binding binding{K::evaluation_fields(), {}, genome_type<K>(), [](const ParamSet& params) {
+    Binding binding{K::evaluation_fields(), {}, claims<K>(Capability::objectives), genome_type<K>(),
+                    [](const ParamSet& params) {
                       return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
                     }};
     if constexpr (claims<K>(Capability::validate))

@@ -276,7 +276,7 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
                       " with at least 2 candidates an emitter");
   }
   auto archive = archive_cells(settings, model->measures(), experiment.seed);
-  return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids()};
+  return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids(), {}};
 }
 
 ArchiveCells archive_of(const PointFacts& point, const QdSettings& settings) {
