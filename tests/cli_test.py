@@ -295,6 +295,47 @@ class Determinism(ConfigTest):
         self.assertEqual(genomes.dtype, np.float64)
         self.assertTrue(np.all(np.abs(genomes - 2.048) < 1e-4))
 
+    def test_nsga2_fronts_on_zdt_and_tilt_mazes(self):
+        """configs/zdt_nsga2.yaml and configs/tiltmaze_nsga2.yaml, shortened, identical on 1, 2
+        and 3 ranks. From the file alone: the final population (ga/best, every individual
+        kept) gives the last recorded front by brute-force dominance and its hypervolume by a
+        sweep, and ZDT's f1 and f2 follow from the stored genomes."""
+        data = self.check_config(os.path.join(REPO, "configs", "zdt_nsga2.yaml"),
+                                 ["/ga/pareto_history", "/ga/fronts", "/ga/objective_reference"],
+                                 ["--set", "ga.population=20", "--set", "ga.generations=30",
+                                  "--set", "ga.keep_best=20", "--set", "sweep.replicates=1"])
+        self.assertEqual(data["/ga/fronts"].shape, (3, 30, 20, 2))
+        self.assertEqual(data["/ga/objective_reference"].tolist(), [[1.1, 1.1]] * 3)
+        for task, problem in enumerate((1, 2, 3)):
+            population = data["/ga/best"][task]
+            genomes = data["/ga/best_genomes"][task]
+            g = 1 + 9 * genomes[:, 1:].sum(axis=1) / 29
+            ratio = genomes[:, 0] / g
+            h = {1: 1 - np.sqrt(ratio), 2: 1 - ratio ** 2,
+                 3: 1 - np.sqrt(ratio) - ratio * np.sin(10 * np.pi * genomes[:, 0])}[problem]
+            self.assertTrue(np.allclose(population["f1"], genomes[:, 0]))
+            self.assertTrue(np.allclose(population["f2"], g * h))
+            points = np.stack([population["f1"], population["f2"]], axis=1)
+            dominated = [any(np.all(q <= p) and np.any(q < p) for q in points) for p in points]
+            front = points[~np.array(dominated)]
+            recorded = data["/ga/fronts"][task, -1]
+            recorded = recorded[~np.isnan(recorded[:, 0])]
+            self.assertEqual(sorted(map(tuple, recorded)), sorted(map(tuple, front)))
+            inside = front[np.all(front < 1.1, axis=1)]  # the others add no volume
+            order = np.argsort(inside[:, 0])
+            widths = np.diff(np.append(inside[order, 0], 1.1))
+            heights = 1.1 - np.minimum.accumulate(inside[order, 1])
+            history = data["/ga/pareto_history"][task]
+            self.assertAlmostEqual(history["hypervolume"][-1], float(np.sum(widths * heights)), places=12)
+            self.assertEqual(history["front_size"][-1], len(front))
+            self.assertEqual(history["evaluations"].tolist(), [20 * (k + 1) for k in range(30)])
+        mazes = self.check_config(os.path.join(REPO, "configs", "tiltmaze_nsga2.yaml"),
+                                  ["/ga/pareto_history", "/ga/fronts"],
+                                  ["--set", "ga.population=12", "--set", "ga.generations=6",
+                                   "--set", "sweep.replicates=1"], rank_counts=(3,))
+        # Both breedings of a kernel with objectives record fronts.
+        self.assertTrue(np.all(mazes["/ga/pareto_history"]["front_size"] >= 1))
+
     def test_sphere_qd_real_genomes(self):
         """configs/sphere_qd.yaml, shortened, over a grid and CVT cells, by Gaussian mutation
         and Iso+LineDD: a real genome's genes are float64 in the file (NaN in an empty cell)

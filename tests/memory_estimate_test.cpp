@@ -116,16 +116,16 @@ sweep:
   EXPECT_EQ(part_bytes(memory, "the task list of 1500 tasks per rank"), 1500U * 88);
   EXPECT_EQ(part_bytes(memory, "the list of the 3000 tasks to pull, on every rank"), 3000U * 16);
   // A point's facts and its /points row (point, weight_increment) twice.
-  EXPECT_EQ(part_bytes(memory, "the sweep's 3000 points"), 3000U * (88 + 2 * 16));
+  EXPECT_EQ(part_bytes(memory, "the sweep's 3000 points"), 3000U * (112 + 2 * 16));
   EXPECT_EQ(memory.bytes,
-            15'200'000U + 14'400'000 + 4'560'000 + 132'000 + 48'000 + 360'000);  // 33 MiB
+            15'200'000U + 14'400'000 + 4'560'000 + 132'000 + 48'000 + 432'000);  // 33 MiB
   EXPECT_EQ(memory.parts.front().cause,
             "params.levels = 100000 levels x 152 bytes (the kernel of one point at a time)");
 }
 
 TEST(MemoryEstimate, ATiltmazeSweepCountsTheCopiesOfItsRecords) {
   // Issue 51: 1,000,000 tiltmaze points took 7.2 GB a rank. Per task on 1 rank: a record
-  // (2396 bytes, most of it the maze drawn) and the 2 copies made to write it, its task log
+  // (2404 bytes, most of it the maze drawn) and the 2 copies made to write it, its task log
   // row and id, 16 bytes in the list of tasks to pull; per point its facts and /points row
   // twice: 7.4 KB, 7.4 GB for 1,000,000 points (the config's points, which every rank holds
   // once it has parsed it, come on top).
@@ -138,14 +138,14 @@ sweep:
 )");
   EXPECT_EQ(
       RecordLayout(estimated_kernel("tiltmaze").binding<SweepSpec>()->record_fields).row_size(),
-      2396U);
+      2404U);
   const auto memory = estimate_run_memory(experiment, estimated_kernel("tiltmaze"),
                                           driver_of(experiment), 1, rows_with(1));
   EXPECT_EQ(memory.parts.front().cause,
             "the records of 1000 tasks per rank (1000 points x 1 replicate = 1000 tasks on 1 "
             "rank) and 2 copies made to write them");
-  EXPECT_EQ(memory.parts.front().bytes, 3U * 1000 * 2396);
-  EXPECT_EQ(memory.bytes, 1000U * (3 * 2396 + 88 + 16 + 88 + 2 * 16));
+  EXPECT_EQ(memory.parts.front().bytes, 3U * 1000 * 2404);
+  EXPECT_EQ(memory.bytes, 1000U * (3 * 2404 + 88 + 16 + 112 + 2 * 16));
 }
 
 TEST(MemoryEstimate, GaRunByHand) {
@@ -173,8 +173,8 @@ sweep: {replicates: 4}
   EXPECT_EQ(part_bytes(memory, "the task list of 2 tasks per rank"), 2U * 88);
   EXPECT_EQ(part_bytes(memory, "the list of the 4 tasks to pull"), 4U * 16);
   EXPECT_EQ(part_bytes(memory, "the sweep's 1 point"),
-            88U + ga_point_bytes + 16U);  // two 8-byte fields
-  EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 4400 + 176 + 64 + 240);
+            112U + ga_point_bytes + 16U);  // two 8-byte fields
+  EXPECT_EQ(memory.bytes, 100U + 2480 + 400 + 4400 + 176 + 64 + 264);
   EXPECT_EQ(memory.parts.front().cause,
             "ga.generations = 3 history rows and ga.keep_best = 2 genomes for 2 tasks per rank "
             "(1 point x 4 replicates = 4 tasks on 2 ranks) and 4 copies made to write them");
@@ -195,7 +195,7 @@ sweep:
   EXPECT_EQ(part_bytes(memory, "params.length = 1000 bits"), 1000U);
   // The task log (larger than the records) with its 4 copies made to write them.
   EXPECT_EQ(part_bytes(memory, "the task list of 4 tasks per rank"), 5U * 4 * 88);
-  EXPECT_EQ(memory.bytes, 1000U + 4 * 24 + 5 * 4 * 88 + 10 * 16 + 2 * (88 + 2 * 16));
+  EXPECT_EQ(memory.bytes, 1000U + 4 * 24 + 5 * 4 * 88 + 10 * 16 + 2 * (112 + 2 * 16));
 }
 
 TEST(MemoryEstimate, QdArchivesAreCountedOnceThePointsAreChecked) {

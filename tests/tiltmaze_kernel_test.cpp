@@ -113,7 +113,9 @@ TEST(TiltMazeKernel, FitnessOfTheDocumentExample) {
   EXPECT_EQ(std::get<std::int64_t>(solved.record[2]), 1);
   EXPECT_EQ(std::get<std::int64_t>(solved.record[3]), 2);
   EXPECT_EQ(std::get<std::int64_t>(solved.record[4]), 5);  // every cell but the lower T
-  EXPECT_EQ(std::get<std::string>(solved.record[6]), tiltmaze::to_compact(maze));
+  // Inner walls: right of (0,1) and under (0,1).
+  EXPECT_EQ(std::get<std::int64_t>(solved.record[6]), 2);
+  EXPECT_EQ(std::get<std::string>(solved.record[7]), tiltmaze::to_compact(maze));
 
   const TiltMaze stop(params_with<TiltMaze>({{"width", std::int64_t{3}},
                                              {"height", std::int64_t{2}},
@@ -227,7 +229,7 @@ TEST(TiltMazeKernel, SweepRecordDescribesTheGeneratedMaze) {
     auto rng = maze_rng_for(i);
     const auto record = kernel.run(rng);
     ASSERT_EQ(record.size(), TiltMaze::record_fields().size());
-    const auto maze = tiltmaze::from_compact(std::get<std::string>(record[6]));
+    const auto maze = tiltmaze::from_compact(std::get<std::string>(record[7]));
     auto again = maze_rng_for(i);
     EXPECT_EQ(maze, tiltmaze::random_maze(tiltmaze::GenerationSpec{8, 8, 0.3, 2}, again));
     const auto solution = tiltmaze::shortest_solution(maze, tiltmaze::Collect::stop);

@@ -33,7 +33,7 @@ class Match3 {
   static constexpr Capabilities capabilities{Capability::ga,           Capability::validate,
                                              Capability::render_level, Capability::measures,
                                              Capability::sweep,        Capability::memory_estimate,
-                                             Capability::simd};
+                                             Capability::simd,         Capability::objectives};
 
   static std::vector<ParamSpec> parameters();
   explicit Match3(const ParamSet& params);
@@ -62,6 +62,8 @@ class Match3 {
   // qd driver: the success probability p by the run's estimator (the one the fitness used,
   // from the evaluation) and the fraction of empty cells of the board before play.
   [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  // NSGA-II (docs/match3.md, "Two objectives"): the fitness against the mean score.
+  [[nodiscard]] std::vector<ObjectiveSpec> objectives() const;
   [[nodiscard]] std::vector<double> measure(const Genome& genome,
                                             const Evaluation& evaluation) const;
 

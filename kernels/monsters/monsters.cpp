@@ -339,6 +339,13 @@ Record Monsters::validate(const Genome& genome, Rng& rng) const {
 double Monsters::fitness(double p_survive) const { return 1.0 - std::abs(target_ - p_survive); }
 
 // qd driver. The record: p_survive, turns_mean, flee_mean, share_aggression, share_fear.
+std::vector<ObjectiveSpec> Monsters::objectives() const {
+  return {{"fitness", false, 0.0, "1 - |target - p_survive|: how near survival is to the wanted"},
+          {"turns_mean", false, 0.0,
+           "turns the hero survived: how long the encounter lasts. A hero who must die as "
+           "often but later meets monsters that are weaker yet more numerous or more daring"}};
+}
+
 std::vector<MeasureSpec> Monsters::measures() const {
   return {{"p_survive", 0, 1,
            "fraction of the evaluation's worlds whose hero survives (the evaluation's "

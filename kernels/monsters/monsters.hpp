@@ -24,7 +24,8 @@ class Monsters {
       "JSwing's monster AI (motives in 8 directions) in batches of worlds, tuned to a hero "
       "survival target";
   static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::measures, Capability::sweep};
+                                             Capability::measures, Capability::sweep,
+                                             Capability::objectives};
 
   static std::vector<ParamSpec> parameters();
   explicit Monsters(const ParamSet& params);
@@ -50,6 +51,8 @@ class Monsters {
   // qd driver: the hero's survival and how often the monsters flee rather than fight, both
   // from the evaluation (docs/monsters.md, "Measures").
   [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  // NSGA-II (docs/monsters.md, "Two objectives"): the fitness against the hero's turns.
+  [[nodiscard]] std::vector<ObjectiveSpec> objectives() const;
   [[nodiscard]] std::vector<double> measure(const Genome& genome,
                                             const Evaluation& evaluation) const;
 

@@ -77,6 +77,21 @@ TiltMaze::TiltMaze(const ParamSet& params)
 // ---------------------------------------------------------------------------------------
 // Records shared by the sweep and the GA.
 
+namespace {
+
+int inner_walls(const Maze& maze) {
+  int walls = 0;
+  for (int cell = 0; cell < maze.cells(); ++cell) {
+    if (cell % maze.width + 1 < maze.width && maze.east[to_index(cell)] != 0) ++walls;
+    if (cell / maze.width + 1 < maze.height && maze.south[to_index(cell)] != 0) ++walls;
+  }
+  return walls;
+}
+
+int inner_wall_places(int width, int height) { return (width - 1) * height + width * (height - 1); }
+
+}  // namespace
+
 std::vector<FieldSpec> TiltMaze::evaluation_fields() {
   return {
       int_field("solvable", "1 when some sequence of tilts collects every target"),
@@ -85,6 +100,7 @@ std::vector<FieldSpec> TiltMaze::evaluation_fields() {
       int_field("targets", "targets placed"),
       int_field("resting", "cells the ball can rest on from the start, the start included"),
       int_field("components", "strongly connected components of the roll graph on those cells"),
+      int_field("walls", "inner walls present, of (W-1) x H + W x (H-1)"),
       text_field("maze", tiltmaze::max_compact_length,
                  "the maze in the compact form (levelforge maze prints it)"),
   };
@@ -98,6 +114,7 @@ Record TiltMaze::measure(const Maze& maze) const {
           static_cast<std::int64_t>(maze.targets.size()),
           std::int64_t{a.resting},
           std::int64_t{a.components},
+          std::int64_t{inner_walls(maze)},
           tiltmaze::to_compact(maze)};
 }
 
@@ -193,6 +210,18 @@ Evaluation TiltMaze::evaluate(const Genome& genome, Rng& /*rng*/) const {
   return {fitness, std::move(record)};
 }
 
+std::vector<ObjectiveSpec> TiltMaze::objectives() const {
+  // The fitness of an unsolvable maze (evaluate()) is the worst a maze can have.
+  const auto cells = static_cast<std::int64_t>(generation_.width) * generation_.height;
+  const auto worst = (generation_.targets + 1) * cells + target_length_;
+  return {{"fitness", false, static_cast<double>(-worst),
+           "-|length - target_length|: how near the shortest solution is to the wanted one"},
+          {"walls", true,
+           static_cast<double>(inner_wall_places(generation_.width, generation_.height)),
+           "inner walls: fewer make a cleaner maze, and a long shortest solution is hard to "
+           "get from few walls (the puzzle maker's elegance against difficulty)"}};
+}
+
 // qd driver. The record's second field is the length (evaluation_fields()).
 std::vector<MeasureSpec> TiltMaze::measures() const {
   // One leg per target and one more, each about a crossing of the maze plus two tilts: the
@@ -209,15 +238,10 @@ std::vector<MeasureSpec> TiltMaze::measures() const {
 
 std::vector<double> TiltMaze::measure(const Genome& genome, const Evaluation& evaluation) const {
   constexpr std::size_t length_at = 1;
+  constexpr std::size_t walls_at = 6;
   const auto length = std::get<std::int64_t>(evaluation.record.at(length_at));
-  const int width = genome.width;
-  const int height = genome.height;
-  int walls = 0;
-  for (int cell = 0; cell < genome.cells(); ++cell) {
-    if (cell % width + 1 < width && genome.east[to_index(cell)] != 0) ++walls;
-    if (cell / width + 1 < height && genome.south[to_index(cell)] != 0) ++walls;
-  }
-  const int inner = (width - 1) * height + width * (height - 1);
+  const auto walls = std::get<std::int64_t>(evaluation.record.at(walls_at));
+  const int inner = inner_wall_places(genome.width, genome.height);
   return {static_cast<double>(length),
           inner == 0 ? 0.0 : static_cast<double>(walls) / static_cast<double>(inner)};
 }

@@ -27,7 +27,7 @@ class TiltMaze {
   static constexpr Capabilities capabilities{
       Capability::ga,         Capability::render_level, Capability::measures,   Capability::sweep,
       Capability::exhaustive, Capability::visit_range,  Capability::top_record, Capability::puzzle,
-      Capability::summary,    Capability::simd};
+      Capability::summary,    Capability::simd,         Capability::objectives};
 
   static std::vector<ParamSpec> parameters();
   explicit TiltMaze(const ParamSet& params);
@@ -49,6 +49,8 @@ class TiltMaze {
   // qd driver: the optimal solution length (-1, below the range, for an unsolvable maze) and
   // the fraction of the inner walls present (docs/tiltmaze.md, "Measures").
   [[nodiscard]] std::vector<MeasureSpec> measures() const;
+  // NSGA-II (docs/tiltmaze.md, "Two objectives"): the fitness against the resting cells.
+  [[nodiscard]] std::vector<ObjectiveSpec> objectives() const;
   [[nodiscard]] std::vector<double> measure(const Genome& genome,
                                             const Evaluation& evaluation) const;
 
