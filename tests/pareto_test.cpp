@@ -19,7 +19,9 @@ constexpr double infinite = std::numeric_limits<double>::infinity();
 std::vector<std::size_t> peeled_fronts(const std::vector<double>& points, std::size_t objectives) {
   const auto count = points.size() / objectives;
   std::vector<std::size_t> fronts(count, count);
-  const auto at = [&](std::size_t i) { return std::span(points).subspan(i * objectives, objectives); };
+  const auto at = [&](std::size_t i) {
+    return std::span(points).subspan(i * objectives, objectives);
+  };
   for (std::size_t front = 0, placed = 0; placed < count; ++front) {
     std::vector<std::size_t> peeled;
     for (std::size_t i = 0; i < count; ++i) {
@@ -66,7 +68,8 @@ double counted_volume(const std::vector<double>& points, std::size_t objectives,
 // Small integer values: many ties and duplicates.
 std::vector<double> random_points(Rng& rng, std::size_t count, std::size_t objectives, int extent) {
   std::vector<double> points(count * objectives);
-  for (auto& value : points) value = static_cast<double>(rng.below(static_cast<std::uint64_t>(extent)));
+  for (auto& value : points)
+    value = static_cast<double>(rng.below(static_cast<std::uint64_t>(extent)));
   return points;
 }
 
@@ -103,7 +106,8 @@ TEST(CrowdingDistances, HandComputed) {
   EXPECT_DOUBLE_EQ(crowding[1], 4.0 / 3);
   EXPECT_DOUBLE_EQ(crowding[2], 4.0 / 3);
   EXPECT_EQ(crowding[3], infinite);
-  // Unevenly spaced: (0,10) (1,9) (5,5) (10,0): 5/10 + 5/10 for the second, 9/10 + 9/10 for the third.
+  // Unevenly spaced: (0,10) (1,9) (5,5) (10,0): 5/10 + 5/10 for the second, 9/10 + 9/10 for the
+  // third.
   const auto uneven = crowding_distances(std::vector<double>{0, 10, 1, 9, 5, 5, 10, 0}, 2, fronts);
   EXPECT_DOUBLE_EQ(uneven[1], 1.0);
   EXPECT_DOUBLE_EQ(uneven[2], 1.8);
@@ -119,7 +123,8 @@ TEST(Hypervolume, HandComputed) {
   // Boxes from (0,0) to (3,1), (2,2), (1,3): 3 + 2 + 1 = 6 unit cells.
   EXPECT_DOUBLE_EQ(hypervolume(std::vector<double>{3, 1, 2, 2, 1, 3}, 2, std::vector{0.0, 0.0}), 6);
   // A point not beyond the reference in every objective adds nothing.
-  EXPECT_DOUBLE_EQ(hypervolume(std::vector<double>{5, 0, -infinite, 9}, 2, std::vector{0.0, 0.0}), 0);
+  EXPECT_DOUBLE_EQ(hypervolume(std::vector<double>{5, 0, -infinite, 9}, 2, std::vector{0.0, 0.0}),
+                   0);
   // One box in three objectives, seen from a shifted reference.
   EXPECT_DOUBLE_EQ(hypervolume(std::vector<double>{2, 3, 4}, 3, std::vector{1.0, 1.0, 1.0}), 6);
 }

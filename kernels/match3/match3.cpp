@@ -198,10 +198,11 @@ Evaluation Match3::evaluate(const Genome& genome, Rng& rng) const {
 }
 
 std::vector<ObjectiveSpec> Match3::objectives() const {
-  return {{"fitness", false, 0.0, "1 - |target - p|: how near the level is to the wanted difficulty"},
-          {"score_mean", false, 0.0,
-           "the mean score of the playouts: how generous the level feels. Raising it without "
-           "raising p takes big cascades, so it trades against the difficulty"}};
+  return {
+      {"fitness", false, 0.0, "1 - |target - p|: how near the level is to the wanted difficulty"},
+      {"score_mean", false, 0.0,
+       "the mean score of the playouts: how generous the level feels. Raising it without "
+       "raising p takes big cascades, so it trades against the difficulty"}};
 }
 
 // qd driver. The record holds score_mean, score_std, p_normal, p_empirical (stats_record).

@@ -33,8 +33,9 @@ class Zdt : public RealGenome {
   static constexpr double reference = 1.1;       // the hypervolume's reference in f1 and f2
 
   static std::vector<ParamSpec> parameters() {
-    return {int_param("problem", 1, 1, 3, "1, 2 or 3: ZDT1 (convex front), ZDT2 (concave), "
-                                          "ZDT3 (disconnected)"),
+    return {int_param("problem", 1, 1, 3,
+                      "1, 2 or 3: ZDT1 (convex front), ZDT2 (concave), "
+                      "ZDT3 (disconnected)"),
             int_param("dimension", 30, 2, 100'000, "genes in a genome (30 in the paper)")};
   }
 

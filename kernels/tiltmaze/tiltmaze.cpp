@@ -214,12 +214,12 @@ std::vector<ObjectiveSpec> TiltMaze::objectives() const {
   // The fitness of an unsolvable maze (evaluate()) is the worst a maze can have.
   const auto cells = static_cast<std::int64_t>(generation_.width) * generation_.height;
   const auto worst = (generation_.targets + 1) * cells + target_length_;
-  return {{"fitness", false, static_cast<double>(-worst),
-           "-|length - target_length|: how near the shortest solution is to the wanted one"},
-          {"walls", true,
-           static_cast<double>(inner_wall_places(generation_.width, generation_.height)),
-           "inner walls: fewer make a cleaner maze, and a long shortest solution is hard to "
-           "get from few walls (the puzzle maker's elegance against difficulty)"}};
+  return {
+      {"fitness", false, static_cast<double>(-worst),
+       "-|length - target_length|: how near the shortest solution is to the wanted one"},
+      {"walls", true, static_cast<double>(inner_wall_places(generation_.width, generation_.height)),
+       "inner walls: fewer make a cleaner maze, and a long shortest solution is hard to "
+       "get from few walls (the puzzle maker's elegance against difficulty)"}};
 }
 
 // qd driver. The record's second field is the length (evaluation_fields()).

@@ -311,11 +311,11 @@ class GaRun {
     std::size_t winner = rng.below(population_size_);
     for (std::int64_t round = 1; round < settings_.tournament; ++round) {
       const std::size_t challenger = rng.below(population_size_);
-      const bool better =
-          fronts_[challenger] != fronts_[winner]
-              ? fronts_[challenger] < fronts_[winner]
-              : (crowding_[challenger] != crowding_[winner] ? crowding_[challenger] > crowding_[winner]
-                                                            : challenger < winner);
+      const bool better = fronts_[challenger] != fronts_[winner]
+                              ? fronts_[challenger] < fronts_[winner]
+                              : (crowding_[challenger] != crowding_[winner]
+                                     ? crowding_[challenger] > crowding_[winner]
+                                     : challenger < winner);
       if (better) winner = challenger;
     }
     return winner;
@@ -589,7 +589,7 @@ class GaRun {
   std::vector<Genome> genomes_;
   std::vector<double> fitness_;
   std::vector<std::byte> rows_;
-  std::optional<CmaBreeding> cma_;  // ga.breeding cma_es
+  std::optional<CmaBreeding> cma_;          // ga.breeding cma_es
   std::optional<GaObjectives> objectives_;  // a kernel with objectives
   // ga.breeding nsga2: each individual's front and crowding distance in the population.
   std::vector<std::size_t> fronts_;

@@ -60,7 +60,8 @@ std::vector<double> GaObjectives::larger_is_better(std::span<const std::byte> ro
 
 std::vector<double> GaObjectives::reference_larger_is_better() const {
   std::vector<double> reference;
-  for (const auto& spec : specs_) reference.push_back(spec.minimize ? -spec.reference : spec.reference);
+  for (const auto& spec : specs_)
+    reference.push_back(spec.minimize ? -spec.reference : spec.reference);
   return reference;
 }
 
@@ -84,9 +85,9 @@ GenerationFront generation_front(const GaObjectives& objectives, std::span<const
   const auto individuals = values.size() / m;
   const auto fronts = nondominated_fronts(values, m);
   const auto reference = objectives.reference_larger_is_better();
-  GenerationFront front{std::vector<std::byte>(ga_pareto_history_layout().row_size()),
-                        std::vector<double>(individuals * m,
-                                            std::numeric_limits<double>::quiet_NaN())};
+  GenerationFront front{
+      std::vector<std::byte>(ga_pareto_history_layout().row_size()),
+      std::vector<double>(individuals * m, std::numeric_limits<double>::quiet_NaN())};
   const auto row_size = rows.size() / individuals;
   std::size_t size = 0;
   for (std::size_t i = 0; i < individuals; ++i) {

@@ -52,8 +52,9 @@ GaSettings GaSettings::from(const ParamSet& section) {
   if (settings.breeding == GaBreeding::nsga2 && settings.islands > 1)
     refuse("ga.breeding: nsga2 sorts one population into fronts; ga.islands must be 1");
   if (settings.breeding == GaBreeding::nsga2 && settings.reevaluate_elites) {
-    refuse("ga.reevaluate_elites: nsga2 keeps parents by their first evaluation; it cannot be "
-           "true");
+    refuse(
+        "ga.reevaluate_elites: nsga2 keeps parents by their first evaluation; it cannot be "
+        "true");
   }
   if (settings.breeding == GaBreeding::nsga2) settings.elitism = 0;  // survival keeps the best
   // Ring and random: one source per island; all: every other island.

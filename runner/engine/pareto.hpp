@@ -18,7 +18,8 @@ bool dominates(std::span<const double> a, std::span<const double> b);
 // dominates, and so on. Sequential search over the points sorted best-first (Zhang et al. 2015,
 // "An Efficient Approach to Non-dominated Sorting for Evolutionary Multiobjective
 // Optimization"): no O(n^2) lists, as Deb's fast sort keeps, for a population of 10^4.
-std::vector<std::size_t> nondominated_fronts(std::span<const double> points, std::size_t objectives);
+std::vector<std::size_t> nondominated_fronts(std::span<const double> points,
+                                             std::size_t objectives);
 
 // Each point's crowding distance within its front (`fronts` from nondominated_fronts): the sum
 // over objectives of the gap between its neighbours along that objective, divided by the

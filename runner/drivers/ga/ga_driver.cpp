@@ -137,8 +137,8 @@ void fill_blocks(const std::vector<std::span<std::byte>>& blocks, const GaOutcom
   }
   if (shape.objectives > 0) {
     copy_into(outcome.pareto_history, *block++);
-    const auto population = outcome.fronts.size() / std::max<std::size_t>(outcome.generations_run, 1) /
-                            shape.objectives;
+    const auto population = outcome.fronts.size() /
+                            std::max<std::size_t>(outcome.generations_run, 1) / shape.objectives;
     copy_padded_rows<double>(outcome.fronts, population * shape.objectives,
                              shape.population * shape.objectives, *block++);
   }

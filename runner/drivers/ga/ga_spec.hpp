@@ -92,10 +92,12 @@ struct GaSpec {
 
   template <GaKernel K>
   static Binding bind() {
-    Binding binding{K::evaluation_fields(), {}, claims<K>(Capability::objectives), genome_type<K>(),
-                    [](const ParamSet& params) {
-                      return std::unique_ptr<GaModel>(new ErasedGa<K>(params));
-                    }};
+    Binding binding{
+        K::evaluation_fields(),
+        {},
+        claims<K>(Capability::objectives),
+        genome_type<K>(),
+        [](const ParamSet& params) { return std::unique_ptr<GaModel>(new ErasedGa<K>(params)); }};
     if constexpr (claims<K>(Capability::validate))
       binding.validation_fields = K::validation_fields();
     return binding;
