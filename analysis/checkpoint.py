@@ -68,7 +68,8 @@ class RunInProgress:
     builds them:
 
     points, tasks, failures, and by driver: ga: history, best, levels, island_history,
-                 island_best, migrations; qd: qd_history, qd_archive, qd_measures, qd_levels;
+                 island_best, migrations, pareto_history, fronts (its objectives named
+                 objective_0, ...: the checkpoint keeps no names); qd: qd_history, qd_archive, qd_measures, qd_levels;
                  sweep: records. Only the tasks finished so far have rows; `tasks` holds no
                  failed tasks (they are in `failures`), and an exhaustive run, whose
                  reductions end only with the run, has no tables but `points` and `failures`

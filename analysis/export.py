@@ -238,6 +238,8 @@ def csv_tables(run):
     tables.update(drivers.hook(run.driver, "more_tables", {})(run))
     tables.update({name: getattr(run, name) for name in module.SOMETIMES
                    if not getattr(run, name).empty})
+    tables.update({name: getattr(run, name) for name in drivers.optional(module)
+                   if getattr(run, name) is not None})
     for name, frame in tables.items():
         if "genome" in frame.columns:
             tables[name] = frame.assign(genome=[" ".join(map(str, genes)) for genes in frame.genome])
@@ -246,8 +248,9 @@ def csv_tables(run):
 
 def export_csv(run, directory, force=False):
     """Every table of `run` as DIRECTORY/<table>.csv (top-k tables as top_<name>.csv; the
-    island tables of a GA with islands; a QD run's history, archive and measures; a genome as
-    its genes joined by spaces), with the manifest; returns the paths written. `force`
+    island tables of a GA with islands; the Pareto tables of a GA of a kernel with objectives;
+    a QD run's history, archive and measures; a genome as its genes joined by spaces), with
+    the manifest; returns the paths written. `force`
     replaces another run's export (module docstring)."""
     tables = {f"{name}.csv": _csv_writer(frame) for name, frame in csv_tables(run).items()}
     return write_export(run, directory, "csv", tables, force)

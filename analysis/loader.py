@@ -74,6 +74,14 @@ class Result:
                 `fitness`, the kernel's fields and `genome` (a list), with the swept values
     migrations  ga with islands: one row per migrant: task, generation (it left after it),
                 from, to (islands), source, target (individuals), fitness, with the swept values
+    pareto_history  ga of a kernel with objectives (else None): one row per task and
+                generation run: evaluations (so far), front_size, hypervolume, with the swept
+                values
+    fronts      ga of a kernel with objectives (else None): one row per member of each
+                generation's Pareto front: task, swept values, generation, member, one column
+                per objective (run.ga.objective_names) as the kernel records it
+    objective_reference  ga of a kernel with objectives (else None): one row per point and
+                objective: point, objective, minimize, reference (the hypervolume's)
     qd_history  qd: one row per task and iteration run (0: the initial random genomes):
                 evaluations (so far), occupied (cells holding an elite), coverage, qd_score,
                 best, inserted, with the task's point, replicate and swept values

@@ -62,6 +62,8 @@ class Runs:
                     frame = getattr(result, "provenance_frame" if name == "provenance" else name)
                 except LoadError:
                     continue  # a table of another driver
+                if frame is None:
+                    continue  # an OPTIONAL table this file lacks (a GA's Pareto tables)
                 frame = frame.copy()
                 frame.insert(0, "path", result.path)
                 frame.insert(0, "run", run_name(result))

@@ -19,7 +19,7 @@ import h5py
 import numpy as np
 
 import result_files
-from cli_support import TempDirTest, levelforge
+from cli_support import TempDirTest, levelforge, reseal
 import analysis  # the repository's package: cli_support puts it on the path
 from analysis import figures as analysis_figures, report as analysis_report
 
@@ -566,6 +566,86 @@ class FigureData(TempDirTest):
         self.assertEqual(got, filled)
         for figure in ("qd_archive.png", "qd_progress.png", "qd_levels.png"):
             self.assertGreater(os.path.getsize(os.path.join(out, figure)), 5000, figure)
+
+    def test_hypervolume_and_final_fronts_follow_the_file(self):
+        # NSGA-II on ZDT1 and ZDT3, the second point stopping after 5 of 8 generations (a zip).
+        replicates = 2
+        config = self.write(f"""\
+            experiment: zdt-small
+            kernel: zdt
+            driver: ga
+            params: {{dimension: 4}}
+            ga: {{breeding: nsga2, population: 12, generations: 8, keep_best: 12}}
+            sweep:
+              zip: {{params.problem: [1, 3], ga.generations: [8, 5]}}
+              replicates: {replicates}
+            seed: 3
+            """, "zdt.yaml")
+        result, out = self.report(config)
+        with h5py.File(result, "r") as f:
+            stored = f["ga/pareto_history"][()]
+            fronts = f["ga/fronts"][()]
+            reference = f["ga/objective_reference"][()]
+        ran = stored["generation"] >= 0
+        self.assertEqual(ran.sum(axis=1).tolist(), [8, 8, 5, 5])
+
+        # Per point and generation, over the replicates: the file's hypervolumes.
+        rows = self.data(out, "ga_hypervolume")
+        self.assertEqual(len(rows), int(ran[::replicates].sum()))
+        for row in rows:
+            point, generation = int(row["point"]), int(row["generation"])
+            mine = stored[point * replicates:(point + 1) * replicates, generation]
+            self.assertTrue((mine["generation"] == generation).all())
+            self.assertAlmostEqual(float(row["hypervolume_mean"]), mine["hypervolume"].mean(), places=12)
+            self.assertEqual(float(row["hypervolume_min"]), mine["hypervolume"].min())
+            self.assertEqual(float(row["hypervolume_max"]), mine["hypervolume"].max())
+            self.assertEqual(float(row["evaluations"]), mine["evaluations"].mean())
+            self.assertEqual(int(row["replicates"]), replicates)
+            self.assertEqual([float(row["reference_f1"]), float(row["reference_f2"])],
+                             reference[point].tolist())
+        # Each task's front of its last generation: the file's non-NaN members, in order.
+        rows = self.data(out, "ga_pareto_front")
+        for task in range(len(stored)):
+            last = int(stored["generation"][task][ran[task]].max())
+            members = fronts[task, last][~np.isnan(fronts[task, last]).all(axis=1)]
+            mine = [r for r in rows if int(r["task"]) == task]
+            self.assertEqual({int(r["generation"]) for r in mine}, {last})
+            self.assertEqual([int(r["member"]) for r in mine], list(range(len(members))))
+            np.testing.assert_array_equal([[float(r["f1"]), float(r["f2"])] for r in mine], members)
+        self.assertEqual(len(rows), sum(int(stored["front_size"][t][ran[t]][-1]) for t in range(4)))
+        drawn = self.drawn["ga_pareto_front.png"]
+        self.assertEqual([(panel["xlabel"], panel["ylabel"]) for panel in drawn],
+                         [("f1 (minimized)", "f2 (minimized)"), ("f1 (minimized)", "")])
+        self.assertEqual([panel["title"] for panel in drawn],
+                         ["problem=1\nfinal fronts, generation 7", "problem=3\nfinal fronts, generation 4"])
+        with open(os.path.join(out, "index.html")) as index:
+            page = index.read()
+        self.assertIn("bounded by the reference point (f1, f2) = (1.1, 1.1)", page)
+        self.assertIn("in the objectives&#x27; own units", page)
+        self.assertIn("The replicates&#x27; fronts are overlaid, not pooled", page)
+        for figure in ("ga_hypervolume.png", "ga_pareto_front.png"):
+            self.assertGreater(os.path.getsize(os.path.join(out, figure)), 5000, figure)
+
+        # Three objectives (the file rewritten with g as the third): the first two are drawn,
+        # and the caption says so.
+        with h5py.File(result, "r+") as f:
+            widened = np.concatenate([fronts, fronts[..., :1] * 0 + 1], axis=3)
+            widened[np.isnan(fronts[..., :1]).repeat(3, axis=3)] = np.nan
+            del f["ga/fronts"], f["ga/objective_reference"]
+            f["ga/fronts"] = widened
+            f["ga/objective_reference"] = np.concatenate([reference, reference[:, :1]], axis=1)
+            f["ga"].attrs["objectives"] = np.array(["f1", "f2", "g"], dtype=h5py.string_dtype())
+            f["ga"].attrs["minimize"] = np.array([1, 1, 1], dtype=np.int64)
+        reseal(result)
+        out = self.report_file(result)
+        rows = self.data(out, "ga_pareto_front")
+        self.assertEqual({float(r["g"]) for r in rows}, {1.0})
+        self.assertEqual(self.drawn["ga_pareto_front.png"][0]["xlabel"], "f1 (minimized)")
+        self.assertEqual(self.drawn["ga_pareto_front.png"][0]["ylabel"], "f2 (minimized)")
+        with open(os.path.join(out, "index.html")) as index:
+            page = index.read()
+        self.assertIn("The kernel has 3 objectives (f1, f2, g); the panels show the first two", page)
+        self.assertIn("The hypervolume is over all 3 objectives (f1, f2, g)", page)
 
 
 if __name__ == "__main__":

@@ -521,6 +521,108 @@ seed: 4
         self.assertEqual(cells, 40)
 
 
+# NSGA-II on ZDT1 and ZDT3, small: the two points run 8 and 5 generations (a zip), so the
+# second point's rows of /ga/pareto_history and /ga/fronts are padding after generation 4.
+ZDT = """\
+experiment: zdt-small
+kernel: zdt
+driver: ga
+params: {dimension: 4}
+ga: {breeding: nsga2, population: 12, generations: 8, keep_best: 12}
+sweep:
+  zip: {params.problem: [1, 3], ga.generations: [8, 5]}
+  replicates: 2
+seed: 3
+"""
+
+
+class ParetoRuns(TempDirTest):
+    """A GA of a kernel with objectives (zdt): pareto_history, fronts and objective_reference
+    as the file holds them, listed, exported and concatenated; a run without objectives has
+    None for each and lists, exports and concatenates nothing new."""
+
+    def test_pareto_tables_match_the_file(self):
+        zdt = run_config(self, self.write(ZDT, "zdt.yaml"), self.path("zdt.h5"))
+        ga = run_config(self, os.path.join(DATA, "doc_ga.yaml"), self.path("ga.h5"))
+        with h5py.File(zdt, "r") as f:
+            stored = f["ga/pareto_history"][()]
+            fronts = f["ga/fronts"][()]
+            reference = f["ga/objective_reference"][()]
+            names = [text_of(name) for name in f["ga"].attrs["objectives"]]
+            minimize = f["ga"].attrs["minimize"].tolist()
+        self.assertEqual((names, minimize), (["f1", "f2"], [1, 1]))
+        self.assertEqual(stored.shape, (4, 8))
+        self.assertTrue((stored["generation"][2:, 5:] == -1).all(), "the 5-generation point's padding")
+        with analysis.load(zdt) as run:
+            history, members, objectives = run.pareto_history, run.fronts, run.objective_reference
+            self.assertEqual(run.ga.objective_names, ["f1", "f2"])
+            self.assertIs(run.ga.fronts, members)
+            dataset = run.to_xarray()
+        self.assertEqual(list(history.columns), [
+            "task", "generation", "evaluations", "front_size", "hypervolume", "point", "replicate",
+            "params.problem", "ga.generations"])
+        self.assertEqual(len(history), int((stored["generation"] >= 0).sum()))
+        self.assertEqual(len(history), 2 * 8 + 2 * 5)
+        for row in history.itertuples():
+            mine = stored[row.task, row.generation]
+            self.assertEqual((mine["generation"], mine["evaluations"], mine["front_size"]),
+                             (row.generation, row.evaluations, row.front_size))
+            self.assertEqual(mine["hypervolume"], row.hypervolume)
+            self.assertEqual(row.evaluations, 12 * (row.generation + 1))
+        self.assertGreater(history.hypervolume.max(), 0)
+        self.assertFalse(history.hypervolume.isna().any())
+        # One row per front member: each generation's non-NaN members, in the file's order.
+        self.assertEqual(list(members.columns), [
+            "task", "point", "replicate", "params.problem", "ga.generations", "generation", "member",
+            "f1", "f2"])
+        present = ~np.isnan(fronts).all(axis=3)
+        self.assertEqual(len(members), int(present.sum()))
+        for (task, generation), rows in members.groupby(["task", "generation"]):
+            kept = fronts[task, generation][present[task, generation]]
+            self.assertEqual(rows.member.tolist(), list(range(len(kept))))
+            np.testing.assert_array_equal(rows[["f1", "f2"]].to_numpy(), kept)
+            self.assertEqual(len(rows), stored[task, generation]["front_size"])
+        self.assertEqual(objectives.values.tolist(), [
+            [0, "f1", 1, reference[0, 0]], [0, "f2", 1, reference[0, 1]],
+            [1, "f1", 1, reference[1, 0]], [1, "f2", 1, reference[1, 1]]])
+        # The netCDF export: the same numbers over the sweep's dimensions.
+        self.assertAlmostEqual(float(dataset["pareto_hypervolume"].sum()), history.hypervolume.sum(),
+                               places=12)
+        self.assertEqual(int(dataset["front_f1"].notnull().sum()), len(members))
+        self.assertEqual(dataset["objective_reference"].sizes["objective"], 2)
+
+        with analysis.load(ga) as run:
+            self.assertIsNone(run.pareto_history)
+            self.assertIsNone(run.fronts)
+            self.assertIsNone(run.objective_reference)
+            self.assertIsNone(run.ga.objective_names)
+        with analysis.load_many([ga, zdt]) as runs:
+            self.assertEqual(set(runs.fronts.path), {zdt})
+            self.assertEqual(len(runs.pareto_history), len(history))
+            self.assertEqual(set(runs.history.path), {ga, zdt})
+        code, printed, error = analysis_command(zdt)
+        self.assertEqual(code, 0, error)
+        self.assertIn(f"pareto_history: {len(history)} rows", printed)
+        self.assertIn(f"fronts: {len(members)} rows", printed)
+        code, printed, error = analysis_command(ga)
+        self.assertEqual(code, 0, error)
+        self.assertNotIn("pareto_history", printed)
+        out = self.path("export")
+        code, _, error = analysis_command("export", zdt, out)
+        self.assertEqual(code, 0, error)
+        self.assertEqual(sorted(os.listdir(out)), sorted(
+            [*(f"{name}.csv" for name in ("provenance", "points", "tasks", "failures", "history", "best",
+                                          "pareto_history", "fronts", "objective_reference")),
+             "levelforge-export.json"]))
+        with open(os.path.join(out, "fronts.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), len(members))
+        self.assertEqual(float(rows[-1]["f2"]), members.f2.iloc[-1])
+        with open(os.path.join(out, "pareto_history.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([float(r["hypervolume"]) for r in rows], history.hypervolume.tolist())
+
+
 class CatalogEntries(TempDirTest):
     """`catalog DIR` over entries it cannot read: each a row saying why, nothing opened that
     could block; a DIR that is no folder is an error."""

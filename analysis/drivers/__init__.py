@@ -5,8 +5,10 @@ per driver: analysis/drivers/NAME.py holds what is the driver's own.
   (`run.ga.history`; under their documented names too, `run.history`); `TABLES`, the
   tables every run of the driver has (what `python3 -m analysis RESULT.h5` lists, the CSV
   export writes and `load_many` concatenates), and `SOMETIMES`, tables listed only where
-  they have rows (a GA's islands). Optional: `more_tables(run)`, further {name: frame} of
-  the CSV export, and `describe_lines(run)`, further lines of `python3 -m analysis`.
+  they have rows (a GA's islands). Optional: `OPTIONAL`, tables that are None where the
+  run's file lacks them (a GA's Pareto tables, for a kernel with objectives) and listed,
+  exported and concatenated only where it has them; `more_tables(run)`, further {name:
+  frame} of the CSV export; and `describe_lines(run)`, further lines of `python3 -m analysis`.
 - Its results table: `task_results(run)` (one row per task, and the columns that say what it
   produced), `RESULT_TABLE` (where each task's values are) and `RESULTS_WHAT` (what they
   are, for results.png's caption); `sampled_records(run)`: (records, what) for the figures
@@ -48,17 +50,24 @@ def modules():
     return [module(driver) for driver in DRIVERS]
 
 
+def optional(found):
+    """The OPTIONAL tables of the driver module `found`: () where it has none."""
+    return getattr(found, "OPTIONAL", ())
+
+
 def tables():
-    """The name of every driver table (TABLES and SOMETIMES of every driver)."""
-    return tuple(name for found in modules() for name in (*found.TABLES, *found.SOMETIMES))
+    """The name of every driver table (TABLES, SOMETIMES and OPTIONAL of every driver)."""
+    return tuple(name for found in modules()
+                 for name in (*found.TABLES, *found.SOMETIMES, *optional(found)))
 
 
 def listed_tables(run):
     """The tables `python3 -m analysis` lists and the CSV export writes for `run`, after the
     run's own (provenance, points, tasks, failures): its driver's TABLES, then its SOMETIMES
-    that have rows."""
+    that have rows, then its OPTIONAL that the file has (not None)."""
     found = module(run.driver)
-    return [*found.TABLES, *(name for name in found.SOMETIMES if not getattr(run, name).empty)]
+    return [*found.TABLES, *(name for name in found.SOMETIMES if not getattr(run, name).empty),
+            *(name for name in optional(found) if getattr(run, name) is not None)]
 
 
 modules()  # each module registers its accessor on Result

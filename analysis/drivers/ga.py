@@ -1,25 +1,30 @@
 """The ga driver (runner/drivers/ga): its tables (`run.ga`, and `run.history`, `run.best`,
 ... as docs/analysis.md lists them), its results table, its figures (fitness.png,
-ga_islands.png) and its part of the netCDF export."""
+ga_islands.png, and for a kernel with objectives ga_hypervolume.png and ga_pareto_front.png)
+and its part of the netCDF export."""
 
 import numpy as np
 import pandas as pd
 
 from ..figures import (by_keys, key_scale, line_panels, matplotlib, panels_and_lines, plt,
-                       point_label, varied_keys)
-from ..loader import DriverTables, _frame, _genomes, register_driver
+                       point_label, value_text, varied_keys)
+from ..loader import DriverTables, _attribute, _frame, _genomes, register_driver
 
 TABLES = ("history", "best")
 # A GA's tables that only a run with islands has rows in (any point's ga.islands > 1).
 SOMETIMES = ("island_history", "island_best", "migrations")
+# A GA's tables that only a run of a kernel with objectives has (/ga/pareto_history, written
+# for every GA run of such a kernel, NSGA-II or not); None for any other run.
+OPTIONAL = ("pareto_history", "fronts", "objective_reference")
 RESULT_TABLE = "best"
 RESULTS_WHAT = "the final best individual's fitness and fields"
 UNIT = "task"
 
 
-@register_driver("ga", (*TABLES, *SOMETIMES, "levels"))
+@register_driver("ga", (*TABLES, *SOMETIMES, *OPTIONAL, "levels"))
 class GaTables(DriverTables):
-    """A GA run's tables: history, best, levels, island_history, island_best, migrations."""
+    """A GA run's tables: history, best, levels, island_history, island_best, migrations;
+    for a kernel with objectives pareto_history, fronts and objective_reference."""
 
     @property
     def history(self):
@@ -93,6 +98,80 @@ class GaTables(DriverTables):
     def levels(self):
         return self._file["ga/best_levels"][()] if "ga/best_levels" in self._file else None
 
+    @property
+    def objective_names(self):
+        """The kernel's objectives, in the file's order (the `ga` group's `objectives`: "fitness"
+        or an evaluation field's name); None for a run without objectives. A run in progress,
+        whose checkpoint keeps no names, has `objective_0`, `objective_1`, ..."""
+        if "ga/pareto_history" not in self._file:
+            return None
+        group = self._file["ga"] if "ga" in self._file else None
+        if group is not None and "objectives" in group.attrs:
+            names = _attribute(group.attrs["objectives"])
+            return [names] if isinstance(names, str) else list(names)
+        count = self._file["ga/fronts"].shape[-1]
+        return [f"objective_{m}" for m in range(count)]
+
+    @property
+    def pareto_history(self):
+        """One row per task and generation run (/ga/pareto_history, padding dropped): task,
+        generation, evaluations (made up to it), front_size, hypervolume, then the task's
+        point, replicate and swept values; None for a run without objectives."""
+        if "ga/pareto_history" not in self._file:
+            return None
+        return self._cached("pareto_history", lambda: self._task_rows("ga/pareto_history", "generation", {
+            "generation": "int64", "evaluations": "int64", "front_size": "int64",
+            "hypervolume": "float64"}))
+
+    @property
+    def fronts(self):
+        """One row per member of each generation's Pareto front (/ga/fronts): task, the task's
+        point, replicate and swept values, generation, member (its index in the front, in
+        population order), then one column per objective (objective_names), its value as the
+        kernel records it; the padding after a front's last member (front_size of
+        pareto_history) dropped. None for a run without objectives."""
+        if "ga/pareto_history" not in self._file:
+            return None
+
+        def build():
+            names = self.objective_names
+            fronts = self._file["ga/fronts"][()]
+            size = self._file["ga/pareto_history"]["front_size"]
+            # front_size is -1 for a generation the task did not run: no members.
+            inside = np.arange(fronts.shape[2])[None, None, :] < size[:, :, None]
+            task, generation, index = np.nonzero(inside)
+            frame = pd.DataFrame({"task": task.astype(np.int64), "generation": generation.astype(np.int64),
+                                  "member": index.astype(np.int64)})
+            values = fronts[inside]
+            for m, name in enumerate(names):
+                frame[name] = values[:, m]
+            kept = self._done(frame)
+            joined = self.with_params(kept)
+            added = [c for c in joined.columns if c not in kept.columns]
+            return joined[["task", *added, "generation", "member", *names]]
+        return self._cached("fronts", build)
+
+    @property
+    def objective_reference(self):
+        """One row per sweep point and objective, in the kernel's order: point, objective (its
+        name), minimize (1 where smaller is better), reference (the hypervolume's reference
+        point's coordinate, /ga/objective_reference); None for a run without objectives or
+        without the reference (a run in progress)."""
+        if "ga/objective_reference" not in self._file:
+            return None
+
+        def build():
+            names = self.objective_names
+            reference = self._file["ga/objective_reference"][()]
+            minimize = _attribute(self._file["ga"].attrs["minimize"])
+            minimize = [minimize] if not isinstance(minimize, list) else minimize
+            points = np.arange(reference.shape[0])
+            return pd.DataFrame({
+                "point": np.repeat(points, len(names)), "objective": np.tile(names, len(points)),
+                "minimize": np.tile(np.asarray(minimize, dtype=np.int64), len(points)),
+                "reference": reference.reshape(-1)})
+        return self._cached("objective_reference", build)
+
 
 def task_results(run):
     """(frame, fields): each task's best individual, with its point and swept values, and its
@@ -109,9 +188,12 @@ def sampled_records(run):
 
 
 def figures(report, kernel_module):
-    """The figures of every GA run: fitness.png, and ga_islands.png for a run with islands."""
+    """The figures of every GA run: fitness.png, ga_islands.png for a run with islands, and
+    ga_hypervolume.png and ga_pareto_front.png for a run of a kernel with objectives."""
     fitness_curves(report)
     island_curves(report)
+    hypervolume_curves(report)
+    pareto_fronts(report)
 
 
 def variables(run, joined):
@@ -127,13 +209,22 @@ def variables(run, joined):
                   _variables(run.island_best, ["task", "island"], "island_best_", joined),
                   _genes(run.island_best, ["task", "island"], "island_best_genome"),
                   _variables(migrations, ["task", "migrant"], "migration_", joined)]
+    if run.pareto_history is not None:
+        parts += [_variables(run.pareto_history, ["task", "generation"], "pareto_", joined),
+                  _variables(run.fronts, ["task", "generation", "member"], "front_", joined)]
     if run.levels is not None:
         parts.append(_levels(run, run.levels, "position", "best_levels"))
     return parts
 
 
 def point_variables(run, by_sweep):
-    return []
+    """The netCDF export's per-point variables: a run with objectives, each objective's
+    `objective_minimize` and `objective_reference` (the hypervolume's reference point)."""
+    reference = run.objective_reference
+    if reference is None:
+        return []
+    frame = reference.set_index(["point", "objective"]).rename(columns=lambda c: f"objective_{c}")
+    return [by_sweep(frame.to_xarray())]
 
 
 def run_variables(run):
@@ -241,8 +332,22 @@ def fitness_curves(report):
     for ax in axes.flat:
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     report.save_panels(fig, axes, ("generation", f"{what}\n({summary})"), "fitness.png",
-                       "Fitness over generations", fitness_caption(noisy, validated, summary),
+                       "Fitness over generations",
+                       fitness_caption(noisy, validated, summary) + objectives_selection(run),
                        data=stats)
+
+
+def objectives_selection(run):
+    """For fitness.png's caption: where NSGA-II bred (ga.breeding: nsga2), it selected by the
+    kernel's objectives, not by the fitness drawn; '' for a run without it."""
+    names = run.ga.objective_names
+    breeding = (set(run.points["ga.breeding"]) if "ga.breeding" in run.points.columns
+                else {run.setting("ga.breeding")})
+    if names is None or "nsga2" not in breeding:
+        return ""
+    where = "" if breeding == {"nsga2"} else " at the points with ga.breeding nsga2"
+    return (f" NSGA-II (ga.breeding: nsga2{where}) selects by the objectives ({', '.join(names)}), "
+            "not by this fitness: ga_hypervolume.png and ga_pareto_front.png show what it optimizes.")
 
 
 def fitness_caption(noisy, validated, summary):
@@ -285,7 +390,8 @@ def sampled_fitness_curves(report, stats, key, what, summary, noisy):
     report.save(fig, "fitness.png", "Fitness over generations",
                 f"Per generation, {measured}: the median over the replicates of each sampled "
                 f"point, colored by its {key}. A task stopped early by ga.stop_fitness "
-                + ("drops out of the median." if noisy else "keeps its last value."), data=stats)
+                + ("drops out of the median." if noisy else "keeps its last value.")
+                + objectives_selection(run), data=stats)
 
 
 def island_curves(report, max_points=12):
@@ -363,3 +469,183 @@ def island_curves(report, max_points=12):
                 "by its index (dark: island 0; a point with one island, black). Both are taken "
                 "before migration; dotted lines mark the generations after which migrants left "
                 "their island (every ga.migration.every generations).", data=data)
+
+
+def objective_label(name, minimize):
+    """`f1 (minimized)`: an objective's axis label, saying which way is better."""
+    return f"{name} ({'minimized' if minimize else 'maximized'})"
+
+
+def reference_text(reference, names):
+    """`(f1, f2) = (1.1, 1.1)`: the hypervolume's reference point of every point, or None
+    where the points' reference points differ."""
+    per_point = reference.pivot(index="point", columns="objective", values="reference")[names]
+    if len(per_point.drop_duplicates()) != 1:
+        return None
+    values = per_point.iloc[0]
+    return f"({', '.join(names)}) = ({', '.join(value_text(float(v)) for v in values)})"
+
+
+def objectives_note(names, what):
+    """For a run of more than two objectives: which two `what` shows, and what that hides."""
+    if len(names) <= 2:
+        return ""
+    return (f" The kernel has {len(names)} objectives ({', '.join(names)}); {what} the first "
+            f"two, {names[0]} and {names[1]}: a member that looks dominated there can be better "
+            f"in {', '.join(names[2:])}.")
+
+
+def hypervolume_curves(report, max_points=10):
+    """A run of a kernel with objectives: each generation's hypervolume against the
+    evaluations made, one line per sweep point (the first `max_points`), the mean over its
+    replicates with the band between the lowest and the highest, as qd_progress.png draws
+    the QD score. The numbers: one row per point and generation."""
+    run = report.run
+    history = run.pareto_history
+    reference = run.objective_reference
+    if history is None or history.empty or reference is None:
+        return
+    names = run.ga.objective_names
+    points = sorted(set(history.point))
+    shown = points[:max_points]
+    history = history[history.point.isin(shown)]
+    stats = history.groupby(["point", "generation"]).agg(
+        evaluations=("evaluations", "mean"), replicates=("task", "count"),
+        hypervolume_mean=("hypervolume", "mean"), hypervolume_min=("hypervolume", "min"),
+        hypervolume_max=("hypervolume", "max"), front_size_mean=("front_size", "mean")).reset_index()
+    corner = reference.pivot(index="point", columns="objective", values="reference")[names]
+    corner = corner.rename(columns=lambda name: f"reference_{name}").reset_index()
+    stats = run.points.merge(stats, on="point").merge(corner, on="point", how="left")
+    replicates = stats.groupby("point").replicates.max()
+    keys = varied_keys(run)
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    for k, (point, rows) in enumerate(stats.groupby("point")):
+        color = f"C{k % 10}"
+        label = point_label(run, point, keys) if keys else "all tasks"
+        if replicates.nunique() > 1:
+            label += f" (n={int(replicates[point])})"
+        ax.plot(rows.evaluations, rows.hypervolume_mean, color=color, label=label,
+                marker="o" if len(rows) == 1 else None)
+        ax.fill_between(rows.evaluations, rows.hypervolume_min, rows.hypervolume_max, color=color,
+                        alpha=0.2, linewidth=0)
+    if replicates.max() == 1:
+        summary = "one replicate per point"
+    elif replicates.min() == replicates.max():
+        summary = f"mean of {replicates.max()} replicates, band: lowest to highest"
+    else:
+        summary = "mean of n replicates (legend), band: lowest to highest"
+    corner_text = reference_text(reference, names)
+    report.save_plot(fig, ax, ("evaluations", f"hypervolume (units of {' × '.join(names)})\n({summary})"),
+                     "ga_hypervolume.png", "Hypervolume against evaluations",
+                     hypervolume_caption(names, corner_text, points, shown), data=stats)
+
+
+def hypervolume_caption(names, corner_text, points, shown):
+    where = (f"the reference point {corner_text}" if corner_text else
+             "each sweep point's reference point (reference_<objective> in the data; they differ)")
+    which = "" if len(shown) == len(points) else f" The first {len(shown)} of {len(points)} points."
+    more = (f" The hypervolume is over all {len(names)} objectives ({', '.join(names)})."
+            if len(names) > 2 else "")
+    return (f"The hypervolume of each generation's population: the volume of objective space its "
+            f"members dominate, bounded by {where}, as the runner computes it. It is in the "
+            f"objectives' own units (the product of the units of {', '.join(names)}), not "
+            f"normalized: compare it between points with the same reference and objectives only. A "
+            f"member that is not better than the reference in every objective adds nothing, so a "
+            f"curve at 0 means no member has got past the reference yet. Against the evaluations "
+            f"made up to the generation (generation 0: the initial population); one line per sweep "
+            f"point, the mean over its replicates with the band between the lowest and the highest "
+            f"replicate. A task that stopped early drops out of the mean after its last generation "
+            f"(replicates in the data).{more}{which}")
+
+
+def near(corners, values):
+    """Whether every one of `corners` lies within the range of `values` widened by that range
+    on each side (by 1, or the value's size, where they are all one value): reference points
+    so near are drawn in the panels; farther ones would squeeze the fronts into a corner."""
+    low, high = float(values.min()), float(values.max())
+    span = high - low if high > low else max(abs(high), 1.0)
+    return bool(((low - span <= corners) & (corners <= high + span)).all())
+
+
+def pareto_fronts(report, max_points=12, max_colors=10):
+    """A run of a kernel with objectives: each sweep point's final Pareto fronts (the first
+    `max_points` points), one panel per point, each replicate's front of its last generation
+    overlaid as a scatter of the first two objectives, a color per replicate (up to
+    `max_colors`; more share one), with the hypervolume's reference point. The numbers: one
+    row per member drawn."""
+    run = report.run
+    history = run.pareto_history
+    fronts = run.fronts
+    reference = run.objective_reference
+    if history is None or history.empty or fronts.empty or reference is None:
+        return
+    names = run.ga.objective_names
+    x, y = names[0], names[1]
+    minimize = reference.groupby("objective").minimize.first()
+    last = history.groupby("task").generation.max().rename("last").reset_index()
+    final = fronts.merge(last, on="task")
+    final = final[final.generation == final["last"]].drop(columns="last")
+    points = sorted(set(final.point))
+    shown = points[:max_points]
+    final = final[final.point.isin(shown)]
+    corner = reference.pivot(index="point", columns="objective", values="reference")[[x, y]]
+    corner = corner.rename(columns=lambda name: f"reference_{name}").reset_index()
+    data = final.merge(corner, on="point", how="left").sort_values(
+        ["point", "replicate", "member"]).reset_index(drop=True)
+    data = data[["task", "point", "replicate", *run.swept_keys, "generation", "member", *names,
+                 f"reference_{x}", f"reference_{y}"]]
+    replicates = int(data.replicate.max()) + 1
+    colored = replicates <= max_colors
+    keys = varied_keys(run)
+    columns = int(np.ceil(np.sqrt(len(shown))))
+    lines = int(np.ceil(len(shown) / columns))
+    # Shared axes, so that points compare at a glance; a reference point far beyond every
+    # front (a bound on the worst value) would squeeze them into a corner: named instead.
+    fig, axes = plt.subplots(lines, columns, figsize=(4.6 * columns, 4.0 * lines), squeeze=False,
+                             sharex=True, sharey=True)
+    drawn_corner = near(data[f"reference_{x}"], data[x]) and near(data[f"reference_{y}"], data[y])
+    for ax, (point, rows) in zip(axes.flat, data.groupby("point")):
+        for replicate, members in rows.groupby("replicate"):
+            label = f"replicate {replicate}" if colored else f"a replicate ({replicates})"
+            ax.scatter(members[x], members[y], s=14, alpha=0.8 if colored else 0.4,
+                       color=f"C{replicate % 10}" if colored else "C0", label=label, linewidths=0)
+        corner = (float(rows[f"reference_{x}"].iloc[0]), float(rows[f"reference_{y}"].iloc[0]))
+        generations = sorted(set(rows.generation))
+        at = (f"generation {generations[0]}" if len(generations) == 1 else
+              f"generations {generations[0]}-{generations[-1]}")
+        title = f"{point_label(run, point, keys)}\n" if keys else ""
+        if drawn_corner:
+            ax.scatter([corner[0]], [corner[1]], marker="x", s=50, color="black", label="reference point")
+        else:
+            at += f"\nreference point ({value_text(corner[0])}, {value_text(corner[1])}) off the axes"
+        ax.set_title(f"{title}final fronts, {at}", fontsize="small")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=5))
+        ax.grid(alpha=0.3)
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    for column in axes.T:
+        shown_axes = [ax for ax in column if ax.get_visible()]
+        shown_axes[-1].set_xlabel(objective_label(x, minimize[x]))
+        shown_axes[-1].xaxis.set_tick_params(labelbottom=True)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(objective_label(y, minimize[y]))
+    handles = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    axes[0, 0].legend(handles.values(), handles.keys(), fontsize="x-small")
+    fig.tight_layout()
+    which = "" if len(shown) == len(points) else f" The first {len(shown)} of {len(points)} points."
+    corner_text = reference_text(reference, [x, y])
+    report.save(fig, "ga_pareto_front.png", "Final Pareto fronts",
+                f"Each sweep point's final Pareto fronts: for every replicate, the members of its last "
+                f"generation's population that no other member dominates, at their {x} and {y} as "
+                f"the kernel records them. The replicates' fronts are overlaid, not pooled"
+                + (", a color per replicate" if colored else f", all {replicates} replicates in one color")
+                + ": one replicate's members may be dominated by another's, which shows how far the "
+                "replicates agree, and a later replicate's marker can hide an earlier one's at the "
+                "same place. The cross is the hypervolume's reference point"
+                + (f" {corner_text}" if corner_text else " of the point (they differ)")
+                + "; where it lies far beyond the fronts it is named in each panel's title instead of "
+                "drawn. The panels share their axes."
+                + f"{objectives_note(names, 'the panels show')}{which}", data=data)
