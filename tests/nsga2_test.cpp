@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -161,6 +162,17 @@ TEST(Nsga2, RecordsEachGenerationsFrontAndAHypervolumeThatNeverFalls) {
     last = volume;
   }
   EXPECT_GT(last, first);
+  // The kept: the last front first, by fitness, then the rest.
+  const auto best = ga_best_layout(Zdt::evaluation_fields());
+  const auto front_size = static_cast<std::size_t>(
+      layout.get_int(std::span(outcome.pareto_history).last(layout.row_size()), 2));
+  std::vector<double> kept;
+  for (std::size_t k = 0; k < 20; ++k)
+    kept.push_back(
+        best.get_real(std::span(outcome.best).subspan(k * best.row_size(), best.row_size()), 1));
+  EXPECT_TRUE(std::is_sorted(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(front_size),
+                             std::greater<>()));
+  EXPECT_EQ(kept.front(), *std::max_element(kept.begin(), kept.end()));
 }
 
 // A task stopped after any generation and resumed from its snapshot ends as the

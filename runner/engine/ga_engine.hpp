@@ -525,9 +525,13 @@ class GaRun {
     const auto best_layout = ga_best_layout(K::evaluation_fields());
     const auto kept = static_cast<std::size_t>(settings_.keep_best);
     const auto length = kernel_.genome_length();
-    // NSGA-II's population is kept in crowded-comparison order.
+    // NSGA-II: front by front, each by fitness, so that the first kept is the front's
+    // fittest, not whichever end of it crowding put first.
     auto order = ranking(fitness_);
-    if (nsga2()) std::iota(order.begin(), order.end(), std::size_t{0});
+    if (nsga2()) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return fronts_[a] < fronts_[b]; });
+    }
     outcome.best.assign(kept * best_layout.row_size(), std::byte{});
     outcome.best_genomes.assign(kept * length, missing_gene<K>());
     for (std::size_t k = 0; k < kept; ++k) {
