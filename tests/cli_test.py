@@ -336,6 +336,28 @@ class Determinism(ConfigTest):
         # Both breedings of a kernel with objectives record fronts.
         self.assertTrue(np.all(mazes["/ga/pareto_history"]["front_size"] >= 1))
 
+    def test_real_genome_searches_on_a_game(self):
+        """configs/spawn_es.yaml and configs/spawn_emitters.yaml, shortened: CMA-ES and the
+        four QD emitters on the spawn kernel's real genome, identical on 1, 2 and 3 ranks, its
+        genes float64 within their bounds and exactly what the evaluation decoded."""
+        es = self.check_config(os.path.join(REPO, "configs", "spawn_es.yaml"), ["/ga/best_genomes"],
+                               ["--set", "params.runs=10", "--set", "params.validation_runs=20",
+                                "--set", "ga.generations=4", "--set", "sweep.replicates=1"])
+        genomes = es["/ga/best_genomes"][:, 0]
+        self.assertEqual(genomes.dtype, np.float64)
+        self.assertTrue(np.all((genomes[:, 0] >= 0) & (genomes[:, 0] <= 100)))
+        self.assertTrue(np.all((genomes[:, 1:] >= 0) & (genomes[:, 1:] <= 1)))
+        self.assertTrue(np.array_equal(es["/ga/best"][:, 0]["weight_increment"], genomes[:, 0]))
+        qd = self.check_config(os.path.join(REPO, "configs", "spawn_emitters.yaml"), ["/qd/archive"],
+                               ["--set", "params.runs=10", "--set", "params.validation_runs=20",
+                                "--set", "qd.iterations=6", "--set", "sweep.replicates=1"],
+                               rank_counts=(3,))
+        self.assertEqual(qd["/qd/history"]["evaluations"][:, -1].tolist(), [50 + 6 * 20] * 4)
+        archive = qd["/qd/archive"]
+        genomes = qd["/qd/archive_genomes"]
+        occupied = archive["occupied"] == 1
+        self.assertTrue(np.array_equal(archive["decay"][occupied], genomes[occupied][:, 1]))
+
     def test_sphere_qd_real_genomes(self):
         """configs/sphere_qd.yaml, shortened, over a grid and CVT cells, by Gaussian mutation
         and Iso+LineDD: a real genome's genes are float64 in the file (NaN in an empty cell)

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -228,10 +230,11 @@ TEST(SpawnKernel, FirstRunRecordsTheObjectsOfEachLevel) {
   EXPECT_DOUBLE_EQ(real_at(record, "mean_types"), (1 + 2 + 3 * 3) / 5.0);
   // The validation records its first run the same way; the genome holds the table's ratios
   // (a and b 0.1, c 0.2; 1 for the never eligible).
-  Spawn::Genome genome(kernel.genome_length(), 10'000);
-  genome[1] = 5000;
-  genome[2] = genome[3] = 1000;
-  genome.back() = 2000;
+  Spawn::Genome genome(kernel.genome_length(), 1.0);
+  genome[0] = 10;
+  genome[1] = 0.5;
+  genome[2] = genome[3] = 0.1;
+  genome.back() = 0.2;
   const Record validated = kernel.validate(genome, rng);
   ASSERT_EQ(validated.size(), Spawn::validation_fields().size());
   EXPECT_EQ(std::get<std::string>(validated.back()), "00010003200320032003");
@@ -302,7 +305,7 @@ const Spawn& ga_kernel() {
   return kernel;
 }
 
-TEST(SpawnGa, GenomesStayInTheirFixedPointRanges) {
+TEST(SpawnGa, GenomesStayInTheirRanges) {
   const Spawn& kernel = ga_kernel();
   EXPECT_EQ(kernel.genome_length(), 5U);
   auto rng = spawn_rng_for(20);
@@ -311,10 +314,10 @@ TEST(SpawnGa, GenomesStayInTheirFixedPointRanges) {
     kernel.mutate(genome, 1.0, rng);
     ASSERT_EQ(genome.size(), 5U);
     EXPECT_GE(genome[0], 0);
-    EXPECT_LE(genome[0], 50'000);  // max_increment 50 in thousandths
+    EXPECT_LE(genome[0], 50);  // max_increment
     for (std::size_t g = 1; g < genome.size(); ++g) {
       EXPECT_GE(genome[g], 0);
-      EXPECT_LE(genome[g], 10'000);
+      EXPECT_LE(genome[g], 1);
     }
   }
 }
@@ -335,16 +338,19 @@ TEST(SpawnGa, CrossoverTakesEachGeneFromAParentAndRateZeroKeepsAGenome) {
 
 TEST(SpawnGa, EncodesAndDecodesTheGenome) {
   const Spawn& kernel = ga_kernel();
-  const Spawn::Genome genome = {12'500, 5000, 10'000, 2500, 0};
+  const Spawn::Genome genome = {12.5, 0.5, 1, 0.25, 0};
   std::vector<std::int64_t> stored(kernel.genome_length());
   kernel.encode(genome, stored);
   EXPECT_EQ(kernel.decode(stored), genome);
+  EXPECT_EQ(kernel.bounds()[0].high, 50);  // max_increment
   const auto simulator = kernel.simulator_for(genome);
   EXPECT_DOUBLE_EQ(simulator.selector().rules().weight_increment, 12.5);
   EXPECT_DOUBLE_EQ(simulator.selector().rules().decay, 0.5);
   // ratio 0 for "c": never a candidate.
   for (const auto& plan : simulator.plans()) EXPECT_EQ(plan.candidates & 0b100U, 0U);
-  stored[1] = 10'001;
+  stored[1] = std::bit_cast<std::int64_t>(1.0001);
+  EXPECT_THROW((void)kernel.decode(stored), KernelError);
+  stored[1] = std::bit_cast<std::int64_t>(std::numeric_limits<double>::quiet_NaN());
   EXPECT_THROW((void)kernel.decode(stored), KernelError);
   EXPECT_THROW((void)kernel.decode(std::vector<std::int64_t>(4, 0)), KernelError);
 }
@@ -353,17 +359,16 @@ TEST(SpawnGa, FitnessRewardsVarietyWithinTheErrorBound) {
   const Spawn& kernel = ga_kernel();
   auto rng = spawn_rng_for(22);
   // Ratios 1: the budget is filled, error small: fitness 1 - repetition.
-  const auto good = kernel.evaluate({10'000, 5000, 10'000, 10'000, 10'000}, rng);
+  const auto good = kernel.evaluate({10, 0.5, 1, 1, 1}, rng);
   const double error = std::get<double>(good.record[2]);
   const double repetition = std::get<double>(good.record[3]);
   ASSERT_LE(error, 0.1);
   EXPECT_DOUBLE_EQ(good.fitness, 1 - repetition);
   EXPECT_DOUBLE_EQ(std::get<double>(good.record[0]), 10);
   // Ratios 0: nothing spawns, error share 1: fitness -(1 - 0.1).
-  const auto empty = kernel.evaluate({10'000, 5000, 0, 0, 0}, rng);
+  const auto empty = kernel.evaluate({10, 0.5, 0, 0, 0}, rng);
   EXPECT_DOUBLE_EQ(empty.fitness, -0.9);
-  EXPECT_EQ(kernel.validate({10'000, 5000, 0, 0, 0}, rng).size(),
-            Spawn::validation_fields().size());
+  EXPECT_EQ(kernel.validate({10, 0.5, 0, 0, 0}, rng).size(), Spawn::validation_fields().size());
 }
 
 // ------------------------------------------------------------------------- qd measures
@@ -394,11 +399,11 @@ TEST(SpawnMeasures, HandComputedTypesAndAbsences) {
   EXPECT_EQ(specs[1].high, 2.5);  // half the levels
   auto rng = spawn_rng_for(30);
   // Ratios 1: every level holds "a" (1 type); absences a 0, b 3 (levels 2..4): mean 1.5.
-  const Spawn::Genome every_level = {10'000, 5000, 10'000, 10'000, 10'000};
+  const Spawn::Genome every_level = {10, 0.5, 1, 1, 1};
   EXPECT_EQ(kernel.measure(every_level, kernel.evaluate(every_level, rng)),
             (std::vector<double>{1, 1.5}));
   // "a" at ratio 0 never spawns: no type on any level; absences a 5, b 3: mean 4.
-  const Spawn::Genome nothing = {10'000, 5000, 0, 10'000, 10'000};
+  const Spawn::Genome nothing = {10, 0.5, 0, 1, 1};
   EXPECT_EQ(kernel.measure(nothing, kernel.evaluate(nothing, rng)), (std::vector<double>{0, 4}));
 }
 
@@ -423,7 +428,7 @@ TEST(SpawnMeasures, RangesFollowTheTableAndNoEligibleObjectIsNoAbsence) {
                           {"runs", std::int64_t{5}}}));
   EXPECT_EQ(never.measures()[0].high, 1);
   auto rng = spawn_rng_for(31);
-  const Spawn::Genome genome = {10'000, 5000, 10'000};
+  const Spawn::Genome genome = {10, 0.5, 1};
   const auto evaluation = never.evaluate(genome, rng);
   ASSERT_TRUE(std::isnan(std::get<double>(evaluation.record[6])));
   EXPECT_EQ(never.measure(genome, evaluation), (std::vector<double>{0, 0}));

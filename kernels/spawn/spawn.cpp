@@ -66,6 +66,13 @@ std::vector<FieldSpec> variety_fields(const std::string& prefix, const std::stri
   };
 }
 
+// [0, max_increment], [0, 1] for the decay and each object's max ratio.
+std::vector<GeneBounds> genome_bounds(const ParamSet& params) {
+  std::vector<GeneBounds> bounds{{0, params.real("max_increment")}, {0, 1}};
+  bounds.resize(2 + objects_from(params).size(), {0, 1});
+  return bounds;
+}
+
 Record variety_record(const Metrics& m) {
   return {m.error_share, m.repetition, m.mean_types, m.entropy, m.mean_longest_absence};
 }
@@ -114,20 +121,20 @@ std::vector<ParamSpec> Spawn::parameters() {
       real_param("repeat_factor", 0.5, 0, 1, "multiset: weight factor after each spawn"),
       real_param("max_error_share", 0.1, 0, 1e9,
                  "ga: the bound on sum |error| / sum required difficulty"),
-      real_param("max_increment", 100, 0, 1e6, "ga: the weight increment's range is [0, this]"),
+      real_param("max_increment", 100, 0.001, 1e6, "ga: the weight increment's range is [0, this]"),
       int_param("validation_runs", 10'000, 1, 100'000'000, "ga: runs when re-measuring the best"),
   };
 }
 
 Spawn::Spawn(const ParamSet& params)
-    : objects_(objects_from(params)),
+    : RealGenome(genome_bounds(params)),
+      objects_(objects_from(params)),
       required_(required_from(params)),
       rules_(rules_from(params)),
       simulator_(objects_, required_, rules_),
       runs_(params.integer("runs")),
       validation_runs_(params.integer("validation_runs")),
-      max_error_share_(params.real("max_error_share")),
-      max_increment_(params.real("max_increment")) {}
+      max_error_share_(params.real("max_error_share")) {}
 
 MemoryEstimate Spawn::memory_estimate(const ParamSet& params) {
   const auto levels = static_cast<std::uint64_t>(params.integer("levels"));
@@ -141,7 +148,7 @@ MemoryEstimate Spawn::memory_estimate(const ParamSet& params) {
   // simulator_for: the plans of the genome's rules (a sweep run allocates nothing).
   estimate.working_bytes = levels * plan_bytes;
   estimate.working_cause = levels_key + " x " + std::to_string(plan_bytes) + " bytes";
-  estimate.genome_bytes = sizeof(Genome) + sizeof(std::int64_t) * (2 + spawn::max_objects);
+  estimate.genome_bytes = sizeof(Genome) + sizeof(double) * (2 + spawn::max_objects);
   return estimate;
 }
 
@@ -190,30 +197,13 @@ Record Spawn::run(Rng& rng) const {
 // ---------------------------------------------------------------------------------------
 // ga
 
-std::size_t Spawn::genome_length() const { return 2 + objects_.size(); }
-
-std::int64_t Spawn::gene_max(std::size_t gene) const {
-  if (gene == 0) return std::llround(max_increment_ * static_cast<double>(increment_scale));
-  return fraction_scale;
-}
-
 Simulator Spawn::simulator_for(const Genome& genome) const {
   Rules rules = rules_;
-  rules.weight_increment = static_cast<double>(genome[0]) / static_cast<double>(increment_scale);
-  rules.decay = static_cast<double>(genome[1]) / static_cast<double>(fraction_scale);
+  rules.weight_increment = genome[0];
+  rules.decay = genome[1];
   auto objects = objects_;
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    objects[i].max_ratio = static_cast<double>(genome[2 + i]) / static_cast<double>(fraction_scale);
-  }
+  for (std::size_t i = 0; i < objects.size(); ++i) objects[i].max_ratio = genome[2 + i];
   return {objects, required_, rules};
-}
-
-Spawn::Genome Spawn::random_genome(Rng& rng) const {
-  Genome genome(genome_length());
-  for (std::size_t g = 0; g < genome.size(); ++g) {
-    genome[g] = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(gene_max(g)) + 1));
-  }
-  return genome;
 }
 
 // Uniform crossover: each gene from either parent.
@@ -228,15 +218,12 @@ std::pair<Spawn::Genome, Spawn::Genome> Spawn::crossover(const Genome& a, const 
 }
 
 // Each gene, with probability `rate`, moves by a uniform step of up to a tenth of its range
-// (at least 1) and is clamped to the range: small enough to refine a good setting.
+// and is clipped to it: small enough to refine a good setting.
 void Spawn::mutate(Genome& genome, double rate, Rng& rng) const {
   for (std::size_t g = 0; g < genome.size(); ++g) {
     if (!rng.bernoulli(rate)) continue;
-    const std::int64_t high = gene_max(g);
-    const std::int64_t reach = std::max<std::int64_t>(1, high / 10);
-    const auto step =
-        static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(2 * reach) + 1)) - reach;
-    genome[g] = std::clamp(genome[g] + step, std::int64_t{0}, high);
+    const auto& range = bounds()[g];
+    genome[g] = range.clip(genome[g] + (2 * rng.uniform() - 1) * range.width() / 10);
   }
 }
 
@@ -296,21 +283,18 @@ std::vector<double> Spawn::measure(const Genome& /*genome*/, const Evaluation& e
           std::isnan(absence) ? 0.0 : absence};
 }
 
-void Spawn::encode(const Genome& genome, std::span<std::int64_t> out) const {
-  std::copy(genome.begin(), genome.end(), out.begin());
-}
-
 Spawn::Genome Spawn::decode(std::span<const std::int64_t> stored) const {
   if (stored.size() != genome_length()) {
     throw KernelError("spawn: a stored genome has " + std::to_string(stored.size()) +
                       " genes, the object table needs " + std::to_string(genome_length()));
   }
-  Genome genome(stored.begin(), stored.end());
+  auto genome = RealGenome::decode(stored);
   for (std::size_t g = 0; g < genome.size(); ++g) {
-    if (genome[g] < 0 || genome[g] > gene_max(g)) {
+    const auto& range = bounds()[g];
+    if (!(genome[g] >= range.low && genome[g] <= range.high)) {
       throw KernelError("spawn: stored gene " + std::to_string(g) + " = " +
-                        std::to_string(genome[g]) + " is outside [0, " +
-                        std::to_string(gene_max(g)) + "]");
+                        std::to_string(genome[g]) + " is outside [" + std::to_string(range.low) +
+                        ", " + std::to_string(range.high) + "]");
     }
   }
   return genome;

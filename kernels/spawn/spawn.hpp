@@ -17,20 +17,16 @@
 
 namespace levelforge::kernels {
 
-class Spawn {
+// The genome is real (RealGenome): [0] the weight increment in [0, max_increment], [1] the
+// recency decay in [0, 1], then each object's max ratio in [0, 1], in table order.
+class Spawn : public RealGenome {
  public:
-  // Fixed point: [0] weight increment in thousandths, [1] decay in ten-thousandths, then each
-  // object's max ratio in ten-thousandths, in table order.
-  using Genome = std::vector<std::int64_t>;
-  static constexpr std::int64_t increment_scale = 1000;
-  static constexpr std::int64_t fraction_scale = 10000;
-
   static constexpr std::string_view name = "spawn";
   static constexpr std::string_view summary =
       "enemy spawns by recency-weighted selection under a difficulty budget, over long runs";
-  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::measures, Capability::sweep,
-                                             Capability::memory_estimate};
+  static constexpr Capabilities capabilities{
+      Capability::ga,    Capability::validate,        Capability::measures,
+      Capability::sweep, Capability::memory_estimate, Capability::real_genome};
 
   static std::vector<ParamSpec> parameters();
   explicit Spawn(const ParamSet& params);
@@ -46,12 +42,11 @@ class Spawn {
   // ga driver: fitness 1 - repetition while error_share <= max_error_share, else
   // -(error_share - max_error_share).
   static std::vector<FieldSpec> evaluation_fields();
-  [[nodiscard]] std::size_t genome_length() const;
-  Genome random_genome(Rng& rng) const;
+  // Random genomes, encoding: RealGenome's (uniform genes; a gene's float64 bits).
   std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
   void mutate(Genome& genome, double rate, Rng& rng) const;
   Evaluation evaluate(const Genome& genome, Rng& rng) const;
-  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  // RealGenome's, refusing a gene outside its bounds (a file of another object table).
   [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const;
   // The kept genomes measured again over validation_runs runs.
   static std::vector<FieldSpec> validation_fields();
@@ -69,7 +64,6 @@ class Spawn {
   [[nodiscard]] spawn::Simulator simulator_for(const Genome& genome) const;
 
  private:
-  [[nodiscard]] std::int64_t gene_max(std::size_t gene) const;
   // The ga driver's fitness of measured metrics: evaluations and validations score alike.
   [[nodiscard]] double fitness(const spawn::Metrics& metrics) const;
 
@@ -80,7 +74,6 @@ class Spawn {
   std::int64_t runs_;
   std::int64_t validation_runs_;
   double max_error_share_;
-  double max_increment_;
 };
 
 static_assert(capabilities_hold<Spawn>());
