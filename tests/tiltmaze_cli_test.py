@@ -461,7 +461,7 @@ class Memory(TempDirTest):
             self.assertEqual(refused.returncode, 2, refused.stdout + refused.stderr)
             self.assertIn(f"{config}: the records of 100000000000 tasks per rank (100000 points x "
                           "1000000 replicates = 100000000000 tasks on 1 rank) and 2 copies made "
-                          "to write them: the run needs about 663 TiB per rank", refused.stderr)
+                          "to write them: the run needs about 665 TiB per rank", refused.stderr)
         self.assertFalse(os.path.exists(self.path("never.h5")))
 
 

@@ -178,8 +178,8 @@ struct ObjectiveSpec {
 };
 
 // Optional GA capability: two or more objectives, each a field of the evaluation. NSGA-II
-// (ga.breeding nsga2) breeds on them, and every `ga` run of the kernel records each
-// generation's Pareto front and hypervolume. objectives() may depend on the parameters (a
+// (ga.breeding nsga2) breeds on them, and a run with such a point records each point's
+// Pareto front and hypervolume per generation. objectives() may depend on the parameters (a
 // reference that grows with the level) but names the same fields for every parameter set.
 template <class K>
 concept MultiObjectiveGaKernel = GaKernel<K> && requires(const K& kernel) {

@@ -116,7 +116,8 @@ class GaRun {
       if (settings.breeding == GaBreeding::cma_es) cma_.emplace(kernel_, settings_);
     }
     if constexpr (MultiObjectiveGaKernel<K>) {
-      objectives_.emplace(kernel_.objectives(), evaluation_layout_, K::name);
+      if (settings.records_fronts())
+        objectives_.emplace(kernel_.objectives(), evaluation_layout_, K::name);
     }
     if (settings.breeding == GaBreeding::nsga2 && !objectives_) {
       throw KernelError("ga.breeding: nsga2 needs a kernel with objectives; '" +

@@ -53,12 +53,18 @@ struct GaSettings {
   // results have the same datasets.
   bool record_islands = false;
   GaBreeding breeding = GaBreeding::tournament;
+  // Set by the driver when a point of the run breeds by nsga2 (and so on every point: the
+  // fronts of the breedings compare in one file); nsga2 records them regardless.
+  bool record_fronts = false;
   double sigma0 = 0.3;  // cma_es: the initial step, a fraction of each gene's range
 
   // Evaluations of every generation after the first.
   [[nodiscard]] std::uint64_t evaluations_per_generation() const;
   // Whether a task records its islands' history and best (a task of one island too).
   [[nodiscard]] bool records_islands() const { return islands > 1 || record_islands; }
+  [[nodiscard]] bool records_fronts() const {
+    return breeding == GaBreeding::nsga2 || record_fronts;
+  }
   // Whether islands exchange migrants after `generation` (before breeding the next one).
   [[nodiscard]] bool migrates_after(std::int64_t generation) const;
   // Destinations of each island at every migration.

@@ -43,7 +43,8 @@ GaShape ga_shape(const config::Experiment& experiment, const std::vector<PointFa
     shape.migrations = std::max(shape.migrations, settings.migration_events());
     shape.population = std::max(shape.population, static_cast<std::size_t>(settings.population));
   }
-  shape.objectives = facts.empty() ? 0 : facts.front().objective_reference.size();
+  const bool fronts = records_fronts(experiment) && !facts.empty();
+  shape.objectives = fronts ? facts.front().objective_reference.size() : 0;
   shape.genome_length = longest_genome(facts);
   shape.level = largest_level_shape(facts);
   return shape;
@@ -173,6 +174,13 @@ void write_objectives(ResultFile& file, const std::vector<ObjectiveSpec>& object
 
 }  // namespace
 
+bool records_fronts(const config::Experiment& experiment) {
+  return std::any_of(experiment.points.begin(), experiment.points.end(),
+                     [](const config::Point& point) {
+                       return GaSettings::from(point.driver).breeding == GaBreeding::nsga2;
+                     });
+}
+
 const Driver& GaSpec::driver() {
   static const GaDriver driver;
   return driver;
@@ -192,7 +200,10 @@ void GaDriver::run(DriverContext& context) const {
                               last.evaluations_per_generation());
   }
   const auto shape = ga_shape(experiment, context.facts);
-  for (auto& point_settings : settings) point_settings.record_islands = shape.islands > 1;
+  for (auto& point_settings : settings) {
+    point_settings.record_islands = shape.islands > 1;
+    point_settings.record_fronts = shape.objectives > 0;
+  }
   TaskBlocks results(ga_datasets(ga, shape));
 
   GroupTaskPlan<GaSnapshot> plan;

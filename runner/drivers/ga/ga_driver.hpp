@@ -26,4 +26,7 @@ class GaDriver final : public DriverOf<GaSpec> {
   [[nodiscard]] std::vector<std::string> summary_tables(const h5::Group& root) const override;
 };
 
+// Whether a point of the run breeds by nsga2: the run then records every point's fronts.
+bool records_fronts(const config::Experiment& experiment);
+
 }  // namespace levelforge

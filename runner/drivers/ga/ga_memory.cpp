@@ -34,7 +34,8 @@ std::vector<MemoryPart> GaDriver::result_memory(const ResultMemoryQuery& query) 
              std::to_string(keep_best) + " genomes for " + query.per_rank,
          times(query.own_tasks, plus(times(generations, history_row), times(keep_best, best_row))),
          true});
-    if (query.facts != nullptr && !query.facts->objective_reference.empty()) {
+    if (records_fronts(query.experiment) && query.facts != nullptr &&
+        !query.facts->objective_reference.empty()) {
       // Each generation's front row and its members' objectives wait for the writer.
       const auto objectives = query.facts->objective_reference.size();
       const auto front_bytes = plus(ga_pareto_history_layout().row_size(),
