@@ -2,6 +2,7 @@
 // batched visits equal single visits, the symmetry counts, and top tables that hold up.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <numeric>
 #include <string>
 
@@ -77,6 +78,28 @@ TEST(TiltMazeExhaustive, RangeVisitEqualsSingleVisits) {
   EXPECT_EQ(total(batched.histograms()[TiltMaze::pair_length_histogram]), 5000);
 }
 
+// walls_distance: bin 1 + walls x 16 + distance (bin 0 the underflow) counts each visited
+// configuration by its inner walls and its hardest distance, as the plain solver finds it.
+TEST(TiltMazeExhaustive, WallsDistanceCountsEachConfigurationByWallsAndDistance) {
+  const TiltMaze kernel(four_by_four_params({}));
+  const auto specs = TiltMaze::reductions();
+  Reductions out(specs);
+  const std::uint64_t begin = 6'001'234;
+  const std::uint64_t end = begin + 3000;
+  kernel.visit_range(begin, end, out);
+  std::vector<std::int64_t> expected((TiltMaze::wall_places + 1) * TiltMaze::distance_slots + 2);
+  for (auto config = begin; config < end; ++config) {
+    const auto walls = static_cast<std::size_t>(std::popcount(config));
+    const auto distance = four::summarize_reference(static_cast<std::uint32_t>(config)).distance;
+    ++expected[1 + walls * TiltMaze::distance_slots + distance];
+  }
+  EXPECT_EQ(out.histograms()[TiltMaze::walls_distance_histogram], expected);
+  // The open maze: no walls, the ball rolls to the far corners, 2 tilts at most.
+  Reductions open(specs);
+  kernel.visit_range(0, 1, open);
+  EXPECT_EQ(open.histograms()[TiltMaze::walls_distance_histogram][1 + 2], 1);
+}
+
 // Every maze, and every maze once up to the diagonal reflection: 2^12 configurations are
 // their own mirror image (south walls the transpose of the east walls), so the reflection
 // leaves (2^24 + 2^12) / 2 mazes.
@@ -101,6 +124,24 @@ TEST(TiltMazeExhaustive, ReflectionCountsEachMazeOnce) {
     EXPECT_EQ(total(halved.histograms()[id]), (1 << 23) + (1 << 11));
     for (std::size_t bin = 0; bin < all.histograms()[id].size(); ++bin)
       EXPECT_LE(all.histograms()[id][bin], 2 * halved.histograms()[id][bin]);
+  }
+  // Each wall count's row holds its C(24, w) configurations, and the rows add up to the
+  // distance histogram.
+  const auto& walls_distance = all.histograms()[TiltMaze::walls_distance_histogram];
+  std::int64_t choose = 1;
+  for (std::size_t walls = 0; walls <= TiltMaze::wall_places; ++walls) {
+    const auto row =
+        walls_distance.begin() + 1 + static_cast<std::ptrdiff_t>(walls * TiltMaze::distance_slots);
+    EXPECT_EQ(std::accumulate(row, row + TiltMaze::distance_slots, std::int64_t{0}), choose)
+        << walls;
+    choose = choose * static_cast<std::int64_t>(TiltMaze::wall_places - walls) /
+             static_cast<std::int64_t>(walls + 1);
+  }
+  for (std::size_t distance = 0; distance < TiltMaze::distance_slots; ++distance) {
+    std::int64_t column = 0;
+    for (std::size_t walls = 0; walls <= TiltMaze::wall_places; ++walls)
+      column += walls_distance[1 + walls * TiltMaze::distance_slots + distance];
+    EXPECT_EQ(column, all.histograms()[TiltMaze::distance_histogram][1 + distance]) << distance;
   }
   // No pairs were asked for.
   EXPECT_EQ(total(all.histograms()[TiltMaze::pair_length_histogram]), 0);

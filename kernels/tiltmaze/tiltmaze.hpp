@@ -70,7 +70,12 @@ class TiltMaze {
     hardest,
     pair_length_histogram,
     hardest_pair,
+    walls_distance_histogram,
   };
+  // walls_distance: the distance histogram per inner wall count, flattened (walls x
+  // distance_slots + distance): the ground truth of what a 4 x 4 maze of given walls can ask.
+  static constexpr std::size_t distance_slots = 16;
+  static constexpr std::size_t wall_places = 24;
   static std::vector<ReductionSpec> reductions();
   static std::vector<FieldSpec> solution_fields();
   [[nodiscard]] std::uint64_t index_count() const;

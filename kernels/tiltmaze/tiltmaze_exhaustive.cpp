@@ -1,6 +1,7 @@
 // The tiltmaze kernel's exhaustive driver: all 2^24 wall configurations of a 4 x 4 maze.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <span>
 #include <string>
@@ -93,6 +94,11 @@ std::vector<ReductionSpec> TiltMaze::reductions() {
                        int_field("length", "optimal tilt count collecting both"),
                        text_field("moves", moves_size, "a shortest solution")},
                       "pairs: true: configurations with the hardest two-target puzzle"),
+      histogram_reduction("walls_distance", 0, (wall_places + 1) * distance_slots,
+                          (wall_places + 1) * distance_slots,
+                          "the distance histogram per inner wall count: bin walls x 16 + "
+                          "distance counts the configurations of that many walls whose hardest "
+                          "one-target puzzle takes that many tilts"),
   };
 }
 
@@ -202,6 +208,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   // Per-value counts of this range, added to the histograms at its end.
   four::SummaryCounts counts;
   std::array<std::int64_t, 32> pair_length{};
+  std::array<std::int64_t, (wall_places + 1) * distance_slots> walls_distance{};
   std::int64_t evaluated_count = 0;
   std::int64_t configuration_count = 0;
   std::int64_t symmetric_count = 0;
@@ -225,6 +232,12 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
     // The top-k candidates, rare once the tables are full, each found by a scan of its own,
     // and none where the run's counts show no distance that reaches them.
     add_counts(counts, run_counts);
+    // A 4 x 4 distance is at most 13 (the sweep's own finding): below distance_slots.
+    for (std::size_t i = 0; i < size; ++i) {
+      const auto walls = static_cast<std::size_t>(std::popcount(from_config + i));
+      ++walls_distance[walls * distance_slots +
+                       std::min<std::size_t>(hard[i].distance, distance_slots - 1)];
+    }
     const auto& found = run_counts.distance;
     const auto longest = std::find_if(found.rbegin(), found.rend(), [](auto n) { return n > 0; });
     const auto reaches = static_cast<int>(found.rend() - longest) - 1;
@@ -255,6 +268,7 @@ void TiltMaze::visit_range(std::uint64_t begin, std::uint64_t end, Reductions& o
   out.histogram_counts(components_histogram, counts.components);
   out.histogram_counts(distance_histogram, std::span(counts.distance).first(16));
   out.histogram_counts(pair_length_histogram, pair_length);
+  out.histogram_counts(walls_distance_histogram, walls_distance);
 }
 
 }  // namespace levelforge::kernels
