@@ -149,7 +149,7 @@ def left_out_html(run, left_out):
             f"<code>python3 -m analysis export</code>.</p>")
 
 
-def write_index(report, result_path):
+def write_index(report, result_path, extra=""):
     run = report.run
     provenance = run.provenance
     shown = pd.DataFrame([(name, value) for name, value in provenance.items()
@@ -184,6 +184,7 @@ img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style><
 <h2>Provenance</h2>{table_html(shown)}
 <h2>Sweep</h2>{table_html(sweep)}
 {results}
+{extra}
 {failure_note}
 {figures}
 <h2>Config</h2><pre>{html.escape(str(provenance.get('config_text', '')))}</pre>
@@ -195,15 +196,25 @@ img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style><
     return path
 
 
-def build(result_path, directory, figure_paths=()):
+def build(result_path, directory, figure_paths=(), ground_truth=None):
     """Writes the figures and index.html of `result_path` into `directory`; returns the
     index's path. `figure_paths`: directories with kernels' figure modules, before those of
-    LEVELFORGE_FIGURES. Raises LoadError for a file `analysis.load` refuses."""
+    LEVELFORGE_FIGURES. `ground_truth`: the exhaustive result of every 4 x 4 tilt maze, to
+    hold a QD run of 4 x 4 mazes against (analysis/ground_truth.py: its figure and tables).
+    Raises LoadError for a file `analysis.load` refuses, GroundTruthError for a pair of files
+    the ground truth cannot compare; both before anything is written."""
+    comparison = None
+    if ground_truth is not None:
+        from . import ground_truth as truth
+        known = truth.read_truth(ground_truth)
     with load(result_path) as run:
+        if ground_truth is not None:
+            comparison = truth.compare(run, known)
         os.makedirs(directory, exist_ok=True)
         report = Report(run, directory)
         kernel_figures(report, figure_directories(figure_paths))
-        return write_index(report, result_path)
+        extra = truth.report_section(report, comparison) if comparison is not None else ""
+        return write_index(report, result_path, extra)
 
 
 def main(argv=None):
@@ -217,11 +228,16 @@ def main(argv=None):
                              "without .h5, then -report: results/demo.h5 gives results/demo-report)")
     parser.add_argument("--figures", action="append", default=[], metavar="DIR",
                         help="a directory of figure modules, KERNEL.py with figures(report); repeatable")
+    parser.add_argument("--ground-truth", metavar="EXHAUSTIVE.h5",
+                        help="for a QD run of 4 x 4 tilt mazes: the exhaustive result of every "
+                             "4 x 4 maze (configs/tiltmaze_4x4_exhaustive.yaml), to add how far "
+                             "each archive is from the exact best (analysis/ground_truth.py)")
     args = parser.parse_args(argv)
     output = args.output or re.sub(r"\.h5$", "", args.result) + "-report"
+    from .ground_truth import GroundTruthError
     try:
-        index = build(args.result, output, args.figures)
-    except LoadError as error:
+        index = build(args.result, output, args.figures, args.ground_truth)
+    except (LoadError, GroundTruthError) as error:
         print(f"analysis.report: error: {error}", file=sys.stderr)
         return 2
     print(f"report: {os.path.abspath(index)}")

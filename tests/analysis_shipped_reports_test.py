@@ -57,6 +57,7 @@ SHRUNK = {
     "zdt_nsga2": GA + ["--set", "sweep.replicates=1"],
     "tiltmaze_4x4_exhaustive": [],
     "tiltmaze_4x4_pairs": [],
+    "tiltmaze_4x4_qd": ["--set", "qd.iterations=3", "--set", "sweep.replicates=1"],
     "tiltmaze_ga": GA,
     "tiltmaze_nsga2": GA,
     "tiltmaze_islands": ["--set", "ga.generations=3", "--set", "ga.population=32",
