@@ -13,18 +13,15 @@ fitness over all cells, an empty one counting 0, on the 0..100 scale).
 """
 
 import argparse
-import datetime
-import os
-import platform
-import subprocess
 import sys
 from pathlib import Path
 
 import h5py
 import numpy as np
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
+import paper_runs
+
+BENCH = paper_runs.BENCH
 CONFIG = BENCH / "configs" / "sphere_papers.yaml"
 
 # Fontaine & Nikolaidis 2023, linear projection (sphere), n = 100, 100 x 100 cells: the
@@ -34,18 +31,6 @@ PAPER_N100 = {"kernel": (41.64, 50.80), "iso_line": (49.07, 60.42), "cma_me": (3
               "cma_mae": (64.86, 83.31)}
 NAMES = {"kernel": "MAP-Elites", "iso_line": "MAP-Elites (line)", "cma_me": "CMA-ME",
          "cma_mae": "CMA-MAE"}
-
-
-def run(levelforge, ranks, dimension, iterations, replicates, out):
-    command = ["mpiexec", "-n", str(ranks), "--oversubscribe", levelforge, "run", str(CONFIG),
-               "-o", str(out), "-q", "--force", "--set", f"params.dimension={dimension}",
-               "--set", f"sweep.replicates={replicates}"]
-    if iterations:
-        command += ["--set", f"qd.iterations={iterations}"]
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    started = datetime.datetime.now(datetime.timezone.utc)
-    subprocess.run(command, check=True, env=env)
-    return command, (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds()
 
 
 def summarize(out):
@@ -79,7 +64,7 @@ def table(dimension, rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levelforge", default=str(REPO / "build" / "runner" / "cli" / "levelforge"))
+    parser.add_argument("--levelforge", default=paper_runs.LEVELFORGE)
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--dimensions", default="20,100")
     parser.add_argument("--replicates", type=int, default=5)
@@ -90,26 +75,22 @@ def main():
     sections = []
     for dimension in (int(d) for d in args.dimensions.split(",")):
         out = Path(f"/tmp/levelforge-qd-papers-{dimension}.h5")
-        command, wall = run(args.levelforge, args.ranks, dimension, args.iterations,
-                            args.replicates, out)
+        overrides = [f"params.dimension={dimension}", f"sweep.replicates={args.replicates}"]
+        if args.iterations:
+            overrides.append(f"qd.iterations={args.iterations}")
+        shown, wall = paper_runs.run(args.levelforge, args.ranks, CONFIG, out, overrides)
         rows = summarize(out)
-        shown = " ".join(["levelforge", *command[5:]]).replace(str(REPO) + "/", "")
         sections.append(f"Dimension {dimension} (`{shown}`, {wall:.0f} s on {args.ranks} ranks):\n\n"
                         + table(dimension, rows))
         print(sections[-1], flush=True)
     if args.record:
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
-        version = subprocess.run([args.levelforge, "--version"], capture_output=True,
-                                 text=True).stdout.splitlines()[0]
-        with open(args.out, "a") as f:
-            f.write(f"\n## {now}: QD emitters on the sphere linear projection "
-                    f"(`bench/qd_papers.py --dimensions {args.dimensions} --replicates "
-                    f"{args.replicates}`)\n\n")
-            f.write(f"- host: {platform.node()}, nproc {os.cpu_count()}, ranks {args.ranks}\n"
-                    f"- levelforge: {version}\n"
-                    f"- mean ± standard deviation over {args.replicates} replicates; the paper's "
-                    "figures: Fontaine & Nikolaidis 2023 (mean of 20 trials, n = 100 only)\n\n")
-            f.write("\n\n".join(sections) + "\n")
+        paper_runs.record(args.out, "QD emitters on the sphere linear projection "
+                          f"(`bench/qd_papers.py --dimensions {args.dimensions} --replicates "
+                          f"{args.replicates}`)",
+                          [f"mean ± standard deviation over {args.replicates} replicates; the "
+                           "paper's figures: Fontaine & Nikolaidis 2023 (mean of 20 trials, n = "
+                           "100 only)"],
+                          "\n\n".join(sections), args.levelforge, args.ranks)
 
 
 if __name__ == "__main__":

@@ -10,19 +10,16 @@ evenly spaced points of ZDT2's concave front hold 99.1% of the whole).
 """
 
 import argparse
-import datetime
-import os
-import platform
-import subprocess
 import sys
 from pathlib import Path
 
 import h5py
 import numpy as np
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-CONFIG = REPO / "configs" / "zdt_nsga2.yaml"
+import paper_runs
+
+BENCH = paper_runs.BENCH
+CONFIG = paper_runs.REPO / "configs" / "zdt_nsga2.yaml"
 REFERENCE = 1.1
 
 
@@ -52,15 +49,6 @@ def best_sampled_volume(problem, size, candidates=1500):
     return float(best.max())
 
 
-def run(levelforge, ranks, replicates, out):
-    command = ["mpiexec", "-n", str(ranks), "--oversubscribe", levelforge, "run", str(CONFIG),
-               "-o", str(out), "-q", "--force", "--set", f"sweep.replicates={replicates}"]
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    started = datetime.datetime.now(datetime.timezone.utc)
-    subprocess.run(command, check=True, env=env)
-    return command, (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds()
-
-
 def table(out):
     with h5py.File(out, "r") as f:
         final = f["ga/pareto_history"][:, -1]
@@ -87,29 +75,23 @@ def table(out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levelforge", default=str(REPO / "build" / "runner" / "cli" / "levelforge"))
+    parser.add_argument("--levelforge", default=paper_runs.LEVELFORGE)
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--replicates", type=int, default=20)
     parser.add_argument("--out", type=Path, default=BENCH / "RESULTS.md")
     parser.add_argument("--record", action="store_true", help="append the table to --out")
     args = parser.parse_args()
     result = Path("/tmp/levelforge-zdt-nsga2.h5")
-    command, wall = run(args.levelforge, args.ranks, args.replicates, result)
-    shown = " ".join(["levelforge", *command[5:]]).replace(str(REPO) + "/", "")
+    shown, wall = paper_runs.run(args.levelforge, args.ranks, CONFIG, result,
+                                 [f"sweep.replicates={args.replicates}"])
     section = f"`{shown}`, {wall:.0f} s on {args.ranks} ranks:\n\n" + table(result)
     print(section, flush=True)
     if args.record:
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ")
-        version = subprocess.run([args.levelforge, "--version"], capture_output=True,
-                                 text=True).stdout.splitlines()[0]
-        with open(args.out, "a") as f:
-            f.write(f"\n## {now}: NSGA-II on ZDT1-3 at Deb et al. 2002's budget "
-                    f"(`bench/zdt_nsga2.py --replicates {args.replicates}`)\n\n")
-            f.write(f"- host: {platform.node()}, nproc {os.cpu_count()}, ranks {args.ranks}\n"
-                    f"- levelforge: {version}\n"
-                    "- final hypervolume over the replicates, reference point (1.1, 1.1); the "
-                    "whole front's volume, and the most 100 of its points can hold\n\n")
-            f.write(section + "\n")
+        paper_runs.record(args.out, "NSGA-II on ZDT1-3 at Deb et al. 2002's budget "
+                          f"(`bench/zdt_nsga2.py --replicates {args.replicates}`)",
+                          ["final hypervolume over the replicates, reference point (1.1, 1.1); "
+                           "the whole front's volume, and the most 100 of its points can hold"],
+                          section, args.levelforge, args.ranks)
 
 
 if __name__ == "__main__":
