@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib.colors import to_rgb
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
 
 from . import spread_points, stored_text
 from ..figures import (by_keys, point_label, sweep_roles, task_label, value_text, values_label,
@@ -90,20 +91,32 @@ def spawn_tradeoff(report):
     """Difficulty error share against repetition and against per-level entropy. Sweep: a
     point per sweep point (mean over replicates), joined in order of the numeric swept key
     within each value of the other keys, its marker saying the key's value. GA: every kept
-    genome at selection and validated."""
+    genome at selection and validated, a color per sweep point where the GA is swept (up to
+    ten points)."""
     run = report.run
     measures = (("repetition", "repetition of consecutive levels (%)", 100),
                 ("entropy", "entropy of a level's mix (bits)", 1))
-    series = []  # (label, marker, frame with error_share and the measures)
-    order, marker_of = None, {}
+    series = []  # (label, marker, frame with error_share and the measures, color)
+    order, marker_of, colored = None, {}, []
     if run.driver == "ga":
-        best = run.best
-        series.append(("at selection", "o", best))
+        # A GA swept over its own settings (configs/spawn_es.yaml: ga.breeding): a color per
+        # sweep point, so that the breedings tell apart; the marker says at selection or
+        # validated. Past ten points one color, as without a sweep.
+        best = run.with_params(run.best)
+        swept = varied_keys(run)
+        groups = by_keys(best, swept)
+        if len(groups) > 10:
+            swept, groups = [], by_keys(best, [])
         validated = {f"validated_{column}": column
                      for column in ("error_share", "repetition", "entropy")}
-        if set(validated) <= set(best.columns):
-            series.append(("validated", "s",
-                           best[["task", "position", *validated]].rename(columns=validated)))
+        for k, (values, rows) in enumerate(groups):
+            color = f"C{k}" if swept else None
+            if swept:
+                colored.append((values_label(swept, values), color))
+            series.append(("at selection", "o", rows, color))
+            if set(validated) <= set(best.columns):
+                series.append(("validated", "s", rows[["task", "position", *swept, *validated]]
+                               .rename(columns=validated), color))
     else:
         records = run.records
         if "error_share" not in records.columns:
@@ -119,18 +132,21 @@ def spawn_tradeoff(report):
         others = lines + panels
         for key, rows in by_keys(means, others):
             series.append((values_label(others, key) or "all tasks", "o",
-                           rows.sort_values(order) if order else rows))
-    identity = ["task", "position"] if run.driver == "ga" else keys
+                           rows.sort_values(order) if order else rows, None))
+    identity = ["task", "position", *swept] if run.driver == "ga" else keys
     data = pd.concat([frame[identity].assign(series=label,
                                              error_share_pct=100 * frame["error_share"],
                                              repetition_pct=100 * frame["repetition"],
                                              entropy_bits=frame["entropy"])
-                      for label, _, frame in series], ignore_index=True)
+                      for label, _, frame, _ in series], ignore_index=True)
     fig, axes = plt.subplots(1, len(measures), figsize=(11, 4.5), squeeze=False)
     for ax, (measure, ylabel, scale) in zip(axes[0], measures):
-        for label, marker, frame in series:
+        for label, marker, frame, color in series:
             x = 100 * frame["error_share"].to_numpy(dtype=float)
             y = scale * frame[measure].to_numpy(dtype=float)
+            if colored:
+                ax.plot(x, y, marker=marker, linestyle="none", color=color)
+                continue
             if not order:
                 ax.plot(x, y, marker=marker, linestyle="none" if run.driver == "ga" else "-",
                         label=label)
@@ -140,9 +156,20 @@ def spawn_tradeoff(report):
                 ax.plot(at_x, at_y, marker=marker_of[value], color=line.get_color(),
                         linestyle="none")
         ax.set_xlabel("difficulty error share (%)")
+        # At most six ticks, on steps of 1, 2 or 5: the error shares of a few tasks can span
+        # a fraction of a percent (2.30-2.47), where the default steps of 0.025 printed nine
+        # three-decimal labels into one another.
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 5, 10]))
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
+    for label, color in colored:
+        handles.append(Line2D([], [], marker="o", color=color, linestyle="none"))
+        labels.append(label)
+    if colored:
+        for label, marker in dict((label, marker) for label, marker, _, _ in series).items():
+            handles.append(Line2D([], [], marker=marker, color="black", linestyle="none"))
+            labels.append(label)
     for marker in dict.fromkeys(marker_of.values()):
         shared = [value_text(value) for value, mine in marker_of.items() if mine == marker]
         handles.append(Line2D([], [], marker=marker, color="black", linestyle="none"))
@@ -153,7 +180,8 @@ def spawn_tradeoff(report):
     report.save(fig, "spawn_tradeoff.png", "Difficulty error against variety",
                 "Sum |required - spawned| / sum required against the share of consecutive levels "
                 "with the same set of enemies and the entropy of a level's mix, "
-                + ("for each task's kept genomes, at selection and validated." if run.driver == "ga"
+                + ("for each task's kept genomes, at selection and validated"
+                   + (" (color: the sweep point)." if colored else ".") if run.driver == "ga"
                    else "per sweep point (mean over replicates)." + order_name), data=data)
 
 
