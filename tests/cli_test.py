@@ -352,7 +352,7 @@ class Determinism(ConfigTest):
                                ["--set", "params.runs=10", "--set", "params.validation_runs=20",
                                 "--set", "qd.iterations=6", "--set", "sweep.replicates=1"],
                                rank_counts=(3,))
-        self.assertEqual(qd["/qd/history"]["evaluations"][:, -1].tolist(), [50 + 6 * 20] * 4)
+        self.assertEqual(qd["/qd/history"]["evaluations"][:, -1].tolist(), [50 + 6 * 20] * 5)
         archive = qd["/qd/archive"]
         genomes = qd["/qd/archive_genomes"]
         occupied = archive["occupied"] == 1

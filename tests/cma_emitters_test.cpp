@@ -119,5 +119,34 @@ TEST(CmaEmitters, EachEmitterSearchesItsOwnWay) {
   EXPECT_NE(QdRun<Sphere>(kernel, annealing, 5, 2, group).run().genomes, archives[2]);
 }
 
+// qd.line_emitters: 3 CMA-ES emitters and 2 Iso+LineDD emitters share a batch of 20, 4 each:
+// the CMA-ES emitters' 12 candidates first, the line emitters' 8 after them. Every round
+// evaluates the whole batch, the schedule changes the search, and a task resumed from its
+// snapshot ends as the uninterrupted one.
+TEST(CmaEmitters, AScheduleOfCmaAndLineEmittersBreedsEachItsShare) {
+  const auto kernel = sphere_of(6);
+  auto mixed = cma("cma_mae", 3, 20);
+  mixed.line_emitters = 2;
+  EXPECT_EQ(mixed.per_emitter(), 4);
+  EXPECT_EQ(mixed.cma_candidates(), 12);
+  testing::SoloGroupOf<QdSnapshot> group;
+  const auto whole = QdRun<Sphere>(kernel, mixed, 5, 2, group).run();
+  ASSERT_EQ(group.reported.size(), 13U);  // the first 20 random genomes, then 12 rounds
+  for (std::size_t round = 1; round < group.reported.size(); ++round)
+    EXPECT_EQ(group.reported[round], 20U) << round;
+  auto alone = mixed;
+  alone.line_emitters = 0;
+  testing::SoloGroupOf<QdSnapshot> alone_group;
+  EXPECT_NE(QdRun<Sphere>(kernel, alone, 5, 2, alone_group).run().genomes, whole.genomes);
+  for (const std::int64_t stop_after : {3, 9}) {
+    testing::StoppingGroupOf<QdSnapshot> stopping(stop_after);
+    ASSERT_TRUE(QdRun<Sphere>(kernel, mixed, 5, 2, stopping).run().stopped);
+    testing::SoloGroupOf<QdSnapshot> solo;
+    const auto rest = QdRun<Sphere>(kernel, mixed, 5, 2, solo).run(&stopping.saved);
+    EXPECT_EQ(rest.archive, whole.archive) << stop_after;
+    EXPECT_EQ(rest.genomes, whole.genomes) << stop_after;
+  }
+}
+
 }  // namespace
 }  // namespace levelforge::cma_emitters_test

@@ -15,7 +15,7 @@ CmaEmitters::CmaEmitters(const RealGenome& genome_half, const QdSettings& settin
       kind_(settings.emitter),
       sigma0_(settings.sigma0),
       learning_rate_(settings.archive_learning_rate),
-      per_emitter_(static_cast<std::size_t>(settings.batch / settings.emitters)),
+      per_emitter_(static_cast<std::size_t>(settings.per_emitter())),
       emitters_(static_cast<std::size_t>(settings.emitters)),
       thresholds_(kind_ == QdEmitter::cma_mae ? cells : 0, settings.threshold_min) {}
 

@@ -144,9 +144,19 @@ class QdRun {
     const auto parents = occupied();
     if constexpr (RealGenomeKernel<K>) {
       if (emitters_) {
-        return emitters_->ask(seed_, task_, iteration, [&](Rng& rng) -> const Genome& {
+        // The CMA-ES emitters' candidates, then the line emitters' (qd.line_emitters).
+        auto batch = emitters_->ask(seed_, task_, iteration, [&](Rng& rng) -> const Genome& {
           return *elites_[static_cast<std::size_t>(parents[rng.below(parents.size())])];
         });
+        for (auto b = batch.size(); b < static_cast<std::size_t>(settings_.batch); ++b)
+          batch.push_back(line_child(iteration, b, parents));
+        return batch;
+      }
+      if (settings_.emitter == QdEmitter::iso_line) {
+        std::vector<Genome> batch;
+        for (std::size_t b = 0; b < static_cast<std::size_t>(settings_.batch); ++b)
+          batch.push_back(line_child(iteration, b, parents));
+        return batch;
       }
     }
     std::vector<Genome> batch;
@@ -155,16 +165,6 @@ class QdRun {
       Rng selection({seed_, Stream::selection, task_, iteration, b});
       const auto& parent =
           *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
-      if constexpr (RealGenomeKernel<K>) {
-        if (settings_.emitter == QdEmitter::iso_line) {
-          const auto& other =
-              *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
-          Rng mutation({seed_, Stream::mutation, task_, iteration, b});
-          batch.push_back(iso_line_child(kernel_, parent, other, settings_.iso_sigma,
-                                         settings_.line_sigma, mutation));
-          continue;
-        }
-      }
       Genome child = parent;
       if (settings_.crossover_rate > 0) {
         Rng crossover({seed_, Stream::crossover, task_, iteration, b});
@@ -179,6 +179,21 @@ class QdRun {
       batch.push_back(std::move(child));
     }
     return batch;
+  }
+
+  // Offspring `b` of an Iso+LineDD emitter: the child of an elite drawn on (selection,
+  // iteration, b) and a second drawn after it on the same stream, its noise on (mutation,
+  // iteration, b).
+  Genome line_child(std::uint64_t iteration, std::uint64_t b,
+                    const std::vector<std::int64_t>& parents) requires RealGenomeKernel<K> {
+    Rng selection({seed_, Stream::selection, task_, iteration, b});
+    const auto& parent =
+        *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
+    const auto& other =
+        *elites_[static_cast<std::size_t>(parents[selection.below(parents.size())])];
+    Rng mutation({seed_, Stream::mutation, task_, iteration, b});
+    return iso_line_child(kernel_, parent, other, settings_.iso_sigma, settings_.line_sigma,
+                          mutation);
   }
 
   // Evaluates `batch` split across the group, then inserts it in offspring order: a genome
@@ -224,7 +239,10 @@ class QdRun {
                 elite_rows_.begin() + static_cast<std::ptrdiff_t>(cell * row_size));
       ++inserted;
     }
-    if (emitters_ && iteration > 0) emitters_->tell(insertions);
+    if (emitters_ && iteration > 0) {
+      emitters_->tell(std::span<const Insertion>(insertions)
+                          .first(static_cast<std::size_t>(settings_.cma_candidates())));
+    }
     record(iteration, inserted, outcome);
   }
 

@@ -30,6 +30,7 @@ QdSettings QdSettings::from(const ParamSet& section) {
   settings.iso_sigma = section.real("iso_sigma");
   settings.line_sigma = section.real("line_sigma");
   settings.emitters = section.integer("emitters");
+  settings.line_emitters = section.integer("line_emitters");
   settings.sigma0 = section.real("sigma0");
   settings.archive_learning_rate = section.real("archive_learning_rate");
   settings.threshold_min = section.real("threshold_min");

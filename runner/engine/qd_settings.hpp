@@ -43,15 +43,21 @@ struct QdSettings {
   QdEmitter emitter = QdEmitter::kernel;
   double mutation_rate = 0.05;
   double crossover_rate = 0;
-  double iso_sigma = 0.01;    // iso_line: the isotropic step, a fraction of each gene's width
-  double line_sigma = 0.2;    // iso_line: the step along the line between two elites
-  std::int64_t emitters = 5;  // cma_*: emitters, each batch / emitters candidates
-  double sigma0 = 0.025;      // cma_*: initial step, a fraction of each gene's range
+  double iso_sigma = 0.01;         // iso_line: the isotropic step, a fraction of each gene's width
+  double line_sigma = 0.2;         // iso_line: the step along the line between two elites
+  std::int64_t emitters = 5;       // cma_*: CMA-ES emitters
+  std::int64_t line_emitters = 0;  // cma_*: Iso+LineDD emitters beside them
+  double sigma0 = 0.025;           // cma_*: initial step, a fraction of each gene's range
   double archive_learning_rate = 0.01;  // cma_mae: alpha
   double threshold_min = 0;             // cma_mae: every cell's threshold at the start
   double score_offset = 0;
   std::int64_t ranks_per_task = 0;
   ParamTable measures;  // per-measure overrides: {NAME: {bins: N, range: [low, high]}}
+
+  // cma_*: the candidates each emitter breeds a round, CMA-ES or Iso+LineDD alike.
+  [[nodiscard]] std::int64_t per_emitter() const { return batch / (emitters + line_emitters); }
+  // cma_*: the first of a round's candidates, the CMA-ES emitters'; the line emitters' follow.
+  [[nodiscard]] std::int64_t cma_candidates() const { return emitters * per_emitter(); }
 
   // Evaluations of one uninterrupted task.
   [[nodiscard]] std::uint64_t evaluations() const {

@@ -270,10 +270,18 @@ PointFacts QdDriver::point_facts(const config::Experiment& experiment, const Ker
                       " ranks by cells, which a novelty archive does not have (use "
                       "emitter: kernel or iso_line with archive: novelty)");
   }
-  if (cma && (settings.batch % settings.emitters != 0 || settings.batch / settings.emitters < 2)) {
+  if (!cma && settings.line_emitters > 0) {
+    throw KernelError(
+        "qd.line_emitters: Iso+LineDD emitters join the CMA-ES emitters of "
+        "emitter cma_me or cma_mae; qd.emitter is " +
+        std::string(qd_emitter_words.name(settings.emitter)) +
+        " (emitter: iso_line breeds the whole batch by Iso+LineDD)");
+  }
+  const auto all_emitters = settings.emitters + settings.line_emitters;
+  if (cma && (settings.batch % all_emitters != 0 || settings.batch / all_emitters < 2)) {
     throw KernelError("qd.batch = " + std::to_string(settings.batch) +
-                      " must be a multiple of qd.emitters = " + std::to_string(settings.emitters) +
-                      " with at least 2 candidates an emitter");
+                      " must be a multiple of qd.emitters + qd.line_emitters = " +
+                      std::to_string(all_emitters) + " with at least 2 candidates an emitter");
   }
   auto archive = archive_cells(settings, model->measures(), experiment.seed);
   return {model->genome_length(), model->level_shape(), archive.axes(), 0, archive.centroids(), {}};

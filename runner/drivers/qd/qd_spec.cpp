@@ -41,8 +41,12 @@ std::vector<ParamSpec> QdSpec::settings() {
       real_param("line_sigma", 0.2, 0.0, 10.0,
                  "iso_line: the Gaussian step along the line from one elite to another"),
       int_param("emitters", 5, 1, 10'000,
-                "cma_me, cma_mae: CMA-ES emitters, each breeding qd.batch / qd.emitters "
-                "offspring an iteration"),
+                "cma_me, cma_mae: CMA-ES emitters, each breeding qd.batch / (qd.emitters + "
+                "qd.line_emitters) offspring an iteration"),
+      int_param("line_emitters", 0, 0, 10'000,
+                "cma_me, cma_mae: Iso+LineDD emitters beside the CMA-ES ones, breeding as "
+                "many offspring each, after them in the batch (docs/drivers.md, \"Emitter "
+                "schedule\")"),
       real_param("sigma0", 0.025, 1e-9, 10.0,
                  "cma_me, cma_mae: an emitter's initial step, a fraction of each gene's range"),
       real_param("archive_learning_rate", 0.01, 0.0, 1.0,
