@@ -24,7 +24,7 @@ inline std::vector<double> search_numbers(std::span<const std::byte> saved, std:
                                 std::to_string(saved.size()) + " bytes, not whole float64s");
   }
   std::vector<double> state(saved.size() / sizeof(double));
-  std::memcpy(state.data(), saved.data(), saved.size());
+  if (!saved.empty()) std::memcpy(state.data(), saved.data(), saved.size());  // data() may be null
   return state;
 }
 
