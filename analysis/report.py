@@ -199,22 +199,30 @@ img {{ max-width: 100%; }} pre {{ background: #f4f4f4; padding: 1em; }}</style><
 def build(result_path, directory, figure_paths=(), ground_truth=None):
     """Writes the figures and index.html of `result_path` into `directory`; returns the
     index's path. `figure_paths`: directories with kernels' figure modules, before those of
-    LEVELFORGE_FIGURES. `ground_truth`: the exhaustive result of every 4 x 4 tilt maze, to
-    hold a QD run of 4 x 4 mazes against (analysis/ground_truth.py: its figure and tables).
-    Raises LoadError for a file `analysis.load` refuses, GroundTruthError for a pair of files
-    the ground truth cannot compare; both before anything is written."""
-    comparison = None
-    if ground_truth is not None:
-        from . import ground_truth as truth
-        known = truth.read_truth(ground_truth)
+    LEVELFORGE_FIGURES. `ground_truth`: a result file that knows every answer the run could
+    have found (an exhaustive run), for a kernel with a module `analysis/kernels/
+    KERNEL_ground_truth.py` (read_truth, compare, report_section) to hold the run against.
+    Raises LoadError for a file `analysis.load` refuses or a pair of files the ground truth
+    cannot compare; both before anything is written."""
     with load(result_path) as run:
+        comparison = None
         if ground_truth is not None:
-            comparison = truth.compare(run, known)
+            truth = ground_truth_module(run.kernel)
+            comparison = truth.compare(run, truth.read_truth(ground_truth))
         os.makedirs(directory, exist_ok=True)
         report = Report(run, directory)
         kernel_figures(report, figure_directories(figure_paths))
         extra = truth.report_section(report, comparison) if comparison is not None else ""
         return write_index(report, result_path, extra)
+
+
+def ground_truth_module(kernel):
+    """The kernel's ground-truth module; LoadError when it has none."""
+    name = f"{__package__}.kernels.{kernel}_ground_truth"
+    if importlib.util.find_spec(name) is None:
+        raise LoadError(f"--ground-truth: the kernel '{kernel}' has no ground truth to compare "
+                        f"with (no module {name})")
+    return importlib.import_module(name)
 
 
 def main(argv=None):
@@ -229,15 +237,14 @@ def main(argv=None):
     parser.add_argument("--figures", action="append", default=[], metavar="DIR",
                         help="a directory of figure modules, KERNEL.py with figures(report); repeatable")
     parser.add_argument("--ground-truth", metavar="EXHAUSTIVE.h5",
-                        help="for a QD run of 4 x 4 tilt mazes: the exhaustive result of every "
-                             "4 x 4 maze (configs/tiltmaze_4x4_exhaustive.yaml), to add how far "
-                             "each archive is from the exact best (analysis/ground_truth.py)")
+                        help="a result that knows every answer (an exhaustive run), to add how "
+                             "far the run is from the exact best, for kernels with a module "
+                             "analysis/kernels/KERNEL_ground_truth.py")
     args = parser.parse_args(argv)
     output = args.output or re.sub(r"\.h5$", "", args.result) + "-report"
-    from .ground_truth import GroundTruthError
     try:
         index = build(args.result, output, args.figures, args.ground_truth)
-    except (LoadError, GroundTruthError) as error:
+    except LoadError as error:
         print(f"analysis.report: error: {error}", file=sys.stderr)
         return 2
     print(f"report: {os.path.abspath(index)}")

@@ -1,5 +1,5 @@
-"""analysis.ground_truth (python3 -m analysis.ground_truth QD.h5 EXHAUSTIVE.h5) on files made
-by the real runner: configs/tiltmaze_4x4_exhaustive.yaml (every 4 x 4 maze) and a shortened
+"""analysis.kernels.tiltmaze_ground_truth (python3 -m analysis.kernels.tiltmaze_ground_truth QD.h5
+EXHAUSTIVE.h5) on files made by the real runner: configs/tiltmaze_4x4_exhaustive.yaml (every 4 x 4 maze) and a shortened
 configs/tiltmaze_4x4_qd.yaml (5 iterations, one replicate per archive kind). The longest
 distance per wall count against values known by hand, the reachable cells, the covered
 cells and gaps recomputed here by plain loops over what h5py reads, the report's section,
@@ -26,8 +26,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 import analysis  # noqa: E402  (the repository's package, after the path above)
-from analysis import ground_truth  # noqa: E402
-from analysis.ground_truth import GroundTruthError  # noqa: E402
+from analysis.kernels import tiltmaze_ground_truth as ground_truth  # noqa: E402
+from analysis.kernels.tiltmaze_ground_truth import GroundTruthError  # noqa: E402
 from analysis_shipped_reports_test import clashes, drawn_texts  # noqa: E402
 from cli_support import TempDirTest, levelforge, reseal  # noqa: E402
 
@@ -75,7 +75,7 @@ def comparison():
 
 
 def command(*args):
-    """`python3 -m analysis.ground_truth ARGS` in this process: (exit code, stdout, stderr)."""
+    """`python3 -m analysis.kernels.tiltmaze_ground_truth ARGS` in this process: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = ground_truth.main([os.fspath(arg) for arg in args])
@@ -249,7 +249,7 @@ class Refusals(TempDirTest):
             self.assertIn(fragment, str(raised.exception))
         code, stdout, stderr = command(qd, exhaustive, "--out", self.path("out"))
         self.assertEqual((code, stdout), (2, ""))
-        self.assertTrue(stderr.startswith("analysis.ground_truth: error: "), stderr)
+        self.assertTrue(stderr.startswith("analysis.kernels.tiltmaze_ground_truth: error: "), stderr)
         self.assertEqual(stderr.count("\n"), 1)
         self.assertFalse(os.path.exists(self.path("out")))
 

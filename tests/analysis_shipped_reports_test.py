@@ -53,6 +53,7 @@ SHRUNK = {
                        "--set", "sweep.replicates=1"],
     "sphere_emitters": ["--set", "qd.iterations=3", "--set", "sweep.replicates=1"],
     "sphere_es": ["--set", "sweep.replicates=1"],
+    "sphere_novelty": ["--set", "qd.iterations=3", "--set", "sweep.replicates=1"],
     "sphere_qd": ["--set", "qd.iterations=3", "--set", "qd.cvt_samples=5000"],
     "zdt_nsga2": GA + ["--set", "sweep.replicates=1"],
     "tiltmaze_4x4_exhaustive": [],

@@ -61,6 +61,13 @@ DRIVERS = {
         "overrides": ["--set", "sweep.replicates=450", "--set", "checkpoint.every=100"],
         "interval_units": RANKS * 100,
     },
+    # NSGA-II beside tournament breeding (docs/drivers.md, "NSGA-II"): the fronts and their
+    # hypervolumes saved with the population.
+    "nsga2": {
+        "config": config("tiltmaze_nsga2.yaml"),
+        "overrides": ["--set", "ga.generations=40", "--set", "checkpoint.every=3"],
+        "interval_units": RANKS * 3 * 60,
+    },
     # An island GA (docs/drivers.md, "Islands"): saved mid-task between migrations.
     "islands": {
         "config": config("tiltmaze_islands.yaml"),
@@ -285,6 +292,9 @@ class Checkpoints(TempDirTest):
 
     def test_cma_emitters_killed_and_resumed(self):
         self.check_kills("qd_cma", kills=min(3, KILL_RUNS))
+
+    def test_nsga2_killed_and_resumed(self):
+        self.check_kills("nsga2", kills=min(3, KILL_RUNS))
 
     def test_island_ga_killed_and_resumed(self):
         # Three kills (resumed on 1, 2 and 3 ranks): the GA's kills cover the rest.
@@ -777,6 +787,7 @@ class Shards(TempDirTest):
                          "--set", "ga.migration.every=3"],
              "qd": ["--set", "qd.iterations=10", "--set", "sweep.replicates=4"],
              "qd_cma": ["--set", "qd.iterations=20", "--set", "sweep.replicates=1"],
+             "nsga2": ["--set", "ga.generations=10", "--set", "sweep.replicates=1"],
              "qd_archives": ["--set", "qd.iterations=10", "--set", "sweep.replicates=1",
                              "--set", "qd.cvt_samples=5000"],
              "exhaustive": ["--set", "params.max_value=30", "--set", "exhaustive.chunk=2000"]}
@@ -827,6 +838,9 @@ class Shards(TempDirTest):
 
     def test_cma_emitters_shards_merge_to_the_unsharded_result(self):
         self.check_merge("qd_cma")
+
+    def test_nsga2_shards_merge_to_the_unsharded_result(self):
+        self.check_merge("nsga2")
 
     def test_missing_duplicate_and_foreign_shards_are_refused(self):
         spec = dict(DRIVERS["ga"], overrides=["--set", "ga.generations=5"])

@@ -296,14 +296,16 @@ class Determinism(ConfigTest):
         self.assertTrue(np.all(np.abs(genomes - 2.048) < 1e-4))
 
     def test_nsga2_fronts_on_zdt_and_tilt_mazes(self):
-        """configs/zdt_nsga2.yaml and configs/tiltmaze_nsga2.yaml, shortened, identical on 1, 2
-        and 3 ranks. From the file alone: the final population (ga/best, every individual
+        """configs/zdt_nsga2.yaml (on 1, 2, 3 and 7 ranks: on 7, groups of 2 and 3 ranks breed
+        one population) and configs/tiltmaze_nsga2.yaml (on 1 and 3), shortened, identical on
+        every rank count. From the file alone: the final population (ga/best, every individual
         kept) gives the last recorded front by brute-force dominance and its hypervolume by a
         sweep, and ZDT's f1 and f2 follow from the stored genomes."""
         data = self.check_config(os.path.join(REPO, "configs", "zdt_nsga2.yaml"),
                                  ["/ga/pareto_history", "/ga/fronts", "/ga/objective_reference"],
                                  ["--set", "ga.population=20", "--set", "ga.generations=30",
-                                  "--set", "ga.keep_best=20", "--set", "sweep.replicates=1"])
+                                  "--set", "ga.keep_best=20", "--set", "sweep.replicates=1"],
+                                 rank_counts=(2, 3, 7))
         self.assertEqual(data["/ga/fronts"].shape, (3, 30, 20, 2))
         self.assertEqual(data["/ga/objective_reference"].tolist(), [[1.1, 1.1]] * 3)
         for task, problem in enumerate((1, 2, 3)):

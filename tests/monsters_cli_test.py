@@ -95,6 +95,8 @@ class Experiments(TempDirTest):
             validation = f["ga/validation"][()]
             points = f["points"][()]
         self.assertEqual(genomes.shape, (3, 2, 6))
+        self.assertEqual(genomes.dtype, np.float64)  # a real genome; the GA keeps it whole
+        self.assertTrue(np.all(genomes == np.round(genomes)))
         self.assertTrue(np.all((genomes >= 0) & (genomes <= 20)))
         self.assertTrue(np.all(genomes[:, :, 5] >= 1))
         targets = points["params.target"]

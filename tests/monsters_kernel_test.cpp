@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -193,8 +195,21 @@ TEST(Genome, EncodesAndVariesWithinRange) {
     for (const auto gene : genome) {
       EXPECT_GE(gene, 0);
       EXPECT_LE(gene, 20);
+      EXPECT_EQ(gene, std::round(gene));  // the GA's own operators keep the genes whole
     }
   }
+  std::vector<std::int64_t> stored(kernel.genome_length());
+  kernel.encode({3, 3, 2, 7, 0, 2}, stored);  // wander 7 > 6
+  EXPECT_THROW((void)kernel.decode(stored), KernelError);
+}
+
+// A real gene (a CMA-ES or line emitter's) plays as its whole stat, rounded to the nearest.
+TEST(Genome, RealGenesPlayAsTheirRoundedStats) {
+  const Monsters kernel(params({{"worlds", std::int64_t{30}}}));
+  Rng whole({5, Stream::evaluation, 2, 0, 0});
+  Rng real({5, Stream::evaluation, 2, 0, 0});
+  EXPECT_EQ(kernel.evaluate({3, 3, 2, 1, 0, 2}, whole).record,
+            kernel.evaluate({2.6, 3.4, 1.5, 1.2, 0.3, 2.49}, real).record);
 }
 
 TEST(Genome, FitnessIsOneMinusTheDistanceToTheTarget) {

@@ -15,6 +15,12 @@ struct Gene {
 };
 constexpr std::array<Gene, 6> genes = {{{0, 20}, {0, 20}, {0, 20}, {0, 6}, {0, 20}, {1, 10}}};
 
+std::vector<GeneBounds> gene_bounds() {
+  std::vector<GeneBounds> bounds;
+  for (const auto& gene : genes) bounds.push_back({static_cast<double>(gene.min), static_cast<double>(gene.max)});
+  return bounds;
+}
+
 // Per-task statistics over the worlds: mean and sample standard deviation.
 class Tally {
  public:
@@ -158,7 +164,8 @@ std::vector<ParamSpec> Monsters::parameters() {
 }
 
 Monsters::Monsters(const ParamSet& params)
-    : layout_(params.choice_as<monsters::Layout>(
+    : RealGenome(gene_bounds()),
+      layout_(params.choice_as<monsters::Layout>(
           "map", {{"room", monsters::Layout::room}, {"dungeon", monsters::Layout::dungeon}})),
       scoring_(params.choice_as<monsters::Scoring>(
           "scoring",
@@ -277,9 +284,9 @@ std::vector<FieldSpec> Monsters::validation_fields() {
 }
 
 Monsters::Genome Monsters::random_genome(Rng& rng) const {
-  Genome genome{};
+  Genome genome(genes.size());
   for (std::size_t g = 0; g < genes.size(); ++g) {
-    genome[g] = genes[g].min + static_cast<std::int32_t>(rng.below(
+    genome[g] = genes[g].min + static_cast<double>(rng.below(
                                    static_cast<std::uint64_t>(genes[g].max - genes[g].min) + 1));
   }
   return genome;
@@ -300,22 +307,25 @@ std::pair<Monsters::Genome, Monsters::Genome> Monsters::crossover(const Genome& 
 void Monsters::mutate(Genome& genome, double rate, Rng& rng) const {
   for (std::size_t g = 0; g < genes.size(); ++g) {
     if (!rng.bernoulli(rate)) continue;
-    const std::int32_t step = rng.bernoulli(0.5) ? 1 : -1;
-    genome[g] = std::clamp(genome[g] + step, genes[g].min, genes[g].max);
+    const double step = rng.bernoulli(0.5) ? 1 : -1;
+    genome[g] = bounds()[g].clip(genome[g] + step);
   }
 }
 
 namespace {
 
-// The evolved species is the first one `monster` places: the genome replaces its weights.
+// The evolved species is the first one `monster` places: the genome replaces its weights,
+// each gene rounded to the whole stat the rules count in (a CMA-ES or line emitter's genes
+// fall between).
 monsters::Scenario with_genome(monsters::Scenario scenario, const Monsters::Genome& genome) {
   auto& species = scenario.catalogue[static_cast<std::size_t>(scenario.placed.front() - 1)];
-  species.aggression = genome[0];
-  species.fear = genome[1];
-  species.desire = genome[2];
-  species.wander = genome[3];
-  species.misc = genome[4];
-  species.strength = genome[5];
+  const auto stat = [&](std::size_t gene) { return static_cast<int>(std::lround(genome[gene])); };
+  species.aggression = stat(0);
+  species.fear = stat(1);
+  species.desire = stat(2);
+  species.wander = stat(3);
+  species.misc = stat(4);
+  species.strength = stat(5);
   scenario.overrides = {};
   return scenario;
 }
@@ -368,15 +378,15 @@ std::vector<double> Monsters::measure(const Genome& /*genome*/,
           fought_or_fled > 0 ? fear / fought_or_fled : 0.5};
 }
 
-void Monsters::encode(const Genome& genome, std::span<std::int64_t> out) const {
-  std::copy(genome.begin(), genome.end(), out.begin());
-}
-
 Monsters::Genome Monsters::decode(std::span<const std::int64_t> stored) const {
-  Genome genome{};
+  auto genome = RealGenome::decode(stored);
   for (std::size_t g = 0; g < genes.size(); ++g) {
-    genome[g] =
-        static_cast<std::int32_t>(std::clamp<std::int64_t>(stored[g], genes[g].min, genes[g].max));
+    const auto& range = bounds()[g];
+    if (!(genome[g] >= range.low && genome[g] <= range.high)) {
+      throw KernelError("monsters: stored gene " + std::to_string(g) + " = " +
+                        std::to_string(genome[g]) + " is outside [" + std::to_string(range.low) +
+                        ", " + std::to_string(range.high) + "]");
+    }
   }
   return genome;
 }

@@ -14,10 +14,11 @@
 
 namespace levelforge::kernels {
 
-class Monsters {
+// The genome is real (RealGenome): the evolved species' aggression, fear, desire, wander,
+// misc and strength, each within its range; the game reads each rounded to the whole stat the
+// document's rules count in. The GA's own operators keep the genes whole.
+class Monsters : public RealGenome {
  public:
-  // aggression, fear, desire, wander, misc, strength of the evolved species.
-  using Genome = std::array<std::int32_t, 6>;
 
   static constexpr std::string_view name = "monsters";
   static constexpr std::string_view summary =
@@ -25,7 +26,7 @@ class Monsters {
       "survival target";
   static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
                                              Capability::measures, Capability::sweep,
-                                             Capability::objectives};
+                                             Capability::objectives, Capability::real_genome};
 
   static std::vector<ParamSpec> parameters();
   explicit Monsters(const ParamSet& params);
@@ -36,12 +37,12 @@ class Monsters {
 
   // ga driver
   static std::vector<FieldSpec> evaluation_fields();
-  [[nodiscard]] std::size_t genome_length() const { return std::tuple_size_v<Genome>; }
+  // Whole genes, uniform in their ranges.
   Genome random_genome(Rng& rng) const;
   std::pair<Genome, Genome> crossover(const Genome& a, const Genome& b, Rng& rng) const;
   void mutate(Genome& genome, double rate, Rng& rng) const;
   Evaluation evaluate(const Genome& genome, Rng& rng) const;
-  void encode(const Genome& genome, std::span<std::int64_t> out) const;
+  // RealGenome's, refusing a gene outside its range (or NaN).
   [[nodiscard]] Genome decode(std::span<const std::int64_t> stored) const;
 
   // The final best genomes are measured again with fresh worlds.

@@ -1,4 +1,4 @@
-"""python3 -m analysis.ground_truth QD.h5 EXHAUSTIVE.h5 [--out DIR]: a QD run's archives of
+"""python3 -m analysis.kernels.tiltmaze_ground_truth QD.h5 EXHAUSTIVE.h5 [--out DIR]: a QD run's archives of
 4 x 4 tilt mazes against every 4 x 4 maze.
 
 The exhaustive run (configs/tiltmaze_4x4_exhaustive.yaml) counts, for each inner wall count
@@ -31,10 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import LoadError, load
-from .drivers.qd import qd_archive_kind, qd_names
-from .figures import Report, matplotlib, plt, point_label, value_text, varied_keys
-from .files import OutputError, WriteError, output_folder, write_whole
+from .. import LoadError, load
+from ..drivers.qd import qd_archive_kind, qd_names
+from ..figures import Report, matplotlib, plt, point_label, value_text, varied_keys
+from ..files import OutputError, WriteError, output_folder, write_whole
 
 WIDTH = HEIGHT = 4
 WALLS = (WIDTH - 1) * HEIGHT + WIDTH * (HEIGHT - 1)  # 24 inner walls
@@ -47,7 +47,7 @@ REQUIRED = {"params.width": WIDTH, "params.height": HEIGHT, "params.targets": 1,
             "params.start": "corner", "params.placement": "resting", "params.collect": "stop"}
 
 
-class GroundTruthError(Exception):
+class GroundTruthError(LoadError):
     """A file the ground truth cannot use, or a comparison that contradicts it (an elite in a
     cell no maze reaches, a recorded cell the binning rule does not give); the message names
     the file and the problem."""
@@ -587,7 +587,7 @@ def run_comparison(qd_path, exhaustive_path):
 def main(argv=None):
     import matplotlib as backend
     backend.use("Agg")
-    parser = argparse.ArgumentParser(prog="python3 -m analysis.ground_truth",
+    parser = argparse.ArgumentParser(prog="python3 -m analysis.kernels.tiltmaze_ground_truth",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("qd", help="a qd result file of 4 x 4 tilt mazes (configs/tiltmaze_4x4_qd.yaml)")
     parser.add_argument("exhaustive", help="the exhaustive result file of every 4 x 4 maze "
@@ -603,11 +603,11 @@ def main(argv=None):
             print(text(comparison))
             written = write(comparison, out, run)
     except (LoadError, GroundTruthError, OutputError) as error:
-        print(f"analysis.ground_truth: error: {error}", file=sys.stderr)
+        print(f"analysis.kernels.tiltmaze_ground_truth: error: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # WriteError: a full disk, an I/O error
         message = str(error) if isinstance(error, WriteError) else (error.strerror or str(error))
-        print(f"analysis.ground_truth: error: {message}", file=sys.stderr)
+        print(f"analysis.kernels.tiltmaze_ground_truth: error: {message}", file=sys.stderr)
         return 1
     print()
     for path in written:
