@@ -17,7 +17,8 @@ constexpr std::array<Gene, 6> genes = {{{0, 20}, {0, 20}, {0, 20}, {0, 6}, {0, 2
 
 std::vector<GeneBounds> gene_bounds() {
   std::vector<GeneBounds> bounds;
-  for (const auto& gene : genes) bounds.push_back({static_cast<double>(gene.min), static_cast<double>(gene.max)});
+  for (const auto& gene : genes)
+    bounds.push_back({static_cast<double>(gene.min), static_cast<double>(gene.max)});
   return bounds;
 }
 
@@ -286,8 +287,9 @@ std::vector<FieldSpec> Monsters::validation_fields() {
 Monsters::Genome Monsters::random_genome(Rng& rng) const {
   Genome genome(genes.size());
   for (std::size_t g = 0; g < genes.size(); ++g) {
-    genome[g] = genes[g].min + static_cast<double>(rng.below(
-                                   static_cast<std::uint64_t>(genes[g].max - genes[g].min) + 1));
+    genome[g] =
+        genes[g].min +
+        static_cast<double>(rng.below(static_cast<std::uint64_t>(genes[g].max - genes[g].min) + 1));
   }
   return genome;
 }

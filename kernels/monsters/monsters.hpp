@@ -19,13 +19,12 @@ namespace levelforge::kernels {
 // document's rules count in. The GA's own operators keep the genes whole.
 class Monsters : public RealGenome {
  public:
-
   static constexpr std::string_view name = "monsters";
   static constexpr std::string_view summary =
       "JSwing's monster AI (motives in 8 directions) in batches of worlds, tuned to a hero "
       "survival target";
-  static constexpr Capabilities capabilities{Capability::ga, Capability::validate,
-                                             Capability::measures, Capability::sweep,
+  static constexpr Capabilities capabilities{Capability::ga,         Capability::validate,
+                                             Capability::measures,   Capability::sweep,
                                              Capability::objectives, Capability::real_genome};
 
   static std::vector<ParamSpec> parameters();
