@@ -17,6 +17,7 @@ constexpr std::array<Gene, 6> genes = {{{0, 20}, {0, 20}, {0, 20}, {0, 6}, {0, 2
 
 std::vector<GeneBounds> gene_bounds() {
   std::vector<GeneBounds> bounds;
+  bounds.reserve(genes.size());
   for (const auto& gene : genes)
     bounds.push_back({static_cast<double>(gene.min), static_cast<double>(gene.max)});
   return bounds;
