@@ -257,7 +257,8 @@ class Determinism(ConfigTest):
 
     def test_shipped_qd_configs(self):
         """configs/tiltmaze_qd.yaml and configs/match3_qd.yaml, shortened, with a validated
-        archive and levels, identical on 1, 2 and 3 ranks."""
+        archive and levels, identical on 1, 2 and 3 ranks; configs/tiltmaze_qd_archives.yaml
+        (grid, CVT and novelty) on 7 too."""
         tiltmaze = self.check_config(os.path.join(REPO, "configs", "tiltmaze_qd.yaml"),
                                      ["/qd/archive", "/qd/archive_levels"],
                                      ["--set", "qd.iterations=15", "--set", "sweep.replicates=2"])
@@ -266,7 +267,7 @@ class Determinism(ConfigTest):
         archives = self.check_config(os.path.join(REPO, "configs", "tiltmaze_qd_archives.yaml"),
                                      ["/qd/archive", "/qd/centroids"],
                                      ["--set", "qd.iterations=10", "--set", "sweep.replicates=1",
-                                      "--set", "qd.cvt_samples=2560"])
+                                      "--set", "qd.cvt_samples=2560"], rank_counts=(2, 3, 7))
         self.assertEqual(archives["/qd/cells"].tolist(), [256] * 3)
         self.assertEqual(archives["/qd/measure_bins"].tolist(), [[16, 16], [0, 0], [0, 0]])
         self.assertTrue(np.all(np.isnan(archives["/qd/centroids"][[0, 2]])))
@@ -283,11 +284,12 @@ class Determinism(ConfigTest):
         self.assertTrue(np.all(np.isnan(match3["/qd/validation"]["validated_mean"][~occupied])))
 
     def test_cma_es_reaches_the_spheres_optimum(self):
-        """configs/sphere_es.yaml (the ga driver breeding by CMA-ES), identical on 1, 2 and 3
-        ranks: every replicate stops within 1e-8 of the optimum in under 4,000 evaluations,
+        """configs/sphere_es.yaml (the ga driver breeding by CMA-ES), identical on 1, 2, 3 and
+        7 ranks: every replicate stops within 1e-8 of the optimum in under 4,000 evaluations,
         Hansen's usual count for 20 dimensions, its genome within 1e-4 of x_i = 2.048."""
         data = self.check_config(os.path.join(REPO, "configs", "sphere_es.yaml"),
-                                 ["/ga/best", "/ga/best_genomes"], ["--set", "sweep.replicates=3"])
+                                 ["/ga/best", "/ga/best_genomes"], ["--set", "sweep.replicates=3"],
+                                 rank_counts=(2, 3, 7))
         best = data["/ga/best"][:, 0]
         self.assertTrue(np.all(best["sphere"] < 1e-8), best["sphere"])
         self.assertTrue(np.all(data["/tasks"]["units"] < 4000), data["/tasks"]["units"])
@@ -340,8 +342,9 @@ class Determinism(ConfigTest):
 
     def test_real_genome_searches_on_a_game(self):
         """configs/spawn_es.yaml and configs/spawn_emitters.yaml, shortened: CMA-ES and the
-        four QD emitters on the spawn kernel's real genome, identical on 1, 2 and 3 ranks, its
-        genes float64 within their bounds and exactly what the evaluation decoded."""
+        four QD emitters (and a schedule of two kinds) on the spawn kernel's real genome,
+        identical on 1, 2 and 3 ranks (CMA-ES) and on 1, 3 and 7 (the emitters), its genes
+        float64 within their bounds and exactly what the evaluation decoded."""
         es = self.check_config(os.path.join(REPO, "configs", "spawn_es.yaml"), ["/ga/best_genomes"],
                                ["--set", "params.runs=10", "--set", "params.validation_runs=20",
                                 "--set", "ga.generations=4", "--set", "sweep.replicates=1"])
@@ -353,7 +356,7 @@ class Determinism(ConfigTest):
         qd = self.check_config(os.path.join(REPO, "configs", "spawn_emitters.yaml"), ["/qd/archive"],
                                ["--set", "params.runs=10", "--set", "params.validation_runs=20",
                                 "--set", "qd.iterations=6", "--set", "sweep.replicates=1"],
-                               rank_counts=(3,))
+                               rank_counts=(3, 7))
         self.assertEqual(qd["/qd/history"]["evaluations"][:, -1].tolist(), [50 + 6 * 20] * 5)
         archive = qd["/qd/archive"]
         genomes = qd["/qd/archive_genomes"]
@@ -388,9 +391,10 @@ class Determinism(ConfigTest):
         archive = data["/qd/archive"]
         occupied = archive["occupied"] == 1
         self.assertTrue(np.all(np.isnan(genomes[~occupied])))
-        # The CMA emitters, shortened, identical on 1, 2 and 3 ranks too.
+        # The CMA emitters, shortened, identical on 1, 2, 3 and 7 ranks too.
         emitters = self.check_config(os.path.join(REPO, "configs", "sphere_emitters.yaml"), ["/qd/archive"],
-                                     ["--set", "qd.iterations=30", "--set", "sweep.replicates=1"])
+                                     ["--set", "qd.iterations=30", "--set", "sweep.replicates=1"],
+                                     rank_counts=(2, 3, 7))
         self.assertEqual(emitters["/qd/history"]["evaluations"][:, -1].tolist(), [100 + 30 * 180] * 4)
         filled, genes = archive[occupied], genomes[occupied]
         self.assertGreater(len(filled), 200)

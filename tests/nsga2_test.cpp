@@ -132,7 +132,7 @@ TEST(Nsga2, ReachesTheZdtFrontsAtDebsBudget) {
 // Each generation's record: its front holds the individuals no other dominates and the
 // hypervolume is that of the front. (It may fall now and then: crowding can drop a member
 // of the front that held volume; over the run it grows.)
-TEST(Nsga2, RecordsEachGenerationsFrontAndAHypervolumeThatNeverFalls) {
+TEST(Nsga2, RecordsEachGenerationsFrontAndItsHypervolume) {
   const auto kernel = zdt(1, 6);
   const auto settings = deb(20, 30, 1.0 / 6);
   testing::SoloGroup group;
