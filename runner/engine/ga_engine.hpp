@@ -353,10 +353,16 @@ class GaRun {
     std::vector<Genome> kept;
     kept.reserve(population_size_);
     std::vector<std::byte> kept_rows(population_size_ * row_size);
+    values_.clear();
+    fronts_.clear();
     for (std::size_t k = 0; k < population_size_; ++k) {
       kept.push_back(std::move(genomes_[order[k]]));
       std::copy_n(row(order[k]).begin(), row_size,
                   kept_rows.begin() + static_cast<std::ptrdiff_t>(k * row_size));
+      const auto first = values.begin() + static_cast<std::ptrdiff_t>(order[k] * m);
+      values_.insert(values_.end(), first, first + static_cast<std::ptrdiff_t>(m));
+      // Only later fronts and the last one's tail are cut: a survivor's front stays its own.
+      fronts_.push_back(fronts[order[k]]);
     }
     genomes_ = std::move(kept);
     rows_ = std::move(kept_rows);
@@ -364,14 +370,15 @@ class GaRun {
     for (std::size_t i = 0; i < population_size_; ++i) {
       fitness_[i] = evaluation_layout_.get_real(row(i), 0);
     }
-    rank_population();
+    crowding_ = crowding_distances(values_, m, fronts_);
   }
 
+  // A restored population's objectives, fronts and crowding.
   void rank_population() {
     const auto m = objectives_->count();
-    const auto values = objectives_->larger_is_better(rows_);
-    fronts_ = nondominated_fronts(values, m);
-    crowding_ = crowding_distances(values, m, fronts_);
+    values_ = objectives_->larger_is_better(rows_);
+    fronts_ = nondominated_fronts(values_, m);
+    crowding_ = crowding_distances(values_, m, fronts_);
   }
 
   // ga.breeding cma_es: the ga.elitism best first (with their evaluations), then the
@@ -480,7 +487,15 @@ class GaRun {
     ++outcome.generations_run;
     if (settings_.records_islands()) record_islands(generation, outcome);
     if (objectives_) {
-      auto front = generation_front(*objectives_, rows_, generation, outcome.evaluations);
+      // NSGA-II sorted this population already; another breeding's is sorted here.
+      std::vector<double> values;
+      std::vector<std::size_t> fronts;
+      if (!nsga2()) {
+        values = objectives_->larger_is_better(rows_);
+        fronts = nondominated_fronts(values, objectives_->count());
+      }
+      auto front = generation_front(*objectives_, rows_, nsga2() ? values_ : values,
+                                    nsga2() ? fronts_ : fronts, generation, outcome.evaluations);
       outcome.pareto_history.insert(outcome.pareto_history.end(), front.history_row.begin(),
                                     front.history_row.end());
       outcome.fronts.insert(outcome.fronts.end(), front.members.begin(), front.members.end());
@@ -596,7 +611,9 @@ class GaRun {
   std::vector<std::byte> rows_;
   std::optional<CmaBreeding> cma_;          // ga.breeding cma_es
   std::optional<GaObjectives> objectives_;  // a kernel with objectives
-  // ga.breeding nsga2: each individual's front and crowding distance in the population.
+  // ga.breeding nsga2: each individual's objectives (larger is better), front and crowding
+  // distance in the population.
+  std::vector<double> values_;
   std::vector<std::size_t> fronts_;
   std::vector<double> crowding_;
 };

@@ -79,11 +79,11 @@ RecordLayout ga_pareto_history_layout() {
 }
 
 GenerationFront generation_front(const GaObjectives& objectives, std::span<const std::byte> rows,
-                                 std::int64_t generation, std::uint64_t evaluations) {
+                                 std::span<const double> values,
+                                 std::span<const std::size_t> fronts, std::int64_t generation,
+                                 std::uint64_t evaluations) {
   const auto m = objectives.count();
-  const auto values = objectives.larger_is_better(rows);
-  const auto individuals = values.size() / m;
-  const auto fronts = nondominated_fronts(values, m);
+  const auto individuals = fronts.size();
   const auto reference = objectives.reference_larger_is_better();
   GenerationFront front{
       std::vector<std::byte>(ga_pareto_history_layout().row_size()),

@@ -45,11 +45,14 @@ RecordLayout ga_pareto_history_layout();
 
 // A generation's front for the result file: its pareto_history row, and the recorded
 // objectives of the front's members in population order, NaN after them up to the population.
+// `values` and `fronts`: the population's larger_is_better() and its nondominated_fronts().
 struct GenerationFront {
   std::vector<std::byte> history_row;
   std::vector<double> members;  // population x objectives
 };
 GenerationFront generation_front(const GaObjectives& objectives, std::span<const std::byte> rows,
-                                 std::int64_t generation, std::uint64_t evaluations);
+                                 std::span<const double> values,
+                                 std::span<const std::size_t> fronts, std::int64_t generation,
+                                 std::uint64_t evaluations);
 
 }  // namespace levelforge
